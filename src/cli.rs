@@ -1,0 +1,132 @@
+//! The command line, as clap derive types only; meaning is given in app.rs
+//! and validation in plan/.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "iolab",
+    version,
+    about = "A laboratory for Linux IPC and I/O primitives",
+    long_about = "iolab re-runs the classic IPC and I/O experiments on this machine and kernel, \
+measures them properly (latency percentiles, CPU, context switches, repetitions), verifies \
+that the data really moved, and keeps every run in a SQLite store.\n\n\
+Start with `iolab run` (the quick suite, about a minute), then `iolab history` and \
+`iolab show latest`."
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run scenarios or suites (default: the quick suite) and store the results
+    Run(RunArgs),
+    /// List scenarios, mechanisms and suites, and what this machine supports
+    List(ListArgs),
+    /// Print this machine's environment fingerprint
+    Env(EnvArgs),
+    /// List the runs in the store
+    History(HistoryArgs),
+    /// Show a stored run as the table or as JSON
+    Show(ShowArgs),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Each side is its own thread in one process
+    Threads,
+    /// Each side is its own forked process
+    Processes,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab run                                   the quick suite (about a minute)\n  \
+iolab run pingpong --mech pipe,eventfd      round trips over two mechanisms\n  \
+iolab run stream --param size=64,65536 --placement cross-cpu\n  \
+iolab run pingpong --json - --no-store      JSON on stdout, nothing stored\n\n\
+`iolab list --scenario NAME` shows a scenario's parameters and metrics.")]
+pub struct RunArgs {
+    /// Scenarios or suites to run (see `iolab list`); default: quick
+    #[arg(value_name = "SCENARIO|SUITE")]
+    pub targets: Vec<String>,
+    /// Mechanisms to use, comma-separated (default: all supported)
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub mech: Vec<String>,
+    /// Placements: same-cpu, cross-cpu, unpinned (default: same-cpu,cross-cpu)
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    pub placement: Vec<String>,
+    /// Run the two sides as threads or processes
+    #[arg(long, value_enum, default_value = "processes")]
+    pub mode: ModeArg,
+    /// Set a scenario parameter, e.g. size=1,64,4096 (repeatable; a list sweeps)
+    #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
+    pub params: Vec<String>,
+    /// Repetitions per case; the headline is their median
+    #[arg(long, value_name = "N", default_value = "5")]
+    pub repeat: String,
+    /// Untimed warm-up operations before the repetitions (default: a tenth of count)
+    #[arg(long, value_name = "N")]
+    pub warmup: Option<String>,
+    /// A label stored with the run, e.g. a kernel or host name
+    #[arg(long, value_name = "TEXT")]
+    pub label: Option<String>,
+    /// Write the run as JSON to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write one CSV row per result to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    pub csv: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Do not store the run
+    #[arg(long)]
+    pub no_store: bool,
+    /// No progress bar and no table (errors and --json/--csv output only)
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Test-only fault injection (corrupt): makes one message arrive damaged
+    #[arg(long, hide = true, value_name = "KIND")]
+    pub fault: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Show one scenario in full: parameters, defaults and metrics
+    #[arg(long, value_name = "NAME")]
+    pub scenario: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct EnvArgs {
+    /// Print the fingerprint as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct HistoryArgs {
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+    /// Show at most N runs, newest first
+    #[arg(long, value_name = "N", default_value = "20")]
+    pub limit: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct ShowArgs {
+    /// A run id, `latest` or `latest~N`
+    #[arg(value_name = "RUN", default_value = "latest")]
+    pub run: String,
+    /// Write the run as JSON to FILE ('-' for stdout) instead of the table
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}

@@ -1,0 +1,1 @@
+//! Environment fingerprint (placeholder, see helper).

@@ -1,0 +1,10 @@
+//! iolab: a laboratory for Linux IPC and I/O primitives. The library holds
+//! everything; `main.rs` only maps the outcome to an exit code.
+
+pub mod app;
+pub mod cli;
+pub mod env;
+pub mod error;
+pub mod model;
+pub mod report;
+pub mod store;

@@ -1,0 +1,238 @@
+//! The serde types of a run and its results: the one schema shared by the
+//! runner, the store, every report format and the JSON contract of DESIGN.md.
+//! Fields are only ever added, never renamed.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+pub const IOLAB_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// One invocation of `iolab run`.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Run {
+    pub iolab_version: String,
+    pub run_id: String,
+    pub started_at: String,
+    #[serde(default)]
+    pub finished_at: Option<String>,
+    #[serde(default)]
+    pub label: Option<String>,
+    /// The suites and scenarios named on the command line, e.g. "quick".
+    #[serde(default)]
+    pub suite: Option<String>,
+    pub environment: Environment,
+    pub results: Vec<CaseResult>,
+    /// One line per scenario group, e.g. "eventfd is 1.08x faster than pipe (...)".
+    #[serde(default)]
+    pub verdicts: Vec<Verdict>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Verdict {
+    pub scenario: String,
+    pub text: String,
+}
+
+/// The environment fingerprint, read from /proc and /sys.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Environment {
+    pub kernel: String,
+    #[serde(default)]
+    pub kernel_version: String,
+    #[serde(default)]
+    pub arch: String,
+    #[serde(default)]
+    pub hostname: String,
+    pub cpu_model: String,
+    pub cpus: usize,
+    #[serde(default)]
+    pub cpus_online: String,
+    #[serde(default)]
+    pub smt: Option<bool>,
+    #[serde(default)]
+    pub governor: Option<String>,
+    #[serde(default)]
+    pub clocksource: Option<String>,
+    #[serde(default)]
+    pub mitigations: Vec<String>,
+    #[serde(default)]
+    pub hypervisor: Option<String>,
+    #[serde(default)]
+    pub memory_bytes: u64,
+    #[serde(default)]
+    pub nofile_soft: u64,
+    #[serde(default)]
+    pub nofile_hard: u64,
+    #[serde(default)]
+    pub root: bool,
+    #[serde(default)]
+    pub perf: Availability,
+    #[serde(default)]
+    pub io_uring: Availability,
+    /// Cost of one CLOCK_MONOTONIC read, measured once per run.
+    #[serde(default)]
+    pub timer_ns: Option<f64>,
+}
+
+/// Whether a kernel facility can be used here, and why not.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Availability {
+    pub available: bool,
+    #[serde(default)]
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Ok,
+    Failed,
+    Unsupported,
+}
+
+impl Status {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Ok => "ok",
+            Status::Failed => "failed",
+            Status::Unsupported => "unsupported",
+        }
+    }
+}
+
+/// What one case produced.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct CaseResult {
+    pub scenario: String,
+    pub case: String,
+    pub params: BTreeMap<String, serde_json::Value>,
+    pub status: Status,
+    pub reason: Option<String>,
+    pub verified: Option<Verified>,
+    pub metrics: BTreeMap<String, Metric>,
+    /// The metric the table leads with; one of `metrics`.
+    #[serde(default)]
+    pub headline: Option<String>,
+    pub latency: Option<LatencySummary>,
+    pub cpu: Option<CpuUsage>,
+    /// Where each side ran and what it cost.
+    #[serde(default)]
+    pub sides: Vec<Side>,
+    /// The headline as a multiple of the matching `limits` reference point
+    /// measured in the same run, e.g. 3.2x wake_rtt_ns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit_ratio: Option<LimitRatio>,
+    /// HdrHistogram V2 serialization of the latency histogram; kept in the
+    /// store, not in the JSON contract.
+    #[serde(skip)]
+    pub histogram: Option<Vec<u8>>,
+}
+
+impl CaseResult {
+    pub fn new(scenario: &str, case: &str, params: BTreeMap<String, serde_json::Value>) -> Self {
+        CaseResult {
+            scenario: scenario.to_string(),
+            case: case.to_string(),
+            params,
+            status: Status::Ok,
+            reason: None,
+            verified: None,
+            metrics: BTreeMap::new(),
+            headline: None,
+            latency: None,
+            cpu: None,
+            sides: Vec::new(),
+            limit_ratio: None,
+            histogram: None,
+        }
+    }
+
+    pub fn headline_metric(&self) -> Option<(&str, &Metric)> {
+        let name = self.headline.as_deref()?;
+        self.metrics.get(name).map(|m| (name, m))
+    }
+
+    pub fn param_str(&self, key: &str) -> Option<String> {
+        self.params.get(key).map(|v| match v {
+            serde_json::Value::String(s) => s.clone(),
+            other => other.to_string(),
+        })
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Verified {
+    pub ok: bool,
+    pub messages: u64,
+    pub bytes: u64,
+}
+
+/// A metric's headline value is the median over repetitions; `min`, `max`
+/// and `reps` carry the spread.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Metric {
+    pub value: f64,
+    pub unit: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max: Option<f64>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub reps: Vec<f64>,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "kebab-case")]
+pub enum LatencyKind {
+    RoundTrip,
+    OneWay,
+    PerCall,
+}
+
+impl LatencyKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LatencyKind::RoundTrip => "round-trip",
+            LatencyKind::OneWay => "one-way",
+            LatencyKind::PerCall => "per-call",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LatencySummary {
+    pub kind: LatencyKind,
+    pub unit: String,
+    pub count: u64,
+    pub mean: f64,
+    pub p50: u64,
+    pub p90: u64,
+    pub p99: u64,
+    pub p99_9: u64,
+    pub max: u64,
+}
+
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct CpuUsage {
+    pub user_s: f64,
+    pub sys_s: f64,
+    pub voluntary_csw: u64,
+    pub involuntary_csw: u64,
+}
+
+/// One side of a case: its role, the CPUs it was seen on, and its cost.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Side {
+    pub role: String,
+    pub cpus: Vec<usize>,
+    pub cpu: CpuUsage,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct LimitRatio {
+    /// The `limits` metric compared against, e.g. "wake_rtt_ns".
+    pub limit: String,
+    /// headline / limit for times, limit / headline for rates: how many
+    /// times the reference point this result costs.
+    pub ratio: f64,
+}

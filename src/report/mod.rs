@@ -1,0 +1,1 @@
+//! Report formats (placeholder, see helper).

@@ -1,0 +1,1 @@
+//! Result store (placeholder, see helper).
