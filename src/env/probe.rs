@@ -1,0 +1,159 @@
+//! Probes that find out by trying: can this process sample with perf, can
+//! it create an io_uring, and what does one clock read cost. A sysctl alone
+//! does not answer the first two (seccomp, containers and capabilities all
+//! have a say), so each probe reads the knob and then makes the real call.
+
+use super::read_text;
+use crate::model::Availability;
+use perf_event::events::Software;
+use perf_event::Builder;
+use rustix::time::{clock_gettime, ClockId, Timespec};
+use std::hint::black_box;
+
+const PERF_PARANOID: &str = "/proc/sys/kernel/perf_event_paranoid";
+const IO_URING_DISABLED: &str = "/proc/sys/kernel/io_uring_disabled";
+/// Sample every millisecond of CPU time; the probe never enables it.
+const SAMPLE_PERIOD_NS: u64 = 1_000_000;
+/// Ring buffer bytes for the sampling probe (plus one metadata page).
+const SAMPLE_RING_BYTES: usize = 8 * 4096;
+const TIMER_BATCHES: usize = 9;
+const TIMER_READS_PER_BATCH: u32 = 100_000;
+
+/// Whether a software `cpu-clock` sampling counter, kernel included, opens
+/// on the current thread; falls back to user-space-only and says so.
+pub fn perf() -> Availability {
+    let knob = knob_text("perf_event_paranoid", read_text(PERF_PARANOID));
+    match open_cpu_clock_sampler(true) {
+        Ok(()) => available(format!("{knob}, software cpu-clock sampling works")),
+        Err(kernel_err) => match open_cpu_clock_sampler(false) {
+            Ok(()) => available(format!(
+                "{knob}, software cpu-clock sampling works in user space only; \
+                 with kernel: {kernel_err}"
+            )),
+            Err(user_err) => unavailable(format!(
+                "{knob}, cannot open a software cpu-clock sampler: {user_err}"
+            )),
+        },
+    }
+}
+
+/// Opens (disabled) and maps a cpu-clock sampler, then drops it.
+fn open_cpu_clock_sampler(include_kernel: bool) -> std::io::Result<()> {
+    let mut builder = Builder::new(Software::CPU_CLOCK);
+    builder
+        .observe_self()
+        .any_cpu()
+        .sample_period(SAMPLE_PERIOD_NS);
+    if include_kernel {
+        builder.include_kernel();
+    } else {
+        builder.exclude_kernel(true);
+    }
+    builder.build()?.sampled(SAMPLE_RING_BYTES).map(drop)
+}
+
+/// Whether an io_uring of 8 entries can be created here.
+pub fn io_uring() -> Availability {
+    let knob = knob_text("io_uring_disabled", read_text(IO_URING_DISABLED));
+    match io_uring::IoUring::new(8) {
+        Ok(_ring) => available(format!("{knob}, created a ring of 8 entries")),
+        Err(err) => unavailable(format!("{knob}, io_uring_setup failed: {err}")),
+    }
+}
+
+/// `name=value`, or `name unreadable` when the sysctl file is missing.
+pub(crate) fn knob_text(name: &str, value: Option<String>) -> String {
+    match value {
+        Some(v) => format!("{name}={v}"),
+        None => format!("{name} unreadable"),
+    }
+}
+
+fn available(detail: String) -> Availability {
+    Availability {
+        available: true,
+        detail,
+    }
+}
+
+fn unavailable(detail: String) -> Availability {
+    Availability {
+        available: false,
+        detail,
+    }
+}
+
+/// Cost of one `CLOCK_MONOTONIC` read in ns: the median over batches of
+/// back-to-back reads, each batch timed by the same clock.
+pub fn timer_ns() -> f64 {
+    let mut per_read: Vec<f64> = (0..TIMER_BATCHES).map(|_| timer_batch_ns()).collect();
+    median(&mut per_read)
+}
+
+fn timer_batch_ns() -> f64 {
+    let start = clock_gettime(ClockId::Monotonic);
+    for _ in 0..TIMER_READS_PER_BATCH {
+        black_box(clock_gettime(ClockId::Monotonic));
+    }
+    let end = clock_gettime(ClockId::Monotonic);
+    elapsed_ns(&start, &end) as f64 / f64::from(TIMER_READS_PER_BATCH)
+}
+
+fn elapsed_ns(start: &Timespec, end: &Timespec) -> i128 {
+    let ns = |t: &Timespec| i128::from(t.tv_sec) * 1_000_000_000 + i128::from(t.tv_nsec);
+    ns(end) - ns(start)
+}
+
+/// Median of a non-empty slice (mean of the middle two for even lengths).
+pub(crate) fn median(values: &mut [f64]) -> f64 {
+    values.sort_by(f64::total_cmp);
+    let mid = values.len() / 2;
+    if values.len().is_multiple_of(2) {
+        (values[mid - 1] + values[mid]) / 2.0
+    } else {
+        values[mid]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_odd_and_even() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+    }
+
+    #[test]
+    fn knob_text_says_when_unreadable() {
+        assert_eq!(
+            knob_text("perf_event_paranoid", Some("2".into())),
+            "perf_event_paranoid=2"
+        );
+        assert_eq!(
+            knob_text("io_uring_disabled", None),
+            "io_uring_disabled unreadable"
+        );
+    }
+
+    #[test]
+    fn elapsed_crosses_second_boundary() {
+        let a = Timespec {
+            tv_sec: 1,
+            tv_nsec: 999_999_900,
+        };
+        let b = Timespec {
+            tv_sec: 2,
+            tv_nsec: 100,
+        };
+        assert_eq!(elapsed_ns(&a, &b), 200);
+    }
+
+    #[test]
+    fn probes_always_explain_themselves() {
+        assert!(!perf().detail.is_empty());
+        assert!(!io_uring().detail.is_empty());
+        assert!(timer_ns() >= 0.0);
+    }
+}
