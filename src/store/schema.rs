@@ -1,0 +1,74 @@
+//! The store's schema as an ordered list of migrations. `PRAGMA user_version`
+//! records how many have been applied, so a later change appends migration
+//! N+1 here and every existing store catches up the next time it is opened.
+//! Never edit a migration that has shipped; append a new one.
+
+use anyhow::{bail, Context};
+use rusqlite::Connection;
+
+/// Applied in order; migration `i` (0-based) brings the store to version `i + 1`.
+pub(crate) const MIGRATIONS: &[&str] = &[
+    // 1: runs and their results. A result is kept as its full serde JSON
+    // (forward compatible: fields are only ever added) plus its histogram;
+    // scenario, case and status are copied out for querying.
+    "CREATE TABLE runs (
+         run_id           TEXT PRIMARY KEY NOT NULL,
+         seq              INTEGER NOT NULL UNIQUE,
+         started_at       TEXT NOT NULL,
+         finished_at      TEXT,
+         label            TEXT,
+         suite            TEXT,
+         kernel           TEXT NOT NULL,
+         iolab_version    TEXT NOT NULL,
+         environment_json TEXT NOT NULL,
+         verdicts_json    TEXT NOT NULL
+     );
+     CREATE INDEX runs_by_start ON runs(started_at, seq);
+     CREATE TABLE results (
+         run_id      TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+         idx         INTEGER NOT NULL,
+         scenario    TEXT NOT NULL,
+         case_name   TEXT NOT NULL,
+         status      TEXT NOT NULL,
+         result_json TEXT NOT NULL,
+         histogram   BLOB,
+         PRIMARY KEY (run_id, idx)
+     );
+     CREATE INDEX results_by_case ON results(scenario, case_name);",
+];
+
+/// The schema version this build of iolab writes and understands.
+pub(crate) fn latest_version() -> i64 {
+    MIGRATIONS.len() as i64
+}
+
+pub(crate) fn user_version(conn: &Connection) -> anyhow::Result<i64> {
+    conn.pragma_query_value(None, "user_version", |row| row.get(0))
+        .context("reading the store's schema version")
+}
+
+/// Brings the store up to `latest_version()`, each migration in its own
+/// transaction together with the version bump.
+pub(crate) fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
+    let current = user_version(conn)?;
+    if current > latest_version() {
+        bail!(
+            "the result store has schema version {current}, newer than this iolab \
+             understands ({}): upgrade iolab or pass --db FILE",
+            latest_version()
+        );
+    }
+    for (done, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        apply(conn, done as i64 + 1, sql)?;
+    }
+    Ok(())
+}
+
+fn apply(conn: &mut Connection, version: i64, sql: &str) -> anyhow::Result<()> {
+    let tx = conn.transaction()?;
+    tx.execute_batch(sql)
+        .with_context(|| format!("applying store migration {version}"))?;
+    tx.pragma_update(None, "user_version", version)?;
+    tx.commit()
+        .with_context(|| format!("committing store migration {version}"))
+}
