@@ -1,0 +1,189 @@
+//! A fabricated run shared by the report tests: one scenario group with an
+//! ok result (metrics, latency, sides, limit ratio), a failed one and an
+//! unsupported one, a second group, and verdicts. No timing involved.
+
+use crate::model::*;
+use serde_json::json;
+use std::collections::BTreeMap;
+
+pub(crate) const OK_CASE: &str = "unix-stream/cross-cpu/processes/65536B";
+pub(crate) const FAILED_CASE: &str = "pipe/cross-cpu/processes/1B";
+pub(crate) const UNSUPPORTED_CASE: &str = "shm-futex/same-cpu/threads/1B";
+pub(crate) const STREAM_CASE: &str = "pipe/cross-cpu/threads/65536B";
+pub(crate) const FAILED_REASON: &str = "sequence gap: expected message 4097, got 4099";
+pub(crate) const UNSUPPORTED_REASON: &str = "futex wake-up needs CONFIG_FUTEX";
+pub(crate) const VERDICT: &str = "unix-stream is 1.08x slower than pipe (5.21 us vs 4.82 us)";
+
+pub(crate) fn run() -> Run {
+    Run {
+        iolab_version: IOLAB_VERSION.to_string(),
+        run_id: "r-20240101-0001".into(),
+        started_at: "2024-01-01T00:00:00Z".into(),
+        finished_at: Some("2024-01-01T00:01:00Z".into()),
+        label: Some("fixture".into()),
+        suite: Some("quick".into()),
+        environment: environment(),
+        results: vec![
+            ok_result(),
+            failed_result(),
+            unsupported_result(),
+            stream_result(),
+        ],
+        verdicts: vec![
+            Verdict {
+                scenario: "pingpong".into(),
+                text: VERDICT.into(),
+            },
+            Verdict {
+                scenario: "stream".into(),
+                text: "only one case".into(),
+            },
+        ],
+    }
+}
+
+fn environment() -> Environment {
+    Environment {
+        kernel: "Linux 6.8.0".into(),
+        cpu_model: "Fixture CPU".into(),
+        cpus: 2,
+        cpus_online: "0-1".into(),
+        ..Environment::default()
+    }
+}
+
+fn params(mech: &str, placement: &str, size: u64) -> BTreeMap<String, serde_json::Value> {
+    [
+        ("mech", json!(mech)),
+        ("placement", json!(placement)),
+        ("size", json!(size)),
+    ]
+    .into_iter()
+    .map(|(k, v)| (k.to_string(), v))
+    .collect()
+}
+
+fn metric(value: f64, unit: &str, range: Option<(f64, f64)>) -> Metric {
+    Metric {
+        value,
+        unit: unit.into(),
+        min: range.map(|r| r.0),
+        max: range.map(|r| r.1),
+        reps: range.map(|r| vec![r.0, value, r.1]).unwrap_or_default(),
+    }
+}
+
+fn side(role: &str, cpus: Vec<usize>, user_s: f64, sys_s: f64) -> Side {
+    let cpu = CpuUsage {
+        user_s,
+        sys_s,
+        voluntary_csw: 10,
+        involuntary_csw: 1,
+    };
+    Side {
+        role: role.into(),
+        cpus,
+        cpu,
+    }
+}
+
+pub(crate) fn ok_result() -> CaseResult {
+    let mut r = CaseResult::new(
+        "pingpong",
+        OK_CASE,
+        params("unix-stream", "cross-cpu", 65536),
+    );
+    r.verified = Some(Verified {
+        ok: true,
+        messages: 100_000,
+        bytes: 6_553_600_000,
+    });
+    r.metrics.insert(
+        "rtt_ns".into(),
+        metric(5210.0, "ns", Some((5054.0, 5366.0))),
+    );
+    r.metrics
+        .insert("msgs_per_s".into(), metric(191_900.0, "1/s", None));
+    r.metrics.insert("csw_per_op".into(), metric(2.0, "", None));
+    r.headline = Some("rtt_ns".into());
+    r.latency = Some(LatencySummary {
+        kind: LatencyKind::RoundTrip,
+        unit: "ns".into(),
+        count: 100_000,
+        mean: 5300.5,
+        p50: 5120,
+        p90: 6000,
+        p99: 12_345,
+        p99_9: 40_960,
+        max: 1_250_000,
+    });
+    r.cpu = Some(CpuUsage {
+        user_s: 0.12,
+        sys_s: 0.40,
+        voluntary_csw: 200_010,
+        involuntary_csw: 7,
+    });
+    r.sides = vec![
+        side("client", vec![0], 0.06, 0.2),
+        side("server", vec![0, 1], 0.06, 0.2),
+    ];
+    r.limit_ratio = Some(LimitRatio {
+        limit: "wake_rtt_ns".into(),
+        ratio: 3.24,
+    });
+    r
+}
+
+pub(crate) fn failed_result() -> CaseResult {
+    let mut r = CaseResult::new("pingpong", FAILED_CASE, params("pipe", "cross-cpu", 1));
+    r.status = Status::Failed;
+    r.reason = Some(FAILED_REASON.into());
+    r.verified = Some(Verified {
+        ok: false,
+        messages: 4098,
+        bytes: 4098,
+    });
+    // A failed case may still carry numbers; reports must not show them.
+    r.metrics
+        .insert("rtt_ns".into(), metric(777.0, "ns", Some((700.0, 800.0))));
+    r.headline = Some("rtt_ns".into());
+    r.cpu = Some(CpuUsage {
+        user_s: 0.01,
+        sys_s: 0.02,
+        voluntary_csw: 3,
+        involuntary_csw: 0,
+    });
+    r
+}
+
+pub(crate) fn unsupported_result() -> CaseResult {
+    let mut r = CaseResult::new("pingpong", UNSUPPORTED_CASE, params("shm", "same-cpu", 1));
+    r.status = Status::Unsupported;
+    r.reason = Some(UNSUPPORTED_REASON.into());
+    r
+}
+
+pub(crate) fn stream_result() -> CaseResult {
+    let mut r = CaseResult::new("stream", STREAM_CASE, params("pipe", "cross-cpu", 65536));
+    r.verified = Some(Verified {
+        ok: true,
+        messages: 16_384,
+        bytes: 1_073_741_824,
+    });
+    r.metrics.insert(
+        "bytes_per_s".into(),
+        metric(2.345e9, "bytes/s", Some((2.2e9, 2.4e9))),
+    );
+    r.headline = Some("bytes_per_s".into());
+    r.cpu = Some(CpuUsage {
+        user_s: 0.05,
+        sys_s: 0.81,
+        voluntary_csw: 12,
+        involuntary_csw: 3,
+    });
+    r.sides = vec![
+        side("writer", vec![0], 0.02, 0.4),
+        side("reader", vec![1], 0.03, 0.41),
+    ];
+    r
+}
