@@ -232,7 +232,7 @@ pub struct Side {
 pub struct LimitRatio {
     /// The `limits` metric compared against, e.g. "wake_rtt_ns".
     pub limit: String,
-    /// headline / limit for times, limit / headline for rates: how many
-    /// times the reference point this result costs.
+    /// headline / limit: for a time, how many reference costs one operation
+    /// takes; for a rate, the fraction of the reference rate reached.
     pub ratio: f64,
 }

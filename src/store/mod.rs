@@ -3,7 +3,6 @@
 //! measured (histograms included). The schema lives in `schema.rs`, writing
 //! in `write.rs`, reading in `read.rs`.
 
-mod exact_json;
 mod read;
 mod schema;
 mod selector;

@@ -1,7 +1,6 @@
 //! Reading runs back: the history listing and one whole run by selector.
 //! Runs are ordered by `started_at`, then by the order they were stored.
 
-use super::exact_json;
 use super::selector::{Selector, ALLOWED};
 use super::RunSummary;
 use crate::error::UsageError;
@@ -103,8 +102,8 @@ fn load_run(conn: &Connection, run_id: &str) -> anyhow::Result<Run> {
         [run_id],
         run_row,
     )?;
-    run.environment = exact_json::from_str(&environment).context("environment_json")?;
-    run.verdicts = exact_json::from_str(&verdicts).context("verdicts_json")?;
+    run.environment = serde_json::from_str(&environment).context("environment_json")?;
+    run.verdicts = serde_json::from_str(&verdicts).context("verdicts_json")?;
     run.results = load_results(conn, run_id)?;
     Ok(run)
 }
@@ -135,7 +134,7 @@ fn load_results(conn: &Connection, run_id: &str) -> anyhow::Result<Vec<CaseResul
         let idx: i64 = row.get(0)?;
         let json: String = row.get(1)?;
         let mut result: CaseResult =
-            exact_json::from_str(&json).with_context(|| format!("result {idx}"))?;
+            serde_json::from_str(&json).with_context(|| format!("result {idx}"))?;
         result.histogram = row.get(2)?;
         results.push(result);
     }

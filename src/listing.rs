@@ -1,0 +1,146 @@
+//! The text of `iolab list` and `iolab history`: what this build can run,
+//! what this machine supports, and what the store holds.
+
+use crate::error::{UsageError, UsageResult};
+use crate::measure::pin::{self, Placement, ALL_PLACEMENTS};
+use crate::mechanism::{self, Support};
+use crate::scenario::{self, suite, Scenario};
+use crate::store::RunSummary;
+use comfy_table::{presets::NOTHING, Table};
+use std::fmt::Write;
+
+fn table(header: &[&str]) -> Table {
+    let mut t = Table::new();
+    t.load_preset(NOTHING).set_header(header.to_vec());
+    t
+}
+
+pub fn overview() -> String {
+    let mut out = String::new();
+    let mut scenarios = table(&["scenario", "what it measures"]);
+    for s in scenario::ALL {
+        scenarios.add_row(vec![s.name(), s.about()]);
+    }
+    let mut mechs = table(&["mechanism", "here", "what it is"]);
+    for m in mechanism::ALL {
+        mechs.add_row(vec![
+            m.name().to_string(),
+            support(m.probe()),
+            m.about().to_string(),
+        ]);
+    }
+    let mut suites = table(&["suite", "what it runs"]);
+    for s in suite::ALL {
+        let names: Vec<&str> = s.entries.iter().map(|e| e.scenario).collect();
+        suites.add_row(vec![
+            s.name.to_string(),
+            format!("{} ({})", s.about, names.join(", ")),
+        ]);
+    }
+    let _ = writeln!(
+        out,
+        "{scenarios}\n\n{mechs}\n\n{suites}\n\n{}",
+        placements()
+    );
+    out.push_str("\n`iolab list --scenario NAME` shows a scenario's parameters and metrics.\n");
+    out
+}
+
+fn support(s: Support) -> String {
+    match s {
+        Support::Yes => "yes".to_string(),
+        Support::No(why) => format!("no: {why}"),
+    }
+}
+
+fn placements() -> String {
+    let mut lines = vec!["placements (--placement):".to_string()];
+    for p in ALL_PLACEMENTS {
+        let here = match pin::choose(p) {
+            Ok([Some(a), Some(b)]) => format!("CPUs {a}|{b} here"),
+            Ok(_) => "wherever the scheduler puts them".to_string(),
+            Err(why) => format!("not here: {why}"),
+        };
+        let what = match p {
+            Placement::SameCpu => "both sides pinned to one CPU",
+            Placement::CrossCpu => "the sides pinned to two different CPUs",
+            Placement::Unpinned => "no pinning",
+        };
+        lines.push(format!("  {:<10} {what} ({here})", p.name()));
+    }
+    lines.join("\n") + "\n"
+}
+
+pub fn scenario(name: &str) -> UsageResult<String> {
+    let s = scenario::find(name).ok_or_else(|| {
+        UsageError::new(format!(
+            "unknown scenario '{name}': expected one of {}",
+            scenario::names().join(", ")
+        ))
+    })?;
+    let mut out = format!("{}: {}\n\n", s.name(), s.about());
+    let mut params = table(&["parameter", "default", "values", "meaning"]);
+    for p in s.params() {
+        params.add_row(vec![
+            p.name.to_string(),
+            p.default.to_string(),
+            p.kind.expected(),
+            p.about.to_string(),
+        ]);
+    }
+    let mut metrics = table(&["metric", "unit", "meaning"]);
+    for m in s.metrics() {
+        metrics.add_row(vec![m.name, m.unit, m.about]);
+    }
+    let _ = writeln!(out, "{params}\n\n{metrics}\n");
+    out.push_str(&suites_using(s));
+    if s.uses_mechanisms() {
+        out.push_str("\nRuns over every mechanism (--mech) and placement (--placement); a list value sweeps.\n");
+    }
+    Ok(out)
+}
+
+fn suites_using(s: &dyn Scenario) -> String {
+    let mut out = String::new();
+    for suite in suite::ALL {
+        for entry in suite.entries.iter().filter(|e| e.scenario == s.name()) {
+            let params: Vec<String> = entry
+                .params
+                .iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect();
+            let _ = writeln!(
+                out,
+                "in suite {}: {}",
+                suite.name,
+                if params.is_empty() {
+                    "defaults".into()
+                } else {
+                    params.join(" ")
+                }
+            );
+        }
+    }
+    out
+}
+
+pub fn history(runs: &[RunSummary]) -> String {
+    if runs.is_empty() {
+        return "no runs stored yet: `iolab run` makes one\n".to_string();
+    }
+    let mut t = table(&[
+        "run", "started", "label", "suite", "kernel", "results", "failed",
+    ]);
+    for r in runs {
+        t.add_row(vec![
+            r.run_id.clone(),
+            r.started_at.clone(),
+            r.label.clone().unwrap_or_default(),
+            r.suite.clone().unwrap_or_default(),
+            r.kernel.clone(),
+            r.results.to_string(),
+            r.failed.to_string(),
+        ]);
+    }
+    format!("{t}\n")
+}

@@ -1,0 +1,9 @@
+//! The measurement core: the clock, latency histograms, statistics over
+//! repetitions, CPU accounting and pinning. Everything a scenario needs to
+//! turn raw timings into the figures of a result.
+
+pub mod clock;
+pub mod histogram;
+pub mod pin;
+pub mod stats;
+pub mod time;

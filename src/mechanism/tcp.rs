@@ -1,0 +1,43 @@
+//! `tcp`: a TCP connection over loopback with TCP_NODELAY on both ends.
+
+use super::fdio::socket_stream;
+use super::{BoxEndpoint, Caps, Mechanism};
+use rustix::fd::OwnedFd;
+use std::io;
+use std::net::{Ipv4Addr, TcpListener, TcpStream};
+use std::path::Path;
+
+pub struct Tcp;
+
+impl Mechanism for Tcp {
+    fn name(&self) -> &'static str {
+        "tcp"
+    }
+    fn about(&self) -> &'static str {
+        "TCP over loopback (127.0.0.1), TCP_NODELAY"
+    }
+    fn caps(&self) -> Caps {
+        Caps {
+            boundaries: false,
+            counter: false,
+            reliable: true,
+        }
+    }
+    fn max_message(&self) -> usize {
+        usize::MAX
+    }
+    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+        let (a, b) = loopback_pair()?;
+        Ok((Box::new(socket_stream(a)?), Box::new(socket_stream(b)?)))
+    }
+}
+
+/// A connected pair of TCP sockets over 127.0.0.1, NODELAY set.
+pub fn loopback_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+    let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
+    let client = TcpStream::connect(listener.local_addr()?)?;
+    let (server, _) = listener.accept()?;
+    client.set_nodelay(true)?;
+    server.set_nodelay(true)?;
+    Ok((OwnedFd::from(client), OwnedFd::from(server)))
+}

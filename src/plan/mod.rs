@@ -1,0 +1,187 @@
+//! From the command line to a validated plan of cases. All input checking
+//! lives here, so a bad value is refused (exit 2) before anything runs or is
+//! written.
+
+mod expand;
+
+use crate::cli::{ModeArg, RunArgs};
+use crate::error::{UsageError, UsageResult};
+use crate::measure::pin::{Placement, ALL_PLACEMENTS};
+use crate::mechanism::{self, Mechanism};
+use crate::scenario::params::parse_scaled;
+use crate::scenario::{self, suite, CaseSpec, Fault, Mode, Scenario};
+use std::collections::BTreeMap;
+
+pub struct Plan {
+    pub cases: Vec<CaseSpec>,
+    /// What was asked for, e.g. "quick" or "pingpong stream".
+    pub targets: String,
+    pub fault: Option<Fault>,
+}
+
+/// One scenario to run, with the parameters its suite sets.
+pub(crate) struct Invocation {
+    pub scenario: &'static dyn Scenario,
+    pub suite_params: &'static [(&'static str, &'static str)],
+}
+
+/// The choices that apply to every scenario of the run.
+pub(crate) struct Common {
+    pub mechs: Vec<&'static dyn Mechanism>,
+    pub mechs_explicit: bool,
+    pub placements: Vec<Placement>,
+    pub mode: Mode,
+    pub repeat: u64,
+    pub warmup: Option<u64>,
+    pub params: BTreeMap<String, String>,
+}
+
+pub fn build(args: &RunArgs) -> UsageResult<Plan> {
+    let targets: Vec<String> = if args.targets.is_empty() {
+        vec!["quick".into()]
+    } else {
+        args.targets.clone()
+    };
+    let invocations = resolve_targets(&targets)?;
+    let common = Common {
+        mechs: select_mechs(&args.mech)?,
+        mechs_explicit: !args.mech.is_empty(),
+        placements: select_placements(&args.placement)?,
+        mode: match args.mode {
+            ModeArg::Threads => Mode::Threads,
+            ModeArg::Processes => Mode::Processes,
+        },
+        repeat: parse_number(
+            "--repeat",
+            &args.repeat,
+            1,
+            "a whole number of repetitions, at least 1",
+        )?,
+        warmup: args
+            .warmup
+            .as_deref()
+            .map(|w| parse_number("--warmup", w, 0, "a whole number of operations, 0 or more"))
+            .transpose()?,
+        params: parse_params(&args.params, &invocations)?,
+    };
+    let mut cases = Vec::new();
+    for inv in &invocations {
+        cases.extend(expand::cases(inv, &common)?);
+    }
+    Ok(Plan {
+        cases,
+        targets: targets.join(" "),
+        fault: parse_fault(args.fault.as_deref())?,
+    })
+}
+
+fn resolve_targets(targets: &[String]) -> UsageResult<Vec<Invocation>> {
+    let mut out: Vec<Invocation> = Vec::new();
+    for name in targets {
+        if let Some(s) = scenario::find(name) {
+            out.push(Invocation {
+                scenario: s,
+                suite_params: &[],
+            });
+        } else if let Some(suite) = suite::find(name) {
+            for entry in suite.entries {
+                let s = scenario::find(entry.scenario).expect("suites name known scenarios");
+                out.push(Invocation {
+                    scenario: s,
+                    suite_params: entry.params,
+                });
+            }
+        } else {
+            let suites: Vec<&str> = suite::ALL.iter().map(|s| s.name).collect();
+            return Err(UsageError::new(format!(
+                "unknown scenario or suite '{name}': expected one of {} (scenarios) or {} (suites)",
+                scenario::names().join(", "),
+                suites.join(", ")
+            )));
+        }
+    }
+    Ok(out)
+}
+
+fn select_mechs(names: &[String]) -> UsageResult<Vec<&'static dyn Mechanism>> {
+    if names.is_empty() {
+        return Ok(mechanism::ALL.to_vec());
+    }
+    names
+        .iter()
+        .map(|n| {
+            mechanism::find(n).ok_or_else(|| {
+                UsageError::new(format!(
+                    "unknown mechanism '{n}': expected one of {}",
+                    mechanism::names().join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+fn select_placements(names: &[String]) -> UsageResult<Vec<Placement>> {
+    if names.is_empty() {
+        return Ok(vec![Placement::SameCpu, Placement::CrossCpu]);
+    }
+    names
+        .iter()
+        .map(|n| {
+            Placement::parse(n).ok_or_else(|| {
+                let all: Vec<&str> = ALL_PLACEMENTS.iter().map(|p| p.name()).collect();
+                UsageError::new(format!(
+                    "unknown placement '{n}': expected one of {}",
+                    all.join(", ")
+                ))
+            })
+        })
+        .collect()
+}
+
+fn parse_number(flag: &str, text: &str, min: u64, expected: &str) -> UsageResult<u64> {
+    parse_scaled(text, 1000)
+        .filter(|n| *n >= min)
+        .ok_or_else(|| UsageError::new(format!("invalid {flag} '{text}': expected {expected}")))
+}
+
+/// `KEY=VALUE` pairs; each key must belong to a scenario being run.
+fn parse_params(
+    raw: &[String],
+    invocations: &[Invocation],
+) -> UsageResult<BTreeMap<String, String>> {
+    let mut known: Vec<&str> = invocations
+        .iter()
+        .flat_map(|i| i.scenario.params().iter().map(|p| p.name))
+        .collect();
+    known.sort_unstable();
+    known.dedup();
+    let mut out = BTreeMap::new();
+    for item in raw {
+        let (key, value) = item.split_once('=').ok_or_else(|| {
+            UsageError::new(format!(
+                "invalid --param '{item}': expected KEY=VALUE, e.g. size=64"
+            ))
+        })?;
+        if !known.contains(&key) {
+            let mut scenarios: Vec<&str> = invocations.iter().map(|i| i.scenario.name()).collect();
+            scenarios.dedup();
+            return Err(UsageError::new(format!(
+                "unknown parameter '{key}' for {}: expected one of {}",
+                scenarios.join(", "),
+                known.join(", ")
+            )));
+        }
+        out.insert(key.to_string(), value.to_string());
+    }
+    Ok(out)
+}
+
+fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
+    match text {
+        None => Ok(None),
+        Some("corrupt") => Ok(Some(Fault::Corrupt)),
+        Some(other) => Err(UsageError::new(format!(
+            "unknown fault '{other}': expected corrupt"
+        ))),
+    }
+}

@@ -1,0 +1,115 @@
+//! Nothing is left behind: every child process, peer thread and temp dir a
+//! run creates is registered here, and SIGINT/SIGTERM stop them all. The
+//! first signal cancels the run (children killed, threads interrupted, the
+//! runner unwinds and removes its temp dir); a second one exits at once
+//! after removing the registered directories.
+
+use crate::sys::signals::{interrupt, ThreadHandle};
+use rustix::process::{kill_process, Pid, Signal};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, Once};
+
+#[derive(Default)]
+struct Registry {
+    children: Vec<i32>,
+    threads: Vec<ThreadHandle>,
+    dirs: Vec<PathBuf>,
+}
+
+static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
+    children: Vec::new(),
+    threads: Vec::new(),
+    dirs: Vec::new(),
+});
+static CANCELLED: AtomicBool = AtomicBool::new(false);
+
+fn registry() -> std::sync::MutexGuard<'static, Registry> {
+    REGISTRY
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub fn cancelled() -> bool {
+    CANCELLED.load(Ordering::SeqCst)
+}
+
+pub fn track_child(pid: i32) {
+    registry().children.push(pid);
+}
+
+pub fn untrack_child(pid: i32) {
+    registry().children.retain(|p| *p != pid);
+}
+
+pub fn track_thread(thread: ThreadHandle) {
+    registry().threads.push(thread);
+}
+
+/// A thread calls this before it exits, so the registry never names a
+/// thread that is gone.
+pub fn untrack_thread(thread: ThreadHandle) {
+    registry().threads.retain(|t| *t != thread);
+}
+
+pub fn track_dir(dir: PathBuf) {
+    registry().dirs.push(dir);
+}
+
+pub fn untrack_dir(dir: &std::path::Path) {
+    registry().dirs.retain(|d| d != dir);
+}
+
+pub fn kill_child(pid: i32) {
+    if let Some(pid) = Pid::from_raw(pid) {
+        let _ = kill_process(pid, Signal::KILL);
+    }
+}
+
+/// Interrupts `thread` if it is still registered (alive).
+pub fn interrupt_thread(thread: ThreadHandle) {
+    let reg = registry();
+    if reg.threads.contains(&thread) {
+        let _ = interrupt(thread);
+    }
+}
+
+/// Kills every child and interrupts every peer thread.
+fn stop_everything() {
+    let reg = registry();
+    for pid in &reg.children {
+        kill_child(*pid);
+    }
+    for thread in &reg.threads {
+        let _ = interrupt(*thread);
+    }
+}
+
+/// Starts the signal watcher once per process.
+pub fn install() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        crate::sys::signals::install_interrupt_handler();
+        let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
+        match signal_hook::iterator::Signals::new(signals) {
+            Ok(mut signals) => {
+                std::thread::spawn(move || {
+                    for _ in signals.forever() {
+                        on_signal();
+                    }
+                });
+            }
+            Err(err) => eprintln!("warning: cannot watch for Ctrl-C: {err}"),
+        }
+    });
+}
+
+fn on_signal() {
+    if CANCELLED.swap(true, Ordering::SeqCst) {
+        for dir in &registry().dirs {
+            let _ = std::fs::remove_dir_all(dir);
+        }
+        std::process::exit(130);
+    }
+    stop_everything();
+}

@@ -1,0 +1,94 @@
+//! Runs a plan: one case after another in a private 0700 temp dir, each
+//! case's sides as threads or processes, progress reported to an observer,
+//! everything cleaned up after each case, on error and on Ctrl-C.
+
+pub mod cleanup;
+pub mod peers;
+pub mod progress;
+mod summary;
+
+pub use summary::{annotate_limits, verdicts};
+
+use crate::error::Interrupted;
+use crate::model::{CaseResult, Status};
+use crate::plan::Plan;
+use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
+use anyhow::Context;
+use std::path::Path;
+use std::time::Duration;
+
+/// How long one case may run before its sides are stopped.
+const CASE_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// Told about progress; the progress bar and quiet mode implement it.
+pub trait Observer {
+    fn start(&self, cases: usize);
+    fn case_started(&self, name: &str);
+    fn case_finished(&self, result: &CaseResult);
+    fn finish(&self);
+}
+
+pub fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
+    cleanup::install();
+    let tmp = tempfile::Builder::new()
+        .prefix("iolab-")
+        .tempdir()
+        .context("creating a private temp dir")?;
+    cleanup::track_dir(tmp.path().to_path_buf());
+    let results = run_cases(plan, tmp.path(), observer);
+    cleanup::untrack_dir(tmp.path());
+    observer.finish();
+    drop(tmp);
+    if cleanup::cancelled() {
+        return Err(Interrupted.into());
+    }
+    results
+}
+
+fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
+    observer.start(plan.cases.len());
+    let mut results = Vec::with_capacity(plan.cases.len());
+    for (index, case) in plan.cases.iter().enumerate() {
+        if cleanup::cancelled() {
+            break;
+        }
+        let name = format!("{}: {}", case.scenario.name(), case.name());
+        observer.case_started(&name);
+        let dir = tmp.join(format!("case-{index}"));
+        std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let ctx = CaseCtx {
+            dir: &dir,
+            fault: plan.fault,
+            timeout: CASE_TIMEOUT,
+        };
+        let result = run_one(case, &ctx);
+        std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+        observer.case_finished(&result);
+        results.push(result);
+    }
+    Ok(results)
+}
+
+fn run_one(case: &CaseSpec, ctx: &CaseCtx) -> CaseResult {
+    let mut out = CaseResult::new(case.scenario.name(), &case.name(), case.params_json());
+    if let Some(why) = &case.unsupported {
+        mark(&mut out, Status::Unsupported, why.clone());
+        return out;
+    }
+    if let Err(err) = case.scenario.run(case, ctx, &mut out) {
+        match err.downcast_ref::<Unsupported>() {
+            Some(why) => mark(&mut out, Status::Unsupported, why.0.clone()),
+            None => mark(&mut out, Status::Failed, format!("{err:#}")),
+        }
+    }
+    if out.status != Status::Ok {
+        out.metrics.clear();
+        out.latency = None;
+    }
+    out
+}
+
+fn mark(out: &mut CaseResult, status: Status, reason: String) {
+    out.status = status;
+    out.reason = Some(reason);
+}

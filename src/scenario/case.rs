@@ -1,0 +1,113 @@
+//! A case: one scenario at one mechanism, placement and parameter point,
+//! and the context the runner gives it.
+
+use super::{Scenario, Value};
+use crate::measure::pin::Placement;
+use crate::mechanism::Mechanism;
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    Threads,
+    Processes,
+}
+
+impl Mode {
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Threads => "threads",
+            Mode::Processes => "processes",
+        }
+    }
+}
+
+/// A deliberate fault, only for tests that prove verification bites.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// One message arrives with a damaged payload.
+    Corrupt,
+}
+
+pub struct CaseSpec {
+    pub scenario: &'static dyn Scenario,
+    pub mech: Option<&'static dyn Mechanism>,
+    pub placement: Option<Placement>,
+    pub mode: Mode,
+    pub values: BTreeMap<&'static str, Value>,
+    pub repeat: u64,
+    /// Untimed operations before the repetitions; None: the scenario's default.
+    pub warmup: Option<u64>,
+    /// Known before running that this case cannot run here, and why.
+    pub unsupported: Option<String>,
+}
+
+impl CaseSpec {
+    pub fn int(&self, key: &str) -> u64 {
+        match self.values.get(key) {
+            Some(Value::Int(n)) => *n,
+            other => panic!("scenario parameter {key} is not an integer: {other:?}"),
+        }
+    }
+
+    pub fn text(&self, key: &str) -> &str {
+        match self.values.get(key) {
+            Some(Value::Text(s)) => s,
+            other => panic!("scenario parameter {key} is not text: {other:?}"),
+        }
+    }
+
+    /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
+    /// parameters marked `in_name`.
+    pub fn name(&self) -> String {
+        let mut parts: Vec<String> = Vec::new();
+        if let Some(mech) = self.mech {
+            parts.push(mech.name().to_string());
+        }
+        if let Some(placement) = self.placement {
+            parts.push(placement.name().to_string());
+            parts.push(self.mode.name().to_string());
+        }
+        for spec in self.scenario.params().iter().filter(|p| p.in_name) {
+            match (self.values.get(spec.name), spec.kind) {
+                (Some(v), super::ParamKind::Bytes) => parts.push(format!("{v}B")),
+                (Some(v), super::ParamKind::Count) => parts.push(format!("{}={v}", spec.name)),
+                (Some(v), _) => parts.push(v.to_string()),
+                (None, _) => {}
+            }
+        }
+        parts.join("/")
+    }
+
+    /// Every parameter of the case, for the result's `params`.
+    pub fn params_json(&self) -> BTreeMap<String, serde_json::Value> {
+        let mut map: BTreeMap<String, serde_json::Value> = self
+            .values
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_json()))
+            .collect();
+        if let Some(mech) = self.mech {
+            map.insert("mech".into(), mech.name().into());
+        }
+        if let Some(placement) = self.placement {
+            map.insert("placement".into(), placement.name().into());
+            map.insert("mode".into(), self.mode.name().into());
+        }
+        map.insert("repeat".into(), self.repeat.into());
+        map
+    }
+
+    pub fn warmup_or(&self, default: u64) -> u64 {
+        self.warmup.unwrap_or(default)
+    }
+}
+
+/// What the runner gives a running case.
+pub struct CaseCtx<'a> {
+    /// A private directory for this case's filesystem objects.
+    pub dir: &'a Path,
+    pub fault: Option<Fault>,
+    /// How long a case may run before its sides are stopped.
+    pub timeout: Duration,
+}

@@ -1,0 +1,277 @@
+//! `limits`: this machine's reference points, against which the other
+//! results are read: the cost of a timestamp and of a system call, memory
+//! copy bandwidth, a cache line bounced between two CPUs by spinning, and a
+//! futex wake-up round trip across CPUs (the floor under any blocking
+//! cross-CPU IPC).
+
+use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
+use crate::measure::clock::now_ns;
+use crate::measure::pin::{self, Placement};
+use crate::measure::stats::metric;
+use crate::model::{CaseResult, CpuUsage, Side};
+use rustix::thread::futex;
+use std::hint::black_box;
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+
+pub struct Limits;
+
+const PROBES: &[&str] = &["clock", "syscall", "memcpy", "cacheline", "wake"];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "probe",
+        kind: ParamKind::Choice(PROBES),
+        default: "clock,syscall,memcpy,cacheline,wake",
+        about: "which reference points to measure",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "count",
+        kind: ParamKind::Count,
+        default: "200000",
+        about: "operations per repetition (round trips: a tenth of it)",
+        in_name: false,
+    },
+];
+
+const METRICS: &[MetricSpec] = &[
+    MetricSpec {
+        name: "clock_ns",
+        unit: "ns",
+        about: "cost of one CLOCK_MONOTONIC timestamp",
+    },
+    MetricSpec {
+        name: "syscall_ns",
+        unit: "ns",
+        about: "cost of one system call (getppid)",
+    },
+    MetricSpec {
+        name: "memcpy_bytes_per_s",
+        unit: "bytes/s",
+        about: "memory copy bandwidth, 64 MiB buffers",
+    },
+    MetricSpec {
+        name: "cacheline_rtt_ns",
+        unit: "ns",
+        about: "round trip of a cache line between two CPUs, both spinning",
+    },
+    MetricSpec {
+        name: "wake_rtt_ns",
+        unit: "ns",
+        about: "futex wake-up round trip between two CPUs",
+    },
+];
+
+const MEMCPY_BYTES: usize = 64 << 20;
+const MEMCPY_COPIES: usize = 4;
+
+impl Scenario for Limits {
+    fn name(&self) -> &'static str {
+        "limits"
+    }
+    fn about(&self) -> &'static str {
+        "this machine's reference points: timestamp, syscall, memcpy, cache line and wake-up costs"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        METRICS
+    }
+    fn uses_mechanisms(&self) -> bool {
+        false
+    }
+
+    fn run(&self, case: &CaseSpec, _ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
+        let count = case.int("count");
+        let reps = case.repeat as usize;
+        let (name, reps, cpus) = match case.text("probe") {
+            "clock" => (
+                "clock_ns",
+                repeat(reps, || per_op(count, || black_box(now_ns()))),
+                vec![],
+            ),
+            "syscall" => (
+                "syscall_ns",
+                repeat(reps, || {
+                    per_op(count, || black_box(rustix::process::getppid()))
+                }),
+                vec![],
+            ),
+            "memcpy" => ("memcpy_bytes_per_s", memcpy_rates(reps), vec![]),
+            "cacheline" => two_cpus("cacheline_rtt_ns", reps, (count / 10).max(1), cacheline_rtt)?,
+            "wake" => two_cpus("wake_rtt_ns", reps, (count / 10).max(1), wake_rtt)?,
+            other => anyhow::bail!("unknown limits probe {other}"),
+        };
+        let unit = METRICS
+            .iter()
+            .find(|m| m.name == name)
+            .map_or("ns", |m| m.unit);
+        out.metrics.insert(name.to_string(), metric(reps, unit));
+        out.headline = Some(name.to_string());
+        out.sides = cpus
+            .into_iter()
+            .enumerate()
+            .map(|(i, cpu)| Side {
+                role: format!("thread {i}"),
+                cpus: vec![cpu],
+                cpu: CpuUsage::default(),
+            })
+            .collect();
+        Ok(())
+    }
+
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        let value = |name: &str| {
+            results
+                .iter()
+                .find_map(|r| {
+                    r.metrics
+                        .get(name)
+                        .filter(|_| r.status == crate::model::Status::Ok)
+                })
+                .map(|m| m.value)
+        };
+        let mut lines = Vec::new();
+        if let (Some(wake), Some(sys)) = (value("wake_rtt_ns"), value("syscall_ns")) {
+            lines.push(format!(
+                "a futex wake-up round trip across CPUs costs {:.0} ns, {:.0}x a system call: the floor under blocking cross-CPU IPC",
+                wake,
+                wake / sys
+            ));
+        }
+        if let (Some(wake), Some(line)) = (value("wake_rtt_ns"), value("cacheline_rtt_ns")) {
+            lines.push(format!(
+                "spinning on a shared cache line is {:.1}x cheaper than sleeping and being woken",
+                wake / line
+            ));
+        }
+        lines
+    }
+}
+
+fn repeat(reps: usize, mut f: impl FnMut() -> f64) -> Vec<f64> {
+    (0..reps).map(|_| f()).collect()
+}
+
+/// Mean nanoseconds of one call to `op` over `count` calls.
+fn per_op<T>(count: u64, mut op: impl FnMut() -> T) -> f64 {
+    let start = now_ns();
+    for _ in 0..count {
+        op();
+    }
+    (now_ns() - start) as f64 / count as f64
+}
+
+fn memcpy_rates(reps: usize) -> Vec<f64> {
+    let src = vec![0x5au8; MEMCPY_BYTES];
+    let mut dst = vec![0u8; MEMCPY_BYTES];
+    dst.copy_from_slice(&src);
+    repeat(reps, || {
+        let start = now_ns();
+        for _ in 0..MEMCPY_COPIES {
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut dst);
+        }
+        (MEMCPY_BYTES * MEMCPY_COPIES) as f64 * 1e9 / (now_ns() - start) as f64
+    })
+}
+
+type RoundTrip = fn(u64, [Option<usize>; 2]) -> f64;
+
+fn two_cpus(
+    name: &'static str,
+    reps: usize,
+    trips: u64,
+    f: RoundTrip,
+) -> anyhow::Result<(&'static str, Vec<f64>, Vec<usize>)> {
+    let cpus = pin::choose(Placement::CrossCpu).map_err(Unsupported)?;
+    f(trips / 10 + 1, cpus);
+    let values = repeat(reps, || f(trips, cpus));
+    Ok((name, values, cpus.iter().flatten().copied().collect()))
+}
+
+/// Runs `initiator` and `responder` on two pinned threads (never on the
+/// caller's, whose affinity must stay as it was); returns the initiator's
+/// mean ns per round trip.
+fn bounce(
+    trips: u64,
+    cpus: [Option<usize>; 2],
+    initiator: impl FnOnce() + Send,
+    responder: impl FnOnce() + Send,
+) -> f64 {
+    std::thread::scope(|s| {
+        s.spawn(|| {
+            let _ = pin::pin_current(cpus[1]);
+            responder();
+        });
+        let timed = s.spawn(|| {
+            let _ = pin::pin_current(cpus[0]);
+            let start = now_ns();
+            initiator();
+            now_ns() - start
+        });
+        timed.join().map_or(f64::NAN, |ns| ns as f64 / trips as f64)
+    })
+}
+
+/// Two threads bounce a counter: A writes odd values, B answers with the
+/// next even one.
+fn cacheline_rtt(trips: u64, cpus: [Option<usize>; 2]) -> f64 {
+    #[repr(align(128))]
+    struct Line(AtomicU64);
+    let line = Line(AtomicU64::new(0));
+    let spin_until = |value: u64| {
+        while line.0.load(Ordering::Acquire) != value {
+            std::hint::spin_loop();
+        }
+    };
+    bounce(
+        trips,
+        cpus,
+        || {
+            for i in 0..trips {
+                line.0.store(2 * i + 1, Ordering::Release);
+                spin_until(2 * i + 2);
+            }
+        },
+        || {
+            for i in 0..trips {
+                spin_until(2 * i + 1);
+                line.0.store(2 * i + 2, Ordering::Release);
+            }
+        },
+    )
+}
+
+/// Two threads wake each other through futexes, never spinning.
+fn wake_rtt(trips: u64, cpus: [Option<usize>; 2]) -> f64 {
+    let (to_a, to_b) = (AtomicU32::new(0), AtomicU32::new(0));
+    bounce(
+        trips,
+        cpus,
+        || {
+            for _ in 0..trips {
+                signal(&to_b);
+                wait_for(&to_a);
+            }
+        },
+        || {
+            for _ in 0..trips {
+                wait_for(&to_b);
+                signal(&to_a);
+            }
+        },
+    )
+}
+
+fn signal(word: &AtomicU32) {
+    word.store(1, Ordering::Release);
+    let _ = futex::wake(word, futex::Flags::PRIVATE, 1);
+}
+
+fn wait_for(word: &AtomicU32) {
+    while word.swap(0, Ordering::Acquire) == 0 {
+        let _ = futex::wait(word, futex::Flags::PRIVATE, 0, None);
+    }
+}

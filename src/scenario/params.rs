@@ -1,0 +1,163 @@
+//! Typed scenario parameters: how each is declared, parsed from the
+//! command line (`--param size=64,4k`), and carried by a case.
+
+use std::fmt;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParamKind {
+    /// A byte count: 64, 4k, 9M (powers of 1024).
+    Bytes,
+    /// A positive count: 2000, 100k, 10M (powers of 1000).
+    Count,
+    /// One of a fixed set of words.
+    Choice(&'static [&'static str]),
+}
+
+/// A parameter a scenario accepts, with its default (a list sweeps).
+#[derive(Debug, Clone, Copy)]
+pub struct ParamSpec {
+    pub name: &'static str,
+    pub kind: ParamKind,
+    pub default: &'static str,
+    pub about: &'static str,
+    /// Shown in the case name (e.g. the message size: `pipe/.../64B`).
+    pub in_name: bool,
+}
+
+/// One parameter value of one case.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Value {
+    Int(u64),
+    Text(String),
+}
+
+impl Value {
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Value::Int(n) => serde_json::Value::from(*n),
+            Value::Text(s) => serde_json::Value::from(s.clone()),
+        }
+    }
+}
+
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Int(n) => write!(f, "{n}"),
+            Value::Text(s) => f.write_str(s),
+        }
+    }
+}
+
+impl ParamKind {
+    /// What values look like, for error messages and `iolab list`.
+    pub fn expected(&self) -> String {
+        match self {
+            ParamKind::Bytes => "a positive byte count such as 64, 4k or 9M".to_string(),
+            ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
+            ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
+        }
+    }
+
+    pub fn parse(&self, text: &str) -> Option<Value> {
+        match self {
+            ParamKind::Bytes => parse_scaled(text, 1024).filter(|n| *n > 0).map(Value::Int),
+            ParamKind::Count => parse_scaled(text, 1000).filter(|n| *n > 0).map(Value::Int),
+            ParamKind::Choice(words) => words
+                .iter()
+                .find(|w| **w == text)
+                .map(|w| Value::Text(w.to_string())),
+        }
+    }
+}
+
+/// "64" -> 64, "4k" -> 4*base, "9M" -> 9*base^2, "1G" -> base^3; an
+/// optional trailing "B" or "iB" is allowed. None for anything else.
+pub fn parse_scaled(text: &str, base: u64) -> Option<u64> {
+    let t = text.trim();
+    let t = t
+        .strip_suffix("iB")
+        .or_else(|| t.strip_suffix('B'))
+        .unwrap_or(t);
+    let (digits, power) = match t.chars().last()? {
+        'k' | 'K' => (&t[..t.len() - 1], 1),
+        'm' | 'M' => (&t[..t.len() - 1], 2),
+        'g' | 'G' => (&t[..t.len() - 1], 3),
+        _ => (t, 0),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    digits
+        .parse::<u64>()
+        .ok()?
+        .checked_mul(base.checked_pow(power)?)
+}
+
+/// Parses a comma-separated list for `spec`, or says what was wrong.
+pub fn parse_list(spec: &ParamSpec, text: &str) -> Result<Vec<Value>, String> {
+    let mut values = Vec::new();
+    for item in text.split(',') {
+        match spec.kind.parse(item) {
+            Some(v) if !values.contains(&v) => values.push(v),
+            Some(_) => {}
+            None => {
+                return Err(format!(
+                    "invalid value '{item}' for {}: expected {}",
+                    spec.name,
+                    spec.kind.expected()
+                ))
+            }
+        }
+    }
+    Ok(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SIZE: ParamSpec = ParamSpec {
+        name: "size",
+        kind: ParamKind::Bytes,
+        default: "1",
+        about: "",
+        in_name: true,
+    };
+
+    #[test]
+    fn scaled_values() {
+        assert_eq!(parse_scaled("64", 1024), Some(64));
+        assert_eq!(parse_scaled("4k", 1024), Some(4096));
+        assert_eq!(parse_scaled("9M", 1024), Some(9 << 20));
+        assert_eq!(parse_scaled("2KiB", 1024), Some(2048));
+        assert_eq!(parse_scaled("100k", 1000), Some(100_000));
+        assert_eq!(parse_scaled("-1", 1024), None);
+        assert_eq!(parse_scaled("1.5k", 1024), None);
+        assert_eq!(parse_scaled("", 1024), None);
+        assert_eq!(parse_scaled("99999999999999G", 1024), None);
+    }
+
+    #[test]
+    fn lists_sweep_and_dedupe() {
+        let v = parse_list(&SIZE, "1,64,4k,64").unwrap();
+        assert_eq!(v, vec![Value::Int(1), Value::Int(64), Value::Int(4096)]);
+    }
+
+    #[test]
+    fn bad_value_names_itself_and_what_is_allowed() {
+        let err = parse_list(&SIZE, "1,-1").unwrap_err();
+        assert_eq!(
+            err,
+            "invalid value '-1' for size: expected a positive byte count such as 64, 4k or 9M"
+        );
+    }
+
+    #[test]
+    fn count_must_be_positive_and_choice_exact() {
+        assert_eq!(ParamKind::Count.parse("0"), None);
+        let kind = ParamKind::Choice(&["a", "b"]);
+        assert_eq!(kind.parse("b"), Some(Value::Text("b".into())));
+        assert_eq!(kind.parse("c"), None);
+    }
+}

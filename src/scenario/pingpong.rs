@@ -1,0 +1,197 @@
+//! `pingpong`: round trips of a `size`-byte message between two sides. Side
+//! A stamps and sends, side B checks and echoes, A checks the echo and times
+//! every round trip into a histogram.
+
+use super::payload::Payload;
+use super::side::{Meter, Schedule, SideOut};
+use super::two_sided::{per_rep, run_sides, settle};
+use super::{
+    verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
+};
+use crate::measure::clock::now_ns;
+use crate::measure::histogram::Latencies;
+use crate::measure::stats::metric;
+use crate::mechanism::BoxEndpoint;
+use crate::model::{CaseResult, LatencyKind};
+
+pub struct PingPong;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "size",
+        kind: ParamKind::Bytes,
+        default: "1",
+        about: "message size in bytes (eventfd always carries its 8-byte counter)",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "count",
+        kind: ParamKind::Count,
+        default: "10000",
+        about: "round trips per repetition",
+        in_name: false,
+    },
+];
+
+const METRICS: &[MetricSpec] = &[
+    MetricSpec {
+        name: "rtt_ns",
+        unit: "ns",
+        about: "round-trip time: median over repetitions of each repetition's mean",
+    },
+    MetricSpec {
+        name: "ops_per_s",
+        unit: "1/s",
+        about: "round trips per second",
+    },
+    MetricSpec {
+        name: "csw_per_op",
+        unit: "csw",
+        about: "context switches (both sides, voluntary + involuntary) per round trip",
+    },
+];
+
+impl Scenario for PingPong {
+    fn name(&self) -> &'static str {
+        "pingpong"
+    }
+    fn about(&self) -> &'static str {
+        "round trips of one message between two sides: latency per round trip"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        METRICS
+    }
+    fn uses_mechanisms(&self) -> bool {
+        true
+    }
+
+    fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
+        let size = case.int("size") as usize;
+        let count = case.int("count");
+        let sched = Schedule {
+            warmup: case.warmup_or(count / 10),
+            reps: case.repeat,
+            count,
+        };
+        let fault = ctx.fault;
+        let reports = run_sides(
+            case,
+            ctx,
+            move |ep| initiator(ep, size, sched),
+            move |ep| echoer(ep, size, sched, fault),
+        )?;
+        let Some([a, b]) = settle(out, reports, ["initiator", "echoer"]) else {
+            return Ok(());
+        };
+        fill_metrics(out, &a, &b, sched);
+        Ok(())
+    }
+
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        let mut lines = verdict::fastest_per_group(results, "pingpong", "median RTT", false);
+        lines.extend(verdict::cross_cpu_cost(results, "round trips"));
+        lines
+    }
+
+    fn limit_for(&self, result: &CaseResult) -> Option<LimitRef> {
+        match result.param_str("placement").as_deref() {
+            Some("cross-cpu") => Some(LimitRef {
+                metric: "wake_rtt_ns",
+            }),
+            _ => Some(LimitRef {
+                metric: "syscall_ns",
+            }),
+        }
+    }
+}
+
+fn fill_metrics(out: &mut CaseResult, a: &SideOut, b: &SideOut, sched: Schedule) {
+    let reps = a.rep_ns.len().min(b.rep_usage.len());
+    let count = sched.count as f64;
+    let rtt = per_rep(reps, |i| a.rep_ns[i] as f64 / count);
+    let ops = per_rep(reps, |i| count * 1e9 / a.rep_ns[i] as f64);
+    let csw = per_rep(reps, |i| {
+        (a.rep_usage[i].csw() + b.rep_usage[i].csw()) as f64 / count
+    });
+    out.metrics.insert("rtt_ns".into(), metric(rtt, "ns"));
+    out.metrics.insert("ops_per_s".into(), metric(ops, "1/s"));
+    out.metrics.insert("csw_per_op".into(), metric(csw, "csw"));
+    out.headline = Some("rtt_ns".into());
+    if let Some(blob) = &a.histogram {
+        if let Ok(hist) = Latencies::from_v2(blob) {
+            out.latency = Some(hist.summary(LatencyKind::RoundTrip));
+        }
+        out.histogram = Some(blob.clone());
+    }
+}
+
+/// Side A: sends message `seq`, waits for its echo, checks it, times it.
+fn initiator(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
+    let payload = Payload::new(size);
+    let (mut msg, mut echo) = (payload.buffer(), payload.buffer());
+    let mut out = SideOut::default();
+    let mut hist = Latencies::new();
+    let mut meter = Meter::start(&mut out);
+    for seq in 0..sched.total() {
+        if seq == sched.warmup {
+            meter.reset();
+        }
+        payload.stamp(&mut msg, seq);
+        let start = now_ns();
+        ep.send(&msg)?;
+        ep.recv(&mut echo)?;
+        let rtt = now_ns() - start;
+        if seq >= sched.warmup {
+            hist.record(rtt);
+        }
+        if let Err(why) = payload.check(&echo, seq, seq + 1 == sched.total()) {
+            out.mismatch = Some(format!("echo of {why}"));
+            break;
+        }
+        out.messages += 1;
+        out.bytes += size as u64;
+        if sched.rep_ending_at(seq).is_some() {
+            meter.mark(&mut out);
+        }
+    }
+    out.histogram = Some(hist.to_v2());
+    Ok(out)
+}
+
+/// Side B: receives message `seq`, checks it, sends it back unchanged (or
+/// damaged once, under the test-only fault).
+fn echoer(
+    mut ep: BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<SideOut> {
+    let payload = Payload::new(size);
+    let mut msg = payload.buffer();
+    let mut out = SideOut::default();
+    let mut meter = Meter::start(&mut out);
+    let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
+    for seq in 0..sched.total() {
+        if seq == sched.warmup {
+            meter.reset();
+        }
+        ep.recv(&mut msg)?;
+        if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
+            out.mismatch = Some(why);
+            break;
+        }
+        out.messages += 1;
+        out.bytes += size as u64;
+        if corrupt_at == Some(seq) {
+            Payload::corrupt(&mut msg);
+        }
+        ep.send(&msg)?;
+        if sched.rep_ending_at(seq).is_some() {
+            meter.mark(&mut out);
+        }
+    }
+    Ok(out)
+}

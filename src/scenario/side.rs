@@ -1,0 +1,138 @@
+//! What a side of a two-sided scenario reports back to the runner, and the
+//! schedule both sides follow: untimed warm-up messages, then `reps`
+//! repetitions of `count` messages, with CPU counters read at each boundary.
+
+use crate::measure::pin::current_cpu;
+use crate::model::{CpuUsage, Side};
+use crate::sys::rusage::{usage, Usage, Who};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Schedule {
+    pub warmup: u64,
+    pub reps: u64,
+    pub count: u64,
+}
+
+impl Schedule {
+    pub fn total(&self) -> u64 {
+        self.warmup + self.reps * self.count
+    }
+
+    /// The repetition that ends with message `seq` (counted from 0), if any.
+    pub fn rep_ending_at(&self, seq: u64) -> Option<u64> {
+        let after = seq + 1;
+        (after > self.warmup && (after - self.warmup).is_multiple_of(self.count))
+            .then(|| (after - self.warmup) / self.count - 1)
+    }
+}
+
+/// One side's report. Verification failures are data (`mismatch`), not
+/// errors, so the tally up to the failure is kept.
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct SideOut {
+    pub cpus: Vec<usize>,
+    /// Wall time of each repetition, as this side saw it.
+    pub rep_ns: Vec<u64>,
+    /// CPU counters of each repetition.
+    pub rep_usage: Vec<Usage>,
+    /// HdrHistogram V2 of per-operation latencies, if this side timed them.
+    pub histogram: Option<Vec<u8>>,
+    /// Messages and bytes this side received and verified.
+    pub messages: u64,
+    pub bytes: u64,
+    pub mismatch: Option<String>,
+}
+
+/// Reads CPU counters and the CPU at repetition boundaries.
+pub struct Meter {
+    last: Usage,
+    last_ns: u64,
+}
+
+impl Meter {
+    pub fn start(out: &mut SideOut) -> Meter {
+        out.cpus.push(current_cpu());
+        Meter {
+            last: thread_usage(),
+            last_ns: crate::measure::clock::now_ns(),
+        }
+    }
+
+    /// Closes a repetition: its wall time and CPU counters since the last mark.
+    pub fn mark(&mut self, out: &mut SideOut) {
+        let now_ns = crate::measure::clock::now_ns();
+        let now = thread_usage();
+        out.rep_ns.push(now_ns - self.last_ns);
+        out.rep_usage.push(now.since(self.last));
+        (self.last, self.last_ns) = (now, now_ns);
+        let cpu = current_cpu();
+        if !out.cpus.contains(&cpu) {
+            out.cpus.push(cpu);
+        }
+    }
+
+    /// Restarts the clock without closing a repetition (end of warm-up).
+    pub fn reset(&mut self) {
+        self.last = thread_usage();
+        self.last_ns = crate::measure::clock::now_ns();
+    }
+}
+
+fn thread_usage() -> Usage {
+    usage(Who::Thread).unwrap_or_default()
+}
+
+pub fn cpu_usage(u: Usage) -> CpuUsage {
+    CpuUsage {
+        user_s: u.user_ns as f64 / 1e9,
+        sys_s: u.sys_ns as f64 / 1e9,
+        voluntary_csw: u.voluntary_csw,
+        involuntary_csw: u.involuntary_csw,
+    }
+}
+
+impl SideOut {
+    pub fn total_usage(&self) -> Usage {
+        self.rep_usage
+            .iter()
+            .fold(Usage::default(), |acc, u| acc.plus(*u))
+    }
+
+    pub fn side(&self, role: &str) -> Side {
+        Side {
+            role: role.to_string(),
+            cpus: self.cpus.clone(),
+            cpu: cpu_usage(self.total_usage()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repetitions_end_after_warmup_in_count_steps() {
+        let s = Schedule {
+            warmup: 3,
+            reps: 2,
+            count: 4,
+        };
+        assert_eq!(s.total(), 11);
+        let ends: Vec<(u64, u64)> = (0..s.total())
+            .filter_map(|q| s.rep_ending_at(q).map(|r| (q, r)))
+            .collect();
+        assert_eq!(ends, vec![(6, 0), (10, 1)]);
+    }
+
+    #[test]
+    fn no_warmup_works() {
+        let s = Schedule {
+            warmup: 0,
+            reps: 1,
+            count: 1,
+        };
+        assert_eq!(s.rep_ending_at(0), Some(0));
+    }
+}

@@ -1,0 +1,275 @@
+//! `stream`: one side sends `size`-byte messages as fast as it can, the
+//! other receives and verifies them; throughput is timed at the receiver.
+//! UDP may drop datagrams, so over an unreliable mechanism the sender keeps
+//! at most a receive buffer's worth in flight (the receiver acknowledges
+//! every half window). eventfd carries a counter: the sender adds 1 per
+//! message and the sum the receiver reads must equal the writes.
+
+use super::payload::Payload;
+use super::side::{Meter, Schedule, SideOut};
+use super::two_sided::{per_rep, run_sides, settle};
+use super::{
+    verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
+};
+use crate::measure::stats::metric;
+use crate::mechanism::BoxEndpoint;
+use crate::model::CaseResult;
+
+pub struct Stream;
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "size",
+        kind: ParamKind::Bytes,
+        default: "64,4096,65536",
+        about: "message size in bytes (a list sweeps; eventfd always carries 8)",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "bytes",
+        kind: ParamKind::Bytes,
+        default: "16M",
+        about: "bytes per repetition (at least 1024 messages; eventfd counts 64 bytes a write)",
+        in_name: false,
+    },
+];
+
+const METRICS: &[MetricSpec] = &[
+    MetricSpec {
+        name: "bytes_per_s",
+        unit: "bytes/s",
+        about: "throughput at the receiver",
+    },
+    MetricSpec {
+        name: "msgs_per_s",
+        unit: "1/s",
+        about: "messages per second at the receiver",
+    },
+];
+
+impl Scenario for Stream {
+    fn name(&self) -> &'static str {
+        "stream"
+    }
+    fn about(&self) -> &'static str {
+        "one side sends as fast as it can, the other receives: throughput"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        METRICS
+    }
+    fn uses_mechanisms(&self) -> bool {
+        true
+    }
+
+    fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
+        let size = case.int("size") as usize;
+        let count = messages_per_rep(case.int("bytes"), size);
+        let sched = Schedule {
+            warmup: case.warmup_or(count / 10),
+            reps: case.repeat,
+            count,
+        };
+        let fault = ctx.fault;
+        let counter = case.mech.is_some_and(|m| m.caps().counter);
+        let reports = if counter {
+            run_sides(
+                case,
+                ctx,
+                move |ep| count_sender(ep, sched, fault),
+                move |ep| count_receiver(ep, sched),
+            )?
+        } else {
+            run_sides(
+                case,
+                ctx,
+                move |ep| sender(ep, size, sched, fault),
+                move |ep| receiver(ep, size, sched),
+            )?
+        };
+        let Some([_, b]) = settle(out, reports, ["sender", "receiver"]) else {
+            return Ok(());
+        };
+        fill_metrics(out, &b, size, sched);
+        Ok(())
+    }
+
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        verdict::fastest_per_group(results, "stream", "median throughput", true)
+    }
+
+    fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
+        Some(LimitRef {
+            metric: "memcpy_bytes_per_s",
+        })
+    }
+}
+
+/// Enough messages for a repetition to last; a counter write is counted as
+/// a 64-byte message so eventfd gets as many operations as small messages.
+fn messages_per_rep(bytes: u64, size: usize) -> u64 {
+    (bytes / size.max(64) as u64).max(MIN_MESSAGES)
+}
+
+const MIN_MESSAGES: u64 = 1024;
+
+fn fill_metrics(out: &mut CaseResult, receiver: &SideOut, size: usize, sched: Schedule) {
+    let count = sched.count as f64;
+    let secs = |i: usize| receiver.rep_ns[i].max(1) as f64 / 1e9;
+    let reps = receiver.rep_ns.len();
+    out.metrics.insert(
+        "bytes_per_s".into(),
+        metric(per_rep(reps, |i| count * size as f64 / secs(i)), "bytes/s"),
+    );
+    out.metrics.insert(
+        "msgs_per_s".into(),
+        metric(per_rep(reps, |i| count / secs(i)), "1/s"),
+    );
+    out.headline = Some("bytes_per_s".into());
+}
+
+/// Messages in flight allowed over an unreliable mechanism, and how often
+/// the receiver acknowledges.
+fn credit(ep: &BoxEndpoint, size: usize) -> Option<(u64, u64)> {
+    ep.window(size).map(|w| (w, (w / 2).max(1)))
+}
+
+fn sender(
+    mut ep: BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<SideOut> {
+    let payload = Payload::new(size);
+    let mut msg = payload.buffer();
+    let mut out = SideOut::default();
+    let mut meter = Meter::start(&mut out);
+    let credit = credit(&ep, size);
+    let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
+    let mut acks = 0u64;
+    for seq in 0..sched.total() {
+        if seq == sched.warmup {
+            meter.reset();
+        }
+        payload.stamp(&mut msg, seq);
+        if corrupt_at == Some(seq) {
+            Payload::corrupt(&mut msg);
+        }
+        ep.send(&msg)?;
+        if let Some((window, step)) = credit {
+            while seq + 1 - acks * step >= window {
+                await_ack(&mut ep, (acks + 1) * step)?;
+                acks += 1;
+            }
+        }
+        if sched.rep_ending_at(seq).is_some() {
+            meter.mark(&mut out);
+        }
+    }
+    Ok(out)
+}
+
+fn await_ack(ep: &mut BoxEndpoint, expected: u64) -> anyhow::Result<()> {
+    let mut ack = [0u8; 8];
+    ep.recv(&mut ack)?;
+    let got = u64::from_le_bytes(ack);
+    anyhow::ensure!(
+        got == expected,
+        "acknowledgement for {got} messages, expected {expected}"
+    );
+    Ok(())
+}
+
+fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
+    let payload = Payload::new(size);
+    let mut msg = payload.buffer();
+    let mut out = SideOut::default();
+    let mut meter = Meter::start(&mut out);
+    let step = credit(&ep, size).map(|(_, step)| step);
+    for seq in 0..sched.total() {
+        ep.recv(&mut msg)?;
+        if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
+            out.mismatch = Some(why);
+            break;
+        }
+        out.messages += 1;
+        out.bytes += size as u64;
+        if seq + 1 == sched.warmup {
+            meter.reset();
+        }
+        if step.is_some_and(|s| (seq + 1).is_multiple_of(s)) {
+            send_ack(&mut ep, seq + 1)?;
+        }
+        if sched.rep_ending_at(seq).is_some() {
+            meter.mark(&mut out);
+        }
+    }
+    Ok(out)
+}
+
+/// A sender that has sent everything closes its socket without reading the
+/// last acknowledgements; UDP then reports ECONNREFUSED, which is harmless.
+fn send_ack(ep: &mut BoxEndpoint, received: u64) -> anyhow::Result<()> {
+    match ep.send(&received.to_le_bytes()) {
+        Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => Ok(()),
+        other => Ok(other?),
+    }
+}
+
+/// eventfd: adds 1 per message (2 once, under the test-only fault).
+fn count_sender(
+    mut ep: BoxEndpoint,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<SideOut> {
+    let mut out = SideOut::default();
+    let mut meter = Meter::start(&mut out);
+    let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
+    for seq in 0..sched.total() {
+        if seq == sched.warmup {
+            meter.reset();
+        }
+        let add: u64 = if corrupt_at == Some(seq) { 2 } else { 1 };
+        ep.send(&add.to_le_bytes())?;
+        if sched.rep_ending_at(seq).is_some() {
+            meter.mark(&mut out);
+        }
+    }
+    Ok(out)
+}
+
+/// eventfd: reads counter values until their sum reaches the writes; a
+/// repetition ends when the sum passes its boundary.
+fn count_receiver(mut ep: BoxEndpoint, sched: Schedule) -> anyhow::Result<SideOut> {
+    let mut out = SideOut::default();
+    let mut meter = Meter::start(&mut out);
+    let mut value = [0u8; 8];
+    let mut sum = 0u64;
+    let mut next_rep_end = sched.warmup + sched.count;
+    if sched.warmup == 0 {
+        meter.reset();
+    }
+    while sum < sched.total() {
+        ep.recv(&mut value)?;
+        let before = sum;
+        sum += u64::from_le_bytes(value);
+        if before < sched.warmup && sum >= sched.warmup {
+            meter.reset();
+        }
+        while sum >= next_rep_end && next_rep_end <= sched.total() {
+            meter.mark(&mut out);
+            next_rep_end += sched.count;
+        }
+    }
+    out.messages = sum.min(sched.total());
+    out.bytes = out.messages * 8;
+    if sum != sched.total() {
+        out.mismatch = Some(format!(
+            "counter sum {sum} differs from the {} writes",
+            sched.total()
+        ));
+    }
+    Ok(out)
+}

@@ -1,0 +1,98 @@
+//! Suites: named lists of scenario invocations, defined here and only here.
+//! Each entry's parameters override the scenario's defaults; the user's
+//! `--param` overrides both. Every new scenario adds itself to all three.
+
+pub struct Suite {
+    pub name: &'static str,
+    pub about: &'static str,
+    pub entries: &'static [Entry],
+}
+
+pub struct Entry {
+    pub scenario: &'static str,
+    pub params: &'static [(&'static str, &'static str)],
+}
+
+pub static ALL: &[Suite] = &[
+    Suite {
+        name: "quick",
+        about: "every scenario at small size, about a minute on 2 cores (the default)",
+        entries: &[
+            Entry {
+                scenario: "limits",
+                params: &[("count", "100000")],
+            },
+            Entry {
+                scenario: "pingpong",
+                params: &[("count", "2000")],
+            },
+            Entry {
+                scenario: "stream",
+                params: &[("bytes", "8M")],
+            },
+        ],
+    },
+    Suite {
+        name: "seeds",
+        about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
+        entries: &[Entry {
+            scenario: "limits",
+            params: &[],
+        }],
+    },
+    Suite {
+        name: "full",
+        about: "every scenario with wide sweeps; tens of minutes",
+        entries: &[
+            Entry {
+                scenario: "limits",
+                params: &[("count", "1M")],
+            },
+            Entry {
+                scenario: "pingpong",
+                params: &[("size", "1,64,4096,65536"), ("count", "20000")],
+            },
+            Entry {
+                scenario: "stream",
+                params: &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
+            },
+        ],
+    },
+];
+
+pub fn find(name: &str) -> Option<&'static Suite> {
+    ALL.iter().find(|s| s.name == name)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_entry_names_a_scenario_and_its_parameters() {
+        for suite in ALL {
+            for entry in suite.entries {
+                let scenario = crate::scenario::find(entry.scenario).unwrap_or_else(|| {
+                    panic!("{}: unknown scenario {}", suite.name, entry.scenario)
+                });
+                for (key, value) in entry.params {
+                    let spec = scenario
+                        .param(key)
+                        .unwrap_or_else(|| panic!("{}: {key}", suite.name));
+                    assert!(
+                        super::super::params::parse_list(spec, value).is_ok(),
+                        "{}: {key}={value}",
+                        suite.name
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn suite_names_do_not_shadow_scenarios() {
+        for suite in ALL {
+            assert!(crate::scenario::find(suite.name).is_none());
+        }
+    }
+}

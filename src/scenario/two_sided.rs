@@ -1,0 +1,102 @@
+//! The common shape of a scenario whose two sides talk over a mechanism:
+//! choose CPUs, connect, run both sides, and turn their reports into the
+//! result's status, verification, sides and CPU figures.
+
+use super::side::{cpu_usage, SideOut};
+use super::{CaseCtx, CaseSpec, Unsupported};
+use crate::measure::pin;
+use crate::mechanism::BoxEndpoint;
+use crate::model::{CaseResult, Status, Verified};
+use crate::runner::peers::{run_pair, Pair, SideFn, SideResult};
+
+/// Runs `a` and `b` on the case's mechanism and placement.
+pub fn run_sides<FA, FB>(
+    case: &CaseSpec,
+    ctx: &CaseCtx,
+    a: FA,
+    b: FB,
+) -> anyhow::Result<[SideResult<SideOut>; 2]>
+where
+    FA: SideFn<SideOut>,
+    FB: SideFn<SideOut>,
+{
+    let mech = case.mech.expect("a two-sided scenario has a mechanism");
+    let placement = case
+        .placement
+        .expect("a two-sided scenario has a placement");
+    let cpus = pin::choose(placement).map_err(Unsupported)?;
+    let ends: (BoxEndpoint, BoxEndpoint) = mech.connect(ctx.dir)?;
+    run_pair(Pair {
+        mode: case.mode,
+        cpus,
+        timeout: ctx.timeout,
+        ends,
+        sides: (a, b),
+        _report: std::marker::PhantomData,
+    })
+}
+
+/// Records both sides in `out`. Returns the two reports when both
+/// finished and verified everything; otherwise marks `out` failed with the
+/// most telling reason (a verification mismatch beats the other side's
+/// "channel closed" that follows from it).
+pub fn settle(
+    out: &mut CaseResult,
+    reports: [SideResult<SideOut>; 2],
+    roles: [&str; 2],
+) -> Option<[SideOut; 2]> {
+    let [a, b] = reports;
+    for (report, role) in [(&a, roles[0]), (&b, roles[1])] {
+        if let Ok(side) = report {
+            out.sides.push(side.side(role));
+        }
+    }
+    let (messages, bytes) = [&a, &b]
+        .iter()
+        .filter_map(|r| r.as_ref().ok())
+        .fold((0, 0), |(m, b), s| (m + s.messages, b + s.bytes));
+    let mismatch = [&a, &b]
+        .iter()
+        .filter_map(|r| r.as_ref().ok().and_then(|s| s.mismatch.clone()))
+        .next();
+    let verified = |ok| {
+        Some(Verified {
+            ok,
+            messages,
+            bytes,
+        })
+    };
+    if let Some(reason) = mismatch {
+        fail(out, format!("verification failed: {reason}"));
+        out.verified = verified(false);
+        return None;
+    }
+    match (a, b) {
+        (Ok(a), Ok(b)) => {
+            out.verified = verified(true);
+            let total = a.total_usage().plus(b.total_usage());
+            out.cpu = Some(cpu_usage(total));
+            Some([a, b])
+        }
+        (a, b) => {
+            let reason = [(a.err(), roles[0]), (b.err(), roles[1])]
+                .into_iter()
+                .filter_map(|(e, role)| e.map(|e| format!("{role}: {e}")))
+                .collect::<Vec<_>>()
+                .join("; ");
+            fail(out, reason);
+            out.verified = verified(false);
+            None
+        }
+    }
+}
+
+fn fail(out: &mut CaseResult, reason: String) {
+    out.status = Status::Failed;
+    out.reason = Some(reason);
+}
+
+/// Per-repetition values of `f(rep)` for `reps` repetitions.
+pub fn per_rep(reps: usize, f: impl Fn(usize) -> f64) -> Vec<f64> {
+    (0..reps).map(f).collect()
+}

@@ -1,0 +1,18 @@
+//! Thin, safe wrappers over the kernel APIs that rustix does not cover the
+//! way iolab needs them. This is the only module allowed to use `unsafe`;
+//! every block carries a `// SAFETY:` line.
+
+pub mod fork;
+pub mod rusage;
+pub mod signals;
+
+use std::io;
+
+/// Turns a libc-style `-1` return into the thread's `errno` as `io::Error`.
+pub(crate) fn cvt(ret: libc::c_int) -> io::Result<libc::c_int> {
+    if ret == -1 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(ret)
+    }
+}
