@@ -65,9 +65,9 @@ pub struct RunArgs {
     /// Set a scenario parameter, e.g. size=1,64,4096 (repeatable; a list sweeps)
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
-    /// Repetitions per case; the headline is their median
-    #[arg(long, value_name = "N", default_value = "5")]
-    pub repeat: String,
+    /// Repetitions per case; the headline is their median (default 5, or the suite's)
+    #[arg(long, value_name = "N")]
+    pub repeat: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)
     #[arg(long, value_name = "N")]
     pub warmup: Option<String>,

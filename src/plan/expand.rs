@@ -20,7 +20,10 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSp
         placement,
         mode: common.mode,
         values,
-        repeat: common.repeat,
+        repeat: common
+            .repeat
+            .or(inv.suite_repeat)
+            .unwrap_or(super::DEFAULT_REPEAT),
         warmup: common.warmup,
         unsupported,
     };

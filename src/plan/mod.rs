@@ -23,7 +23,11 @@ pub struct Plan {
 pub(crate) struct Invocation {
     pub scenario: &'static dyn Scenario,
     pub suite_params: &'static [(&'static str, &'static str)],
+    pub suite_repeat: Option<u64>,
 }
+
+/// Repetitions when neither the command line nor the suite says.
+pub const DEFAULT_REPEAT: u64 = 5;
 
 /// The choices that apply to every scenario of the run.
 pub(crate) struct Common {
@@ -31,7 +35,8 @@ pub(crate) struct Common {
     pub mechs_explicit: bool,
     pub placements: Vec<Placement>,
     pub mode: Mode,
-    pub repeat: u64,
+    /// Repetitions asked for on the command line (None: the suite's or 5).
+    pub repeat: Option<u64>,
     pub warmup: Option<u64>,
     pub params: BTreeMap<String, String>,
 }
@@ -51,12 +56,18 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
             ModeArg::Threads => Mode::Threads,
             ModeArg::Processes => Mode::Processes,
         },
-        repeat: parse_number(
-            "--repeat",
-            &args.repeat,
-            1,
-            "a whole number of repetitions, at least 1",
-        )?,
+        repeat: args
+            .repeat
+            .as_deref()
+            .map(|r| {
+                parse_number(
+                    "--repeat",
+                    r,
+                    1,
+                    "a whole number of repetitions, at least 1",
+                )
+            })
+            .transpose()?,
         warmup: args
             .warmup
             .as_deref()
@@ -82,6 +93,7 @@ fn resolve_targets(targets: &[String]) -> UsageResult<Vec<Invocation>> {
             out.push(Invocation {
                 scenario: s,
                 suite_params: &[],
+                suite_repeat: None,
             });
         } else if let Some(suite) = suite::find(name) {
             for entry in suite.entries {
@@ -89,6 +101,7 @@ fn resolve_targets(targets: &[String]) -> UsageResult<Vec<Invocation>> {
                 out.push(Invocation {
                     scenario: s,
                     suite_params: entry.params,
+                    suite_repeat: entry.repeat,
                 });
             }
         } else {

@@ -11,6 +11,17 @@ pub struct Suite {
 pub struct Entry {
     pub scenario: &'static str,
     pub params: &'static [(&'static str, &'static str)],
+    /// Repetitions for this entry unless `--repeat` says otherwise.
+    pub repeat: Option<u64>,
+}
+
+/// An entry with the scenario's own repetition default.
+const fn entry(scenario: &'static str, params: &'static [(&'static str, &'static str)]) -> Entry {
+    Entry {
+        scenario,
+        params,
+        repeat: None,
+    }
 }
 
 pub static ALL: &[Suite] = &[
@@ -18,44 +29,29 @@ pub static ALL: &[Suite] = &[
         name: "quick",
         about: "every scenario at small size, about a minute on 2 cores (the default)",
         entries: &[
-            Entry {
-                scenario: "limits",
-                params: &[("count", "100000")],
-            },
-            Entry {
-                scenario: "pingpong",
-                params: &[("count", "2000")],
-            },
-            Entry {
-                scenario: "stream",
-                params: &[("bytes", "8M")],
-            },
+            entry("limits", &[("count", "100000")]),
+            entry("pingpong", &[("count", "2000")]),
+            entry("stream", &[("bytes", "8M")]),
         ],
     },
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
-        entries: &[Entry {
-            scenario: "limits",
-            params: &[],
-        }],
+        entries: &[entry("limits", &[])],
     },
     Suite {
         name: "full",
         about: "every scenario with wide sweeps; tens of minutes",
         entries: &[
-            Entry {
-                scenario: "limits",
-                params: &[("count", "1M")],
-            },
-            Entry {
-                scenario: "pingpong",
-                params: &[("size", "1,64,4096,65536"), ("count", "20000")],
-            },
-            Entry {
-                scenario: "stream",
-                params: &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
-            },
+            entry("limits", &[("count", "1M")]),
+            entry(
+                "pingpong",
+                &[("size", "1,64,4096,65536"), ("count", "20000")],
+            ),
+            entry(
+                "stream",
+                &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
+            ),
         ],
     },
 ];
