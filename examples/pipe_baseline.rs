@@ -43,7 +43,9 @@ fn main() -> anyhow::Result<()> {
             per_rep.push((now_ns() - start) as f64 / trips as f64);
         }
     }
-    let (lo, hi) = per_rep.iter().fold((f64::MAX, 0f64), |(l, h), v| (l.min(*v), h.max(*v)));
+    let (lo, hi) = per_rep
+        .iter()
+        .fold((f64::MAX, 0f64), |(l, h), v| (l.min(*v), h.max(*v)));
     println!(
         "pipe same-cpu processes 1B: {:.0} ns per round trip (median of {reps}, spread {lo:.0}-{hi:.0})",
         median(&mut per_rep)

@@ -2,36 +2,29 @@
 //! verified with the exact message count, round-trip latency recorded.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 
 const MECHS: &str = "pipe,fifo,eventfd,unix-stream,unix-dgram,udp,tcp";
 
 fn pingpong(mode: &str) {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "pingpong",
-            "--mech",
-            MECHS,
-            "--placement",
-            "same-cpu",
-            "--mode",
-            mode,
-            "--param",
-            "count=300",
-            "--repeat",
-            "2",
-            "--json",
-            "-",
-            "--no-store",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let run = json(&out);
+    let run = sb.run_json(&[
+        "run",
+        "pingpong",
+        "--mech",
+        MECHS,
+        "--placement",
+        "same-cpu",
+        "--mode",
+        mode,
+        "--param",
+        "count=300",
+        "--repeat",
+        "2",
+        "--json",
+        "-",
+        "--no-store",
+    ]);
     let results = results(&run);
     assert_eq!(results.len(), 7);
     // 30 warm-up + 2 x 300 timed round trips, each message verified by both sides.
@@ -77,32 +70,25 @@ fn every_mechanism_round_trips_as_threads() {
 #[test]
 fn stream_counts_every_message_and_eventfd_sums_its_counter() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "stream",
-            "--mech",
-            MECHS,
-            "--placement",
-            "same-cpu",
-            "--param",
-            "size=64",
-            "--param",
-            "bytes=64k",
-            "--repeat",
-            "2",
-            "--warmup",
-            "0",
-            "--json",
-            "-",
-            "--no-store",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let run = json(&out);
+    let run = sb.run_json(&[
+        "run",
+        "stream",
+        "--mech",
+        MECHS,
+        "--placement",
+        "same-cpu",
+        "--param",
+        "size=64",
+        "--param",
+        "bytes=64k",
+        "--repeat",
+        "2",
+        "--warmup",
+        "0",
+        "--json",
+        "-",
+        "--no-store",
+    ]);
     for r in results(&run) {
         assert_eq!(r["status"], "ok", "{r}");
         // at least 1024 messages per repetition, no warm-up

@@ -7,30 +7,23 @@ use common::{json, results, Sandbox};
 #[test]
 fn history_lists_the_run_and_show_reproduces_it() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "pingpong",
-            "stream",
-            "--mech",
-            "pipe,unix-stream",
-            "--param",
-            "count=100",
-            "--param",
-            "bytes=64k",
-            "--repeat",
-            "2",
-            "--label",
-            "first run",
-            "--json",
-            "-",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let ran = json(&out);
+    let ran = sb.run_json(&[
+        "run",
+        "pingpong",
+        "stream",
+        "--mech",
+        "pipe,unix-stream",
+        "--param",
+        "count=100",
+        "--param",
+        "bytes=64k",
+        "--repeat",
+        "2",
+        "--label",
+        "first run",
+        "--json",
+        "-",
+    ]);
     assert!(sb.db().exists(), "the run was stored in the default place");
 
     let history = sb

@@ -3,66 +3,36 @@
 //! number.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 
-fn faulty_run(scenario: &str, mech: &str) -> serde_json::Value {
+/// One run with the fault switch on; the run itself must succeed and clean up.
+fn faulty_run(scenario: &str, mech: &str, params: &[&str]) -> serde_json::Value {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            scenario,
-            "--mech",
-            mech,
-            "--placement",
-            "same-cpu",
-            "--param",
-            "count=200",
-            "--repeat",
-            "1",
-            "--fault",
-            "corrupt",
-            "--json",
-            "-",
-            "--no-store",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
+    let mut args = vec![
+        "run",
+        scenario,
+        "--mech",
+        mech,
+        "--placement",
+        "same-cpu",
+        "--repeat",
+        "1",
+    ];
+    for p in params {
+        args.extend(["--param", p]);
+    }
+    args.extend(["--fault", "corrupt", "--json", "-", "--no-store"]);
+    let run = sb.run_json(&args);
     sb.assert_tmp_empty();
-    json(&out)
+    run
+}
+
+fn pingpong_faulty_run(mech: &str) -> serde_json::Value {
+    faulty_run("pingpong", mech, &["count=200"])
 }
 
 fn stream_faulty_run(mech: &str) -> serde_json::Value {
-    let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "stream",
-            "--mech",
-            mech,
-            "--placement",
-            "same-cpu",
-            "--param",
-            "size=64",
-            "--param",
-            "bytes=64k",
-            "--repeat",
-            "1",
-            "--fault",
-            "corrupt",
-            "--json",
-            "-",
-            "--no-store",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    sb.assert_tmp_empty();
-    json(&out)
+    faulty_run("stream", mech, &["size=64", "bytes=64k"])
 }
 
 fn assert_failed_verification(run: &serde_json::Value) {
@@ -87,7 +57,7 @@ fn assert_failed_verification(run: &serde_json::Value) {
 
 #[test]
 fn corrupted_echo_fails_pingpong() {
-    let run = faulty_run("pingpong", "pipe");
+    let run = pingpong_faulty_run("pipe");
     assert_failed_verification(&run);
     let reason = results(&run)[0]["reason"].as_str().unwrap().to_string();
     // the initiator saw the damaged echo of the message after warm-up (20) plus half a repetition (100)
@@ -96,7 +66,7 @@ fn corrupted_echo_fails_pingpong() {
 
 #[test]
 fn corrupted_eventfd_echo_fails_pingpong() {
-    assert_failed_verification(&faulty_run("pingpong", "eventfd"));
+    assert_failed_verification(&pingpong_faulty_run("eventfd"));
 }
 
 #[test]

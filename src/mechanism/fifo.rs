@@ -19,11 +19,7 @@ impl Mechanism for Fifo {
         "named FIFOs (mkfifo) in a private temp dir, one per direction"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: false,
-            counter: false,
-            reliable: true,
-        }
+        Caps::STREAM
     }
     fn max_message(&self) -> usize {
         usize::MAX

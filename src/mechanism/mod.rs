@@ -25,6 +25,15 @@ pub struct Caps {
     pub reliable: bool,
 }
 
+impl Caps {
+    /// A reliable byte stream (pipes, FIFOs, stream sockets).
+    pub const STREAM: Caps = Caps {
+        boundaries: false,
+        counter: false,
+        reliable: true,
+    };
+}
+
 /// Whether a mechanism can run on this machine.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Support {

@@ -16,11 +16,7 @@ impl Mechanism for Pipe {
         "anonymous pipes, one per direction (pipe2)"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: false,
-            counter: false,
-            reliable: true,
-        }
+        Caps::STREAM
     }
     fn max_message(&self) -> usize {
         usize::MAX

@@ -17,11 +17,7 @@ impl Mechanism for Tcp {
         "TCP over loopback (127.0.0.1), TCP_NODELAY"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: false,
-            counter: false,
-            reliable: true,
-        }
+        Caps::STREAM
     }
     fn max_message(&self) -> usize {
         usize::MAX

@@ -16,11 +16,7 @@ impl Mechanism for UnixStream {
         "AF_UNIX stream socketpair"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: false,
-            counter: false,
-            reliable: true,
-        }
+        Caps::STREAM
     }
     fn max_message(&self) -> usize {
         usize::MAX

@@ -36,6 +36,18 @@ impl Sandbox {
         cmd
     }
 
+    /// Runs `iolab ARGS`, expects success, and parses the JSON it printed.
+    pub fn run_json(&self, args: &[&str]) -> serde_json::Value {
+        let out = self
+            .iolab(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        json(&out)
+    }
+
     /// Nothing of a run's temp dirs or FIFOs remains.
     pub fn assert_tmp_empty(&self) {
         let left: Vec<_> = std::fs::read_dir(self.tmp())
