@@ -1,0 +1,135 @@
+//! GitHub-flavoured Markdown for pasting into an issue: the runs, the
+//! environment and every scenario's table (no charts), with a baseline
+//! also the comparison. Every cell is escaped so a `|` or `<` in a label,
+//! reason or kernel string can neither break a table nor become markup.
+
+use super::page::{self, Page, Table};
+use super::Reporter;
+use crate::compare;
+use crate::model::Run;
+use std::io::Write;
+
+/// Markdown for one run, or for `baseline` (run A) against it (run B).
+pub struct MarkdownReporter<'a> {
+    pub baseline: Option<&'a Run>,
+}
+
+impl Reporter for MarkdownReporter<'_> {
+    fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
+        let runs: Vec<(&str, &Run)> = match self.baseline {
+            Some(a) => vec![("A", a), ("B", run)],
+            None => vec![("", run)],
+        };
+        let page = page::build(&runs, false)?;
+        let mut text = String::new();
+        write_head(&mut text, &page);
+        if let Some(a) = self.baseline {
+            write_comparison(&mut text, a, run);
+        }
+        for section in &page.scenarios {
+            text.push_str(&format!("\n## {}\n", escape(&section.name)));
+            for t in &section.tables {
+                write_table_block(&mut text, t);
+            }
+        }
+        out.write_all(text.as_bytes())?;
+        Ok(())
+    }
+}
+
+fn write_head(text: &mut String, page: &Page) {
+    text.push_str(&format!("# {}\n\n", escape(&page.title)));
+    let header = ["run", "id", "label", "started", "suite", "results"];
+    let rows: Vec<Vec<String>> = page
+        .runs
+        .iter()
+        .map(|r| {
+            let tag = if r.tag.is_empty() { "this run" } else { &r.tag };
+            vec![
+                tag.to_string(),
+                r.run_id.clone(),
+                r.label.clone().unwrap_or_default(),
+                r.started_at.clone(),
+                r.suite.clone().unwrap_or_default(),
+                r.summary.clone(),
+            ]
+        })
+        .collect();
+    text.push_str(&table(&header.map(String::from), &[false; 6], &rows));
+    text.push_str("\n## Environment\n\n");
+    let mut header = vec![String::new()];
+    header.extend(page.runs.iter().map(|r| format!("run {}", r.tag).trim().to_string()));
+    let rows: Vec<Vec<String>> = page
+        .environment
+        .iter()
+        .map(|e| std::iter::once(e.name.clone()).chain(e.values.clone()).collect())
+        .collect();
+    text.push_str(&table(&header, &vec![false; header.len()], &rows));
+}
+
+fn write_comparison(text: &mut String, a: &Run, b: &Run) {
+    let c = compare::compare(a, b);
+    text.push_str(&format!("\n## Comparison\n\n{}\n\n", escape(&c.test)));
+    let header = ["scenario", "case", "metric", "A", "B", "B/A", "95% CI", "change"];
+    let rows: Vec<Vec<String>> = c.cases.iter().map(|x| compare::cells(x).to_vec()).collect();
+    let numeric = [false, false, false, true, true, true, true, false];
+    text.push_str(&table(&header.map(String::from), &numeric, &rows));
+    write_list(text, &compare::unmatched_lines(&c));
+}
+
+fn write_table_block(text: &mut String, t: &Table) {
+    if !t.tag.is_empty() {
+        text.push_str(&format!("\n### run {}\n", escape(&t.tag)));
+    }
+    text.push('\n');
+    text.push_str(&table(&t.header, &t.numeric, &t.rows));
+    write_list(text, &t.notes);
+    write_list(text, &t.verdicts);
+}
+
+fn write_list(text: &mut String, items: &[String]) {
+    if items.is_empty() {
+        return;
+    }
+    text.push('\n');
+    for item in items {
+        text.push_str(&format!("- {}\n", escape(item)));
+    }
+}
+
+/// A GFM table: header, delimiter (`---:` for numbers), rows.
+fn table(header: &[String], numeric: &[bool], rows: &[Vec<String>]) -> String {
+    let line = |cells: &mut dyn Iterator<Item = String>| {
+        let cells: Vec<String> = cells.collect();
+        format!("| {} |\n", cells.join(" | "))
+    };
+    let mut out = line(&mut header.iter().map(|h| escape(h)));
+    out.push_str(&line(
+        &mut numeric
+            .iter()
+            .map(|n| if *n { "---:" } else { "---" }.to_string()),
+    ));
+    for row in rows {
+        out.push_str(&line(&mut row.iter().map(|c| escape(c))));
+    }
+    out
+}
+
+/// Text made inert in a Markdown table cell or list item.
+pub(crate) fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '\n' | '\r' => out.push(' '),
+            '\\' | '|' | '*' | '_' | '`' | '[' | ']' | '#' => {
+                out.push('\\');
+                out.push(c);
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
