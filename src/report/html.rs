@@ -58,3 +58,7 @@ fn comparison(a: &Run, b: &Run) -> Comparison {
         unmatched: compare::unmatched_lines(&result),
     }
 }
+
+#[cfg(test)]
+#[path = "html_tests.rs"]
+mod tests;

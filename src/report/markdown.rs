@@ -133,3 +133,95 @@ pub(crate) fn escape(text: &str) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::fixtures::{self, FAILED_REASON, OK_CASE};
+
+    fn render(run: &Run, baseline: Option<&Run>) -> String {
+        let mut out = Vec::new();
+        MarkdownReporter { baseline }.write(run, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    /// The cells of a table line, split at pipes that are not escaped.
+    fn cells(line: &str) -> Vec<String> {
+        let inner = line.strip_prefix("| ").unwrap().strip_suffix(" |").unwrap();
+        let mut cells = vec![String::new()];
+        let mut chars = inner.chars().peekable();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => {
+                    cells.last_mut().unwrap().push(c);
+                    cells.last_mut().unwrap().extend(chars.next());
+                }
+                '|' => cells.push(String::new()),
+                c => cells.last_mut().unwrap().push(c),
+            }
+        }
+        cells.into_iter().map(|c| c.trim().to_string()).collect()
+    }
+
+    /// Every table: a header, a delimiter row of `---`/`---:` and rows of
+    /// the same width, with a blank line before it. Returns the tables.
+    fn gfm_tables(text: &str) -> Vec<Vec<Vec<String>>> {
+        let lines: Vec<&str> = text.lines().collect();
+        let mut tables = Vec::new();
+        let mut i = 0;
+        while i < lines.len() {
+            if !lines[i].starts_with('|') {
+                i += 1;
+                continue;
+            }
+            assert!(i > 0 && lines[i - 1].is_empty(), "no blank line before {:?}", lines[i]);
+            let start = i;
+            while i < lines.len() && lines[i].starts_with('|') {
+                i += 1;
+            }
+            let rows: Vec<Vec<String>> = lines[start..i].iter().map(|l| cells(l)).collect();
+            assert!(rows.len() >= 2, "table without delimiter: {:?}", lines[start]);
+            assert!(rows[1].iter().all(|c| c == "---" || c == "---:"), "{:?}", rows[1]);
+            assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{rows:?}");
+            tables.push(rows);
+        }
+        tables
+    }
+
+    #[test]
+    fn tables_are_valid_gfm() {
+        let text = render(&fixtures::run(), None);
+        let tables = gfm_tables(&text);
+        // runs, environment, pingpong, stream
+        assert_eq!(tables.len(), 4, "{text}");
+        let pingpong = &tables[2];
+        assert_eq!(pingpong[0][0], "case");
+        assert_eq!(pingpong[1][1], "---:", "headline is right-aligned");
+        assert!(pingpong.iter().any(|r| r[0] == OK_CASE && r[1] == "5.21 us ±3%"));
+        assert!(text.contains("## pingpong") && text.contains("## stream"));
+        assert!(text.contains(&format!("- pipe/cross-cpu/processes/1B failed: {FAILED_REASON}")));
+    }
+
+    #[test]
+    fn pipes_and_markup_in_strings_stay_inside_their_cell() {
+        let mut run = fixtures::run();
+        run.label = Some("a | b <script>alert(1)</script>".into());
+        run.environment.kernel = "Linux | *6.8* \n second line".into();
+        let text = render(&run, None);
+        let tables = gfm_tables(&text);
+        assert_eq!(tables[0][2][2], "a \\| b &lt;script&gt;alert(1)&lt;/script&gt;");
+        assert!(!text.contains("<script>"));
+    }
+
+    #[test]
+    fn comparison_adds_its_table() {
+        let a = fixtures::run();
+        let text = render(&a, Some(&a));
+        let tables = gfm_tables(&text);
+        assert!(text.contains("## Comparison"));
+        let comparison = tables.iter().find(|t| t[0][0] == "scenario").unwrap();
+        assert_eq!(comparison[0].len(), 8);
+        assert!(comparison.iter().any(|r| r[1] == OK_CASE && r[5] == "1.000x"));
+        assert!(text.contains("### run A") && text.contains("### run B"));
+    }
+}
