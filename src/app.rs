@@ -2,9 +2,11 @@
 //! report / compare.
 
 use crate::cli::{Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs};
-use crate::model::{Run, IOLAB_VERSION};
 use crate::error::UsageError;
-use crate::report::{self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter};
+use crate::model::{Run, IOLAB_VERSION};
+use crate::report::{
+    self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
+};
 use crate::runner::{self, progress::Bar};
 use crate::store::Store;
 use crate::{env, listing, plan};
@@ -137,7 +139,10 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if args.json.is_some() {
-        eprintln!("{}", crate::compare::verdict(&result, pct.unwrap_or_default()));
+        eprintln!(
+            "{}",
+            crate::compare::verdict(&result, pct.unwrap_or_default())
+        );
     }
     Ok(ExitCode::from(1))
 }

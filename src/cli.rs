@@ -145,7 +145,11 @@ iolab report --compare latest~1 latest --html c.html   both runs on the same cha
 )]
 pub struct ReportArgs {
     /// A run id, `latest` or `latest~N`
-    #[arg(value_name = "RUN", default_value = "latest", conflicts_with = "compare")]
+    #[arg(
+        value_name = "RUN",
+        default_value = "latest",
+        conflicts_with = "compare"
+    )]
     pub run: String,
     /// Write a self-contained HTML page (inline CSS and SVG) to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE")]

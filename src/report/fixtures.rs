@@ -201,7 +201,8 @@ pub(crate) fn chart_run() -> Run {
     run.results.retain(|r| r.scenario != "stream");
     for mech in ["pipe", "unix-stream"] {
         for (i, size) in [64u64, 4096, 65536].into_iter().enumerate() {
-            run.results.push(sweep_point(mech, size, 1e7 * 10f64.powi(i as i32)));
+            run.results
+                .push(sweep_point(mech, size, 1e7 * 10f64.powi(i as i32)));
         }
     }
     run.results.push(series_result());

@@ -47,7 +47,9 @@ fn render(page: &Page, comparison: Option<Comparison>) -> anyhow::Result<String>
     // The `.html` name turns autoescaping on.
     env.add_template("report.html", TEMPLATE)?;
     let template = env.get_template("report.html")?;
-    Ok(template.render(context! { page => Value::from(Serde(page)), comparison => Value::from(Serde(comparison)) })?)
+    Ok(template.render(
+        context! { page => Value::from(Serde(page)), comparison => Value::from(Serde(comparison)) },
+    )?)
 }
 
 fn comparison(a: &Run, b: &Run) -> Comparison {

@@ -2,9 +2,9 @@
 //! escaping of everything that came from the user or the system, nothing
 //! fetched from elsewhere, and a comparison on shared charts.
 
+use crate::model::Run;
 use crate::report::fixtures::{chart_run, SERIES_CASE};
 use crate::report::{HtmlReporter, Reporter};
-use crate::model::Run;
 
 fn render(run: &Run, baseline: Option<&Run>) -> String {
     let mut out = Vec::new();
@@ -35,7 +35,7 @@ fn every_chart_kind_the_data_supports() {
     // The series names differ (writer 0, writer 1): the title falls back.
     let want: Vec<String> = want
         .iter()
-        .map(|t| t.replace("writer 0 over time", "value over time"))
+        .map(|t| t.replace("writer 0 over time", "series over time"))
         .collect();
     assert_eq!(titles, want, "{titles:?}");
     assert_eq!(html.matches("<svg width=\"960\"").count(), want.len());
@@ -77,6 +77,17 @@ fn comparison_shares_the_charts() {
     assert!(html.contains("<h2>Comparison</h2>"));
     assert!(html.contains("<h3>run A</h3>") && html.contains("<h3>run B</h3>"));
     assert!(html.contains("stroke-dasharray=\"6 4\"/></svg>run A"));
-    assert_eq!(chart_titles(&html).len(), chart_titles(&render(&b, None)).len());
+    assert_eq!(
+        chart_titles(&html).len(),
+        chart_titles(&render(&b, None)).len()
+    );
     assert!(html.contains("run A (upper bar)"));
+}
+
+#[test]
+#[ignore = "writes the fixture page for eyes: cargo test write_fixture_page -- --ignored"]
+fn write_fixture_page() {
+    let path = std::env::temp_dir().join("iolab-fixture-report.html");
+    std::fs::write(&path, render(&chart_run(), None)).unwrap();
+    println!("{}", path.display());
 }

@@ -58,11 +58,19 @@ fn write_head(text: &mut String, page: &Page) {
     text.push_str(&table(&header.map(String::from), &[false; 6], &rows));
     text.push_str("\n## Environment\n\n");
     let mut header = vec![String::new()];
-    header.extend(page.runs.iter().map(|r| format!("run {}", r.tag).trim().to_string()));
+    header.extend(
+        page.runs
+            .iter()
+            .map(|r| format!("run {}", r.tag).trim().to_string()),
+    );
     let rows: Vec<Vec<String>> = page
         .environment
         .iter()
-        .map(|e| std::iter::once(e.name.clone()).chain(e.values.clone()).collect())
+        .map(|e| {
+            std::iter::once(e.name.clone())
+                .chain(e.values.clone())
+                .collect()
+        })
         .collect();
     text.push_str(&table(&header, &vec![false; header.len()], &rows));
 }
@@ -70,7 +78,9 @@ fn write_head(text: &mut String, page: &Page) {
 fn write_comparison(text: &mut String, a: &Run, b: &Run) {
     let c = compare::compare(a, b);
     text.push_str(&format!("\n## Comparison\n\n{}\n\n", escape(&c.test)));
-    let header = ["scenario", "case", "metric", "A", "B", "B/A", "95% CI", "change"];
+    let header = [
+        "scenario", "case", "metric", "A", "B", "B/A", "95% CI", "change",
+    ];
     let rows: Vec<Vec<String>> = c.cases.iter().map(|x| compare::cells(x).to_vec()).collect();
     let numeric = [false, false, false, true, true, true, true, false];
     text.push_str(&table(&header.map(String::from), &numeric, &rows));
@@ -174,14 +184,26 @@ mod tests {
                 i += 1;
                 continue;
             }
-            assert!(i > 0 && lines[i - 1].is_empty(), "no blank line before {:?}", lines[i]);
+            assert!(
+                i > 0 && lines[i - 1].is_empty(),
+                "no blank line before {:?}",
+                lines[i]
+            );
             let start = i;
             while i < lines.len() && lines[i].starts_with('|') {
                 i += 1;
             }
             let rows: Vec<Vec<String>> = lines[start..i].iter().map(|l| cells(l)).collect();
-            assert!(rows.len() >= 2, "table without delimiter: {:?}", lines[start]);
-            assert!(rows[1].iter().all(|c| c == "---" || c == "---:"), "{:?}", rows[1]);
+            assert!(
+                rows.len() >= 2,
+                "table without delimiter: {:?}",
+                lines[start]
+            );
+            assert!(
+                rows[1].iter().all(|c| c == "---" || c == "---:"),
+                "{:?}",
+                rows[1]
+            );
             assert!(rows.iter().all(|r| r.len() == rows[0].len()), "{rows:?}");
             tables.push(rows);
         }
@@ -197,9 +219,13 @@ mod tests {
         let pingpong = &tables[2];
         assert_eq!(pingpong[0][0], "case");
         assert_eq!(pingpong[1][1], "---:", "headline is right-aligned");
-        assert!(pingpong.iter().any(|r| r[0] == OK_CASE && r[1] == "5.21 us ±3%"));
+        assert!(pingpong
+            .iter()
+            .any(|r| r[0] == OK_CASE && r[1] == "5.21 us ±3%"));
         assert!(text.contains("## pingpong") && text.contains("## stream"));
-        assert!(text.contains(&format!("- pipe/cross-cpu/processes/1B failed: {FAILED_REASON}")));
+        assert!(text.contains(&format!(
+            "- pipe/cross-cpu/processes/1B failed: {FAILED_REASON}"
+        )));
     }
 
     #[test]
@@ -209,7 +235,10 @@ mod tests {
         run.environment.kernel = "Linux | *6.8* \n second line".into();
         let text = render(&run, None);
         let tables = gfm_tables(&text);
-        assert_eq!(tables[0][2][2], "a \\| b &lt;script&gt;alert(1)&lt;/script&gt;");
+        assert_eq!(
+            tables[0][2][2],
+            "a \\| b &lt;script&gt;alert(1)&lt;/script&gt;"
+        );
         assert!(!text.contains("<script>"));
     }
 
@@ -221,7 +250,9 @@ mod tests {
         assert!(text.contains("## Comparison"));
         let comparison = tables.iter().find(|t| t[0][0] == "scenario").unwrap();
         assert_eq!(comparison[0].len(), 8);
-        assert!(comparison.iter().any(|r| r[1] == OK_CASE && r[5] == "1.000x"));
+        assert!(comparison
+            .iter()
+            .any(|r| r[1] == OK_CASE && r[5] == "1.000x"));
         assert!(text.contains("### run A") && text.contains("### run B"));
     }
 }

@@ -68,7 +68,11 @@ impl Axis {
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
         let lo = if !self.log && lo >= 0.0 { 0.0 } else { lo };
         let pad = if hi > lo { (hi - lo) * 0.05 } else { 0.5 };
-        let lo = if !self.log && lo == 0.0 { 0.0 } else { lo - pad };
+        let lo = if !self.log && lo == 0.0 {
+            0.0
+        } else {
+            lo - pad
+        };
         (lo, hi + pad)
     }
 
@@ -85,6 +89,9 @@ impl Axis {
     /// The text of the tick at plot coordinate `p`.
     pub fn label(&self, p: f64) -> String {
         let v = if self.log { 10f64.powf(p) } else { p };
+        if v == 0.0 && !matches!(self.labels, Labels::Names(_) | Labels::Nines) {
+            return "0".into();
+        }
         match &self.labels {
             Labels::Unit(unit) => compact(&human(v, unit)),
             Labels::Bytes => bytes(v),
@@ -120,7 +127,7 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 /// About six ticks at a 1, 2 or 5 times a power of ten step.
 fn linear_ticks(lo: f64, hi: f64) -> Vec<f64> {
     let raw = (hi - lo) / 6.0;
-    if !(raw > 0.0) {
+    if raw.is_nan() || raw <= 0.0 {
         return vec![lo];
     }
     let power = 10f64.powf(raw.log10().floor());
@@ -173,6 +180,7 @@ mod tests {
         let time = Axis::new("t", Labels::Unit("ns".into()));
         assert_eq!(time.label(1000.0), "1 us");
         assert_eq!(time.label(2500.0), "2.5 us");
+        assert_eq!(time.label(0.0), "0");
         let log = Axis::new("t", Labels::Unit("ns".into())).auto_log([10.0, 1e6]);
         assert!(log.log && log.desc.ends_with("log scale"));
         assert_eq!(log.label(3.0), "1 us");

@@ -73,8 +73,8 @@ fn draw(
         let m = b.metric;
         [m.value, m.min.unwrap_or(m.value), m.max.unwrap_or(m.value)]
     });
-    let x = Axis::new(format!("{metric} ({unit})"), Labels::Unit(unit.into()))
-        .auto_log(values.clone());
+    let x =
+        Axis::new(format!("{metric} ({unit})"), Labels::Unit(unit.into())).auto_log(values.clone());
     let x_range = x.range(values);
     // Row 0 at the top: category i is drawn at y = n - 1 - i.
     let names: Vec<String> = rows.iter().rev().cloned().collect();
@@ -171,7 +171,11 @@ fn legend(sources: &[Source]) -> Vec<Swatch> {
             Swatch {
                 color,
                 dashed: false,
-                name: format!("run {} ({} bar)", s.tag, if light { "upper" } else { "lower" }),
+                name: format!(
+                    "run {} ({} bar)",
+                    s.tag,
+                    if light { "upper" } else { "lower" }
+                ),
             }
         })
         .collect()

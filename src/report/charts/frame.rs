@@ -27,7 +27,11 @@ impl Ranged for Ticked {
     type ValueType = f64;
 
     fn map(&self, value: &f64, limit: (i32, i32)) -> i32 {
-        let span = if self.hi > self.lo { self.hi - self.lo } else { 1.0 };
+        let span = if self.hi > self.lo {
+            self.hi - self.lo
+        } else {
+            1.0
+        };
         let share = (value - self.lo) / span;
         limit.0 + (share * f64::from(limit.1 - limit.0)).round() as i32
     }

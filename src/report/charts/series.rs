@@ -32,7 +32,7 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
             }
         }
     }
-    let what = super::shared_or(series_names, "value");
+    let what = super::shared_or(series_names, "series");
     let x = Axis::new("time since start (s)", Labels::Unit("s".into()));
     let y = Axis::new(format!("{what} ({unit})"), Labels::Unit(unit.into()))
         .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));

@@ -40,13 +40,16 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
 /// The one numeric parameter with more than one value, if exactly one.
 pub(crate) fn swept_key(results: &[&CaseResult]) -> Option<String> {
     let keys: BTreeSet<&String> = results.iter().flat_map(|r| r.params.keys()).collect();
-    let mut swept = keys.into_iter().filter(|k| !FIXED.contains(&k.as_str())).filter(|k| {
-        let values: Option<BTreeSet<u64>> = results
-            .iter()
-            .map(|r| r.params.get(*k).and_then(|v| v.as_f64()).map(f64::to_bits))
-            .collect();
-        values.is_some_and(|v| v.len() > 1)
-    });
+    let mut swept = keys
+        .into_iter()
+        .filter(|k| !FIXED.contains(&k.as_str()))
+        .filter(|k| {
+            let values: Option<BTreeSet<u64>> = results
+                .iter()
+                .map(|r| r.params.get(*k).and_then(|v| v.as_f64()).map(f64::to_bits))
+                .collect();
+            values.is_some_and(|v| v.len() > 1)
+        });
     let first = swept.next()?;
     swept.next().is_none().then(|| first.clone())
 }
