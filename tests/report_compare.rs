@@ -58,22 +58,17 @@ fn compare_fails_on_a_clear_regression_only() {
     assert_eq!(text.matches("same (n.s.)").count(), 6, "{text}");
     assert!(text.contains("no case got significantly worse by more than 10%"));
 
-    let text = stdout(
-        &mut sb.iolab(&[
-            "compare",
-            "base",
-            "latest",
-            "--db",
-            &db,
-            "--fail-on-regression",
-            "10",
-        ]),
-        1,
-    );
+    let text = stdout(&mut against_latest(&sb, "10"), 1);
     assert!(text.contains("pipe/cross-cpu/processes/4096B"), "{text}");
     assert!(text.contains("worse by 50% *"), "{text}");
     assert!(text.contains("REGRESSION: 1 case(s)"), "{text}");
     // A regression smaller than the threshold passes.
+    against_latest(&sb, "60").assert().code(0);
+}
+
+/// `iolab compare base latest --fail-on-regression PCT`.
+fn against_latest(sb: &Sandbox, pct: &str) -> assert_cmd::Command {
+    let db = db(sb);
     sb.iolab(&[
         "compare",
         "base",
@@ -81,10 +76,8 @@ fn compare_fails_on_a_clear_regression_only() {
         "--db",
         &db,
         "--fail-on-regression",
-        "60",
+        pct,
     ])
-    .assert()
-    .code(0);
 }
 
 #[test]

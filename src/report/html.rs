@@ -31,10 +31,7 @@ struct Comparison {
 
 impl Reporter for HtmlReporter<'_> {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
-        let runs: Vec<(&str, &Run)> = match self.baseline {
-            Some(a) => vec![("A", a), ("B", run)],
-            None => vec![("", run)],
-        };
+        let runs = page::tagged(self.baseline, run);
         let page = page::build(&runs, true)?;
         let comparison = self.baseline.map(|a| comparison(a, run));
         out.write_all(render(&page, comparison)?.as_bytes())?;

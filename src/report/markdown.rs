@@ -16,10 +16,7 @@ pub struct MarkdownReporter<'a> {
 
 impl Reporter for MarkdownReporter<'_> {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
-        let runs: Vec<(&str, &Run)> = match self.baseline {
-            Some(a) => vec![("A", a), ("B", run)],
-            None => vec![("", run)],
-        };
+        let runs = page::tagged(self.baseline, run);
         let page = page::build(&runs, false)?;
         let mut text = String::new();
         write_head(&mut text, &page);

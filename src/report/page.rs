@@ -54,6 +54,14 @@ pub(crate) struct Table {
     pub verdicts: Vec<String>,
 }
 
+/// The runs of a page: `run` alone, or the baseline as A and `run` as B.
+pub(crate) fn tagged<'a>(baseline: Option<&'a Run>, run: &'a Run) -> Vec<(&'static str, &'a Run)> {
+    match baseline {
+        Some(a) => vec![("A", a), ("B", run)],
+        None => vec![("", run)],
+    }
+}
+
 /// The page for `runs` (the baseline first in a comparison); charts only
 /// when `with_charts`.
 pub(crate) fn build(runs: &[(&str, &Run)], with_charts: bool) -> anyhow::Result<Page> {
