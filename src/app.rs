@@ -1,11 +1,16 @@
-//! The commands, each a short pipeline: run / list / env / history / show.
+//! The commands, each a short pipeline: run / list / env / history / show /
+//! report / compare.
 
-use crate::cli::{Cli, Command, HistoryArgs, ListArgs, RunArgs, ShowArgs};
+use crate::cli::{Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs};
+use crate::error::UsageError;
 use crate::model::{Run, IOLAB_VERSION};
-use crate::report::{self, CsvReporter, JsonReporter, TableReporter};
+use crate::report::{
+    self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
+};
 use crate::runner::{self, progress::Bar};
 use crate::store::Store;
 use crate::{env, listing, plan};
+use anyhow::Context;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -25,6 +30,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::History(args) => history(&args),
         Command::Show(args) => show(&args),
+        Command::Report(args) => report(&args),
+        Command::Compare(args) => compare(&args),
     }
 }
 
@@ -98,6 +105,65 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
         None => print_table(&run)?,
     }
     Ok(ExitCode::SUCCESS)
+}
+
+fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
+    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let (baseline, run) = match args.compare.as_slice() {
+        [a, b] => (Some(store.load(a)?), store.load(b)?),
+        _ => (None, store.load(&args.run)?),
+    };
+    let baseline = baseline.as_ref();
+    if let Some(path) = &args.html {
+        report::write_to(path, &HtmlReporter { baseline }, &run)?;
+    }
+    if let Some(path) = &args.markdown {
+        report::write_to(path, &MarkdownReporter { baseline }, &run)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
+    let pct = args.fail_on_regression.map(regression_pct).transpose()?;
+    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let (a, b) = (store.load(&args.a)?, store.load(&args.b)?);
+    let mut result = crate::compare::compare(&a, &b);
+    if let Some(pct) = pct {
+        result.judge(pct);
+    }
+    match &args.json {
+        Some(path) => write_json(path, &result)?,
+        None => print!("{}", crate::compare::text(&result, pct)),
+    }
+    if result.regressions.is_empty() {
+        return Ok(ExitCode::SUCCESS);
+    }
+    if args.json.is_some() {
+        eprintln!(
+            "{}",
+            crate::compare::verdict(&result, pct.unwrap_or_default())
+        );
+    }
+    Ok(ExitCode::from(1))
+}
+
+fn regression_pct(pct: f64) -> anyhow::Result<f64> {
+    if pct.is_finite() && pct >= 0.0 {
+        return Ok(pct);
+    }
+    Err(UsageError::new(format!(
+        "bad --fail-on-regression '{pct}': expected a percentage of 0 or more, e.g. 10"
+    ))
+    .into())
+}
+
+fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(value)? + "\n";
+    if path == Path::new("-") {
+        print!("{text}");
+        return Ok(());
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 fn db_path(explicit: &Option<PathBuf>) -> anyhow::Result<PathBuf> {

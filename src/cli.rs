@@ -1,7 +1,7 @@
 //! The command line, as clap derive types only; meaning is given in app.rs
 //! and validation in plan/.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Debug, Parser)]
@@ -32,6 +32,10 @@ pub enum Command {
     History(HistoryArgs),
     /// Show a stored run as the table or as JSON
     Show(ShowArgs),
+    /// Write a stored run as a self-contained HTML page with charts, or as Markdown
+    Report(ReportArgs),
+    /// Compare two stored runs case by case: ratios and their significance
+    Compare(CompareArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -124,6 +128,58 @@ pub struct ShowArgs {
     #[arg(value_name = "RUN", default_value = "latest")]
     pub run: String,
     /// Write the run as JSON to FILE ('-' for stdout) instead of the table
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    group(ArgGroup::new("output").required(true).multiple(true).args(["html", "markdown"])),
+    after_help = "EXAMPLES:\n  \
+iolab report --html r.html                      the latest run, with charts\n  \
+iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
+iolab report --compare latest~1 latest --html c.html   both runs on the same charts"
+)]
+pub struct ReportArgs {
+    /// A run id, `latest` or `latest~N`
+    #[arg(
+        value_name = "RUN",
+        default_value = "latest",
+        conflicts_with = "compare"
+    )]
+    pub run: String,
+    /// Write a self-contained HTML page (inline CSS and SVG) to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
+    /// Report two runs together: A (the baseline, dashed or lighter) and B
+    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    pub compare: Vec<String>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab compare latest~1 latest                          the last two runs\n  \
+iolab compare BASE latest --fail-on-regression 10      exit 1 on a >10% regression")]
+pub struct CompareArgs {
+    /// The baseline run: a run id, `latest` or `latest~N`
+    #[arg(value_name = "A")]
+    pub a: String,
+    /// The run compared against it
+    #[arg(value_name = "B")]
+    pub b: String,
+    /// Exit 1 when a case got significantly worse by more than PCT percent
+    #[arg(long, value_name = "PCT")]
+    pub fail_on_regression: Option<f64>,
+    /// Write the comparison as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)

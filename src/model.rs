@@ -126,6 +126,10 @@ pub struct CaseResult {
     /// store, not in the JSON contract.
     #[serde(skip)]
     pub histogram: Option<Vec<u8>>,
+    /// Values over time (e.g. per-thread throughput each second), drawn as
+    /// a time chart by the HTML report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<Series>,
 }
 
 impl CaseResult {
@@ -144,6 +148,7 @@ impl CaseResult {
             sides: Vec::new(),
             limit_ratio: None,
             histogram: None,
+            series: Vec::new(),
         }
     }
 
@@ -158,6 +163,16 @@ impl CaseResult {
             other => other.to_string(),
         })
     }
+}
+
+/// One named line of values over time within a case.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Series {
+    pub name: String,
+    /// The unit of the values (y), e.g. "bytes/s".
+    pub unit: String,
+    /// [seconds since the case started, value].
+    pub points: Vec<[f64; 2]>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -40,7 +40,8 @@ pub fn render(env: &Environment) -> String {
     out
 }
 
-fn rows(env: &Environment) -> Vec<(&'static str, String)> {
+/// The fingerprint as (name, text) pairs, in the order `render` prints them.
+pub fn rows(env: &Environment) -> Vec<(&'static str, String)> {
     vec![
         ("kernel", kernel_text(env)),
         ("arch", or_unknown(&env.arch)),

@@ -187,3 +187,63 @@ pub(crate) fn stream_result() -> CaseResult {
     ];
     r
 }
+
+/// A run whose data supports every chart kind: latency histograms, a size
+/// sweep over two mechanisms, headlines with spreads, and a time series.
+pub(crate) fn chart_run() -> Run {
+    let mut run = run();
+    run.results[0].histogram = Some(histogram(5000));
+    let mut second = ok_result();
+    second.case = "pipe/cross-cpu/processes/65536B".into();
+    second.params = params("pipe", "cross-cpu", 65536);
+    second.histogram = Some(histogram(3000));
+    run.results.insert(1, second);
+    run.results.retain(|r| r.scenario != "stream");
+    for mech in ["pipe", "unix-stream"] {
+        for (i, size) in [64u64, 4096, 65536].into_iter().enumerate() {
+            run.results
+                .push(sweep_point(mech, size, 1e7 * 10f64.powi(i as i32)));
+        }
+    }
+    run.results.push(series_result());
+    run
+}
+
+/// Latencies around `base` ns with a long tail.
+fn histogram(base: u64) -> Vec<u8> {
+    let mut l = crate::measure::histogram::Latencies::new();
+    for i in 0..10_000u64 {
+        l.record(base + (i % 100) * 10 + if i % 997 == 0 { 500_000 } else { 0 });
+    }
+    l.to_v2()
+}
+
+fn sweep_point(mech: &str, size: u64, rate: f64) -> CaseResult {
+    let case = format!("{mech}/cross-cpu/threads/{size}B");
+    let mut r = CaseResult::new("stream", &case, params(mech, "cross-cpu", size));
+    r.metrics.insert(
+        "bytes_per_s".into(),
+        metric(rate, "bytes/s", Some((rate * 0.9, rate * 1.1))),
+    );
+    r.headline = Some("bytes_per_s".into());
+    r
+}
+
+pub(crate) const SERIES_CASE: &str = "tcp/4-writers";
+
+fn series_result() -> CaseResult {
+    let mut r = CaseResult::new("contention", SERIES_CASE, params("tcp", "unpinned", 4));
+    r.metrics
+        .insert("bytes_per_s".into(), metric(1e9, "bytes/s", None));
+    r.headline = Some("bytes_per_s".into());
+    r.series = (0..2)
+        .map(|w| Series {
+            name: format!("writer {w}"),
+            unit: "bytes/s".into(),
+            points: (0..10)
+                .map(|t| [t as f64 * 0.5, 1e9 + (w * 1000 + t) as f64 * 1e6])
+                .collect(),
+        })
+        .collect();
+    r
+}

@@ -2,16 +2,22 @@
 //! so that adding a format (markdown, html) is one new file and the
 //! commands never care which one the user asked for.
 
+mod charts;
 mod csv;
 pub mod format;
+mod html;
 mod json;
+mod markdown;
+mod page;
 mod table;
 
 #[cfg(test)]
 pub(crate) mod fixtures;
 
 pub use self::csv::CsvReporter;
+pub use self::html::HtmlReporter;
 pub use self::json::JsonReporter;
+pub use self::markdown::MarkdownReporter;
 pub use self::table::TableReporter;
 
 use crate::model::Run;

@@ -23,7 +23,7 @@ const MAX_WIDTH: u16 = 120;
 const PRESET: &str = "     ─             ";
 
 /// Column names; `NUMERIC` marks the right-aligned ones.
-const COLUMNS: [&str; 11] = [
+pub(super) const COLUMNS: [&str; 11] = [
     "case",
     "headline",
     "metric",
@@ -36,7 +36,7 @@ const COLUMNS: [&str; 11] = [
     "vs limit",
     "cpus",
 ];
-const NUMERIC: [bool; 11] = [
+pub(super) const NUMERIC: [bool; 11] = [
     false, true, false, true, true, true, false, true, true, false, false,
 ];
 const CASE: usize = 0;
@@ -52,7 +52,7 @@ const VS_LIMIT: usize = 9;
 const CPUS: usize = 10;
 
 /// The cell texts of one result, one per entry of `COLUMNS`.
-type Texts = [String; 11];
+pub(super) type Texts = [String; 11];
 
 impl Reporter for TableReporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -147,7 +147,7 @@ impl TableReporter {
 /// One result as cell texts; a result that is not ok shows its status in
 /// the headline column and nothing else, never a number. `limit_name`:
 /// whether `vs limit` names the limit (not when the heading does).
-fn texts(r: &CaseResult, limit_name: bool) -> Texts {
+pub(super) fn texts(r: &CaseResult, limit_name: bool) -> Texts {
     let mut t: Texts = Default::default();
     t[CASE] = r.case.clone();
     if r.status != Status::Ok {
@@ -181,7 +181,7 @@ fn texts(r: &CaseResult, limit_name: bool) -> Texts {
 
 /// Case and headline always; other columns only when some row fills them,
 /// and `lat` not when the heading already names the one kind.
-fn visible_columns(rows: &[Texts], lat_in_heading: bool) -> Vec<usize> {
+pub(super) fn visible_columns(rows: &[Texts], lat_in_heading: bool) -> Vec<usize> {
     (0..COLUMNS.len())
         .filter(|&c| c <= HEADLINE || rows.iter().any(|t| !t[c].is_empty()))
         .filter(|&c| !(c == LAT && lat_in_heading))
@@ -273,7 +273,7 @@ fn status_style(status: Status) -> Style {
 }
 
 /// Results grouped by scenario, groups in order of first appearance.
-fn groups(results: &[CaseResult]) -> Vec<(&str, Vec<&CaseResult>)> {
+pub(super) fn groups(results: &[CaseResult]) -> Vec<(&str, Vec<&CaseResult>)> {
     let mut groups: Vec<(&str, Vec<&CaseResult>)> = Vec::new();
     for r in results {
         match groups.iter_mut().find(|(name, _)| *name == r.scenario) {
@@ -316,7 +316,7 @@ fn cpus(sides: &[Side]) -> String {
 }
 
 /// `N results: X ok, Y failed, Z unsupported` (`1 result: ...`).
-fn summary(results: &[CaseResult]) -> String {
+pub(super) fn summary(results: &[CaseResult]) -> String {
     let count = |s: Status| results.iter().filter(|r| r.status == s).count();
     let noun = if results.len() == 1 {
         "result"

@@ -1,0 +1,90 @@
+//! The significance test of `iolab compare`: a percentile bootstrap of the
+//! ratio of medians, resampling each run's per-repetition values with a
+//! fixed seed so the same two runs always give the same answer. The PRNG is
+//! a xorshift64*: plenty for resampling, and no dependency for ten lines.
+
+use crate::measure::stats::median;
+
+/// Resamples per interval.
+pub(crate) const RESAMPLES: usize = 2000;
+/// Fixed seed: comparisons are reproducible.
+const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+/// The interval covers the central 95% of resampled ratios.
+const COVERAGE: f64 = 0.95;
+
+/// The 95% interval of median(b)/median(a), or None with fewer than two
+/// repetitions on either side (no spread to judge by).
+pub(crate) fn ratio_interval(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
+    if a.len() < 2 || b.len() < 2 {
+        return None;
+    }
+    let mut rng = XorShift(SEED);
+    let (mut sa, mut sb) = (vec![0.0; a.len()], vec![0.0; b.len()]);
+    let mut ratios: Vec<f64> = (0..RESAMPLES)
+        .filter_map(|_| {
+            rng.resample(a, &mut sa);
+            rng.resample(b, &mut sb);
+            let ratio = median(&mut sb) / median(&mut sa);
+            ratio.is_finite().then_some(ratio)
+        })
+        .collect();
+    if ratios.is_empty() {
+        return None;
+    }
+    ratios.sort_by(f64::total_cmp);
+    let tail = (1.0 - COVERAGE) / 2.0;
+    Some((quantile(&ratios, tail), quantile(&ratios, 1.0 - tail)))
+}
+
+/// The value at quantile `q` of sorted `values` (nearest rank).
+fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let index = (q * (sorted.len() - 1) as f64).round() as usize;
+    sorted[index.min(sorted.len() - 1)]
+}
+
+struct XorShift(u64);
+
+impl XorShift {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    /// Fill `out` with draws (with replacement) from `from`.
+    fn resample(&mut self, from: &[f64], out: &mut [f64]) {
+        for slot in out.iter_mut() {
+            *slot = from[(self.next() % from.len() as u64) as usize];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clear_difference_excludes_one() {
+        let a = [100.0, 101.0, 99.0, 100.5, 99.5];
+        let b = [150.0, 151.0, 149.0, 152.0, 148.0];
+        let (lo, hi) = ratio_interval(&a, &b).unwrap();
+        assert!(lo > 1.4 && hi < 1.6, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn overlapping_spreads_include_one() {
+        let a = [100.0, 110.0, 90.0, 105.0, 95.0];
+        let b = [102.0, 92.0, 108.0, 97.0, 111.0];
+        let (lo, hi) = ratio_interval(&a, &b).unwrap();
+        assert!(lo < 1.0 && hi > 1.0, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn same_inputs_same_interval_and_too_few_reps_none() {
+        let a = [1.0, 2.0, 3.0];
+        let b = [2.0, 3.0, 4.0];
+        assert_eq!(ratio_interval(&a, &b), ratio_interval(&a, &b));
+        assert_eq!(ratio_interval(&[1.0], &b), None);
+    }
+}

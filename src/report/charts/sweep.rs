@@ -1,0 +1,147 @@
+//! Sweep lines: when the cases of a scenario differ in exactly one numeric
+//! parameter (besides mechanism, placement and mode), that parameter goes
+//! on the x axis and each remaining combination becomes a line of
+//! headlines. Message size today; idle connections or file size later,
+//! without a change here.
+
+use super::lines::{self, LineChart};
+use super::{line, Axis, Chart, Labels, Line, Source};
+use crate::model::CaseResult;
+use crate::scenario::{self, ParamKind};
+use std::collections::BTreeSet;
+
+/// Parameters that name what was compared, not a point on a sweep; they
+/// lead the line names in this order.
+const FIXED: [&str; 3] = ["mech", "placement", "mode"];
+/// Up to this many distinct x values each get a tick of their own.
+const OWN_TICKS: usize = 8;
+
+pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
+    let all: Vec<&CaseResult> = sources.iter().flat_map(|s| s.ok()).collect();
+    let Some(key) = swept_key(&all) else {
+        return Ok(Vec::new());
+    };
+    let mut metrics: Vec<(String, String)> = Vec::new();
+    for r in &all {
+        if let Some((name, m)) = r.headline_metric() {
+            let pair = (name.to_string(), m.unit.clone());
+            if !metrics.contains(&pair) {
+                metrics.push(pair);
+            }
+        }
+    }
+    metrics
+        .iter()
+        .map(|(metric, unit)| chart(sources, &all, &key, metric, unit))
+        .filter_map(Result::transpose)
+        .collect()
+}
+
+/// The one numeric parameter with more than one value, if exactly one.
+pub(crate) fn swept_key(results: &[&CaseResult]) -> Option<String> {
+    let keys: BTreeSet<&String> = results.iter().flat_map(|r| r.params.keys()).collect();
+    let mut swept = keys
+        .into_iter()
+        .filter(|k| !FIXED.contains(&k.as_str()))
+        .filter(|k| {
+            let values: Option<BTreeSet<u64>> = results
+                .iter()
+                .map(|r| r.params.get(*k).and_then(|v| v.as_f64()).map(f64::to_bits))
+                .collect();
+            values.is_some_and(|v| v.len() > 1)
+        });
+    let first = swept.next()?;
+    swept.next().is_none().then(|| first.clone())
+}
+
+fn chart(
+    sources: &[Source],
+    all: &[&CaseResult],
+    key: &str,
+    metric: &str,
+    unit: &str,
+) -> anyhow::Result<Option<Chart>> {
+    let mut names = Vec::new();
+    let mut lines: Vec<Line> = Vec::new();
+    for source in sources {
+        let mut own: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        for r in source.ok() {
+            let (Some(x), Some(m)) = (r.params[key].as_f64(), r.metrics.get(metric)) else {
+                continue;
+            };
+            if r.headline.as_deref() != Some(metric) {
+                continue;
+            }
+            let name = line_name(r, key, all);
+            match own.iter_mut().find(|(n, _)| *n == name) {
+                Some((_, points)) => points.push((x, m.value)),
+                None => own.push((name, vec![(x, m.value)])),
+            }
+        }
+        for (name, mut points) in own {
+            points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            lines.push(line(&name, source, &mut names, points));
+        }
+    }
+    // A sweep is a line through several points; cases that merely differ
+    // (eventfd's 8 B next to 1 B messages) are not one.
+    if !lines.iter().any(|l| l.points.len() > 1) {
+        return Ok(None);
+    }
+    let xs: BTreeSet<u64> = lines
+        .iter()
+        .flat_map(|l| l.points.iter().map(|p| p.0.to_bits()))
+        .collect();
+    let xs: Vec<f64> = xs.into_iter().map(f64::from_bits).collect();
+    let mut x = Axis::new(key, x_labels(all, key)).auto_log(xs.iter().copied());
+    if xs.len() <= OWN_TICKS {
+        x.fixed = Some(xs);
+    }
+    let y = Axis::new(format!("{metric} ({unit})"), Labels::Unit(unit.into()))
+        .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
+    let spec = LineChart {
+        title: format!("{metric} by {key}"),
+        x,
+        y,
+        lines,
+    };
+    lines::draw(spec, sources).map(Some)
+}
+
+/// mech/placement/mode, then any other parameter that varies, except `key`:
+/// `pipe/cross-cpu/processes`.
+fn line_name(r: &CaseResult, key: &str, all: &[&CaseResult]) -> String {
+    let varies = |k: &str| {
+        let values: BTreeSet<String> = all.iter().filter_map(|o| o.param_str(k)).collect();
+        values.len() > 1
+    };
+    let others = r
+        .params
+        .keys()
+        .filter(|k| !FIXED.contains(&k.as_str()) && *k != key && varies(k));
+    let parts: Vec<String> = FIXED
+        .iter()
+        .map(|k| k.to_string())
+        .filter(|k| r.params.contains_key(k))
+        .chain(others.cloned())
+        .filter_map(|k| r.param_str(&k))
+        .collect();
+    if parts.is_empty() {
+        r.scenario.clone()
+    } else {
+        parts.join("/")
+    }
+}
+
+/// Byte parameters read as sizes; anything else as a plain number.
+fn x_labels(all: &[&CaseResult], key: &str) -> Labels {
+    let kind = all
+        .first()
+        .and_then(|r| scenario::find(&r.scenario))
+        .and_then(|s| s.param(key))
+        .map(|p| p.kind);
+    match kind {
+        Some(ParamKind::Bytes) => Labels::Bytes,
+        _ => Labels::Unit(String::new()),
+    }
+}

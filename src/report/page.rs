@@ -1,0 +1,186 @@
+//! What the document formats (HTML, Markdown) show, built once: the runs,
+//! the environment side by side, and per scenario the terminal's table
+//! cells, notes and verdicts, plus the charts for HTML. The formats only
+//! lay it out, so they cannot disagree about content.
+
+use super::charts::{self, Chart, Source};
+use super::table::{groups, summary, texts, visible_columns, COLUMNS, NUMERIC};
+use crate::model::{Run, Status};
+use serde::Serialize;
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Page {
+    pub title: String,
+    pub version: String,
+    pub runs: Vec<RunInfo>,
+    pub environment: Vec<EnvRow>,
+    pub scenarios: Vec<Section>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct RunInfo {
+    /// "A"/"B" in a comparison, empty alone.
+    pub tag: String,
+    pub run_id: String,
+    pub label: Option<String>,
+    pub started_at: String,
+    pub suite: Option<String>,
+    pub summary: String,
+}
+
+/// One environment property, one value per run.
+#[derive(Debug, Serialize)]
+pub(crate) struct EnvRow {
+    pub name: String,
+    pub values: Vec<String>,
+}
+
+#[derive(Debug, Serialize)]
+pub(crate) struct Section {
+    pub name: String,
+    pub tables: Vec<Table>,
+    pub charts: Vec<Chart>,
+}
+
+/// The terminal's table of one scenario in one run, as cell texts.
+#[derive(Debug, Serialize)]
+pub(crate) struct Table {
+    pub tag: String,
+    pub header: Vec<String>,
+    pub numeric: Vec<bool>,
+    pub rows: Vec<Vec<String>>,
+    /// `case status: reason` for every result that is not ok.
+    pub notes: Vec<String>,
+    pub verdicts: Vec<String>,
+}
+
+/// The runs of a page: `run` alone, or the baseline as A and `run` as B.
+pub(crate) fn tagged<'a>(baseline: Option<&'a Run>, run: &'a Run) -> Vec<(&'static str, &'a Run)> {
+    match baseline {
+        Some(a) => vec![("A", a), ("B", run)],
+        None => vec![("", run)],
+    }
+}
+
+/// The page for `runs` (the baseline first in a comparison); charts only
+/// when `with_charts`.
+pub(crate) fn build(runs: &[(&str, &Run)], with_charts: bool) -> anyhow::Result<Page> {
+    let mut scenarios = Vec::new();
+    for name in scenario_names(runs) {
+        scenarios.push(section(runs, &name, with_charts)?);
+    }
+    Ok(Page {
+        title: title(runs),
+        version: crate::model::IOLAB_VERSION.to_string(),
+        runs: runs.iter().map(|(tag, run)| info(tag, run)).collect(),
+        environment: environment(runs),
+        scenarios,
+    })
+}
+
+fn title(runs: &[(&str, &Run)]) -> String {
+    let ids: Vec<String> = runs
+        .iter()
+        .map(|(_, r)| match &r.label {
+            Some(label) => format!("{} ({label})", r.run_id),
+            None => r.run_id.clone(),
+        })
+        .collect();
+    format!("iolab report: {}", ids.join(" vs "))
+}
+
+fn info(tag: &str, run: &Run) -> RunInfo {
+    RunInfo {
+        tag: tag.to_string(),
+        run_id: run.run_id.clone(),
+        label: run.label.clone(),
+        started_at: run.started_at.clone(),
+        suite: run.suite.clone(),
+        summary: summary(&run.results),
+    }
+}
+
+fn environment(runs: &[(&str, &Run)]) -> Vec<EnvRow> {
+    let per_run: Vec<Vec<(&str, String)>> = runs
+        .iter()
+        .map(|(_, r)| crate::env::rows(&r.environment))
+        .collect();
+    let Some(first) = per_run.first() else {
+        return Vec::new();
+    };
+    (0..first.len())
+        .map(|i| EnvRow {
+            name: first[i].0.to_string(),
+            values: per_run.iter().map(|rows| rows[i].1.clone()).collect(),
+        })
+        .collect()
+}
+
+/// Scenario names in order of first appearance across the runs.
+fn scenario_names(runs: &[(&str, &Run)]) -> Vec<String> {
+    let mut names: Vec<String> = Vec::new();
+    for (_, run) in runs {
+        for (name, _) in groups(&run.results) {
+            if !names.iter().any(|n| n == name) {
+                names.push(name.to_string());
+            }
+        }
+    }
+    names
+}
+
+fn section(runs: &[(&str, &Run)], name: &str, with_charts: bool) -> anyhow::Result<Section> {
+    let sources: Vec<Source> = runs
+        .iter()
+        .enumerate()
+        .map(|(i, (tag, run))| Source {
+            tag: tag.to_string(),
+            results: run.results.iter().filter(|r| r.scenario == name).collect(),
+            baseline: runs.len() > 1 && i == 0,
+        })
+        .collect();
+    let tables = runs
+        .iter()
+        .zip(&sources)
+        .filter(|(_, s)| !s.results.is_empty())
+        .map(|((_, run), s)| table(run, s))
+        .collect();
+    let charts = if with_charts {
+        charts::for_group(&sources)?
+    } else {
+        Vec::new()
+    };
+    Ok(Section {
+        name: name.to_string(),
+        tables,
+        charts,
+    })
+}
+
+fn table(run: &Run, source: &Source) -> Table {
+    let all: Vec<_> = source.results.iter().map(|r| texts(r, true)).collect();
+    let columns = visible_columns(&all, false);
+    let pick = |row: &[String; 11]| columns.iter().map(|&c| row[c].clone()).collect();
+    let scenario = source.results.first().map(|r| r.scenario.as_str());
+    Table {
+        tag: source.tag.clone(),
+        header: columns.iter().map(|&c| COLUMNS[c].to_string()).collect(),
+        numeric: columns.iter().map(|&c| NUMERIC[c]).collect(),
+        rows: all.iter().map(pick).collect(),
+        notes: source
+            .results
+            .iter()
+            .filter(|r| r.status != Status::Ok)
+            .map(|r| {
+                let reason = r.reason.as_deref().unwrap_or("no reason recorded");
+                format!("{} {}: {reason}", r.case, r.status.as_str())
+            })
+            .collect(),
+        verdicts: run
+            .verdicts
+            .iter()
+            .filter(|v| Some(v.scenario.as_str()) == scenario)
+            .map(|v| v.text.clone())
+            .collect(),
+    }
+}

@@ -1,0 +1,208 @@
+//! `iolab report` and `iolab compare` through the binary, on fabricated
+//! stored runs: files written, labels escaped, regressions decided, JSON
+//! shaped. No timing involved.
+
+mod common;
+#[path = "common/runs.rs"]
+mod runs;
+
+use common::{json, Sandbox};
+use runs::{pingpong_sweep, run, save};
+
+const OLD: &str = "2024-01-01T00:00:00Z";
+const NEW: &str = "2024-01-02T00:00:00Z";
+
+fn db(sb: &Sandbox) -> String {
+    sb.db().to_str().unwrap().to_string()
+}
+
+fn stdout(cmd: &mut assert_cmd::Command, code: i32) -> String {
+    let out = cmd.assert().code(code).get_output().stdout.clone();
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn compare_fails_on_a_clear_regression_only() {
+    let sb = Sandbox::new();
+    let slower = {
+        let mut results = pingpong_sweep(1.0);
+        results[1] = runs::pingpong(
+            "pipe",
+            4096,
+            &[15_000.0, 15_100.0, 14_900.0, 15_050.0, 14_950.0],
+        );
+        results
+    };
+    save(
+        &sb.db(),
+        &[
+            run("base", OLD, "base", pingpong_sweep(1.0)),
+            run("same", NEW, "same", pingpong_sweep(1.0)),
+            run("slow", "2024-01-03T00:00:00Z", "slow", slower),
+        ],
+    );
+    let db = db(&sb);
+    let text = stdout(
+        &mut sb.iolab(&[
+            "compare",
+            "base",
+            "same",
+            "--db",
+            &db,
+            "--fail-on-regression",
+            "10",
+        ]),
+        0,
+    );
+    assert!(text.contains("bootstrap"), "names the test: {text}");
+    assert_eq!(text.matches("same (n.s.)").count(), 6, "{text}");
+    assert!(text.contains("no case got significantly worse by more than 10%"));
+
+    let text = stdout(&mut against_latest(&sb, "10"), 1);
+    assert!(text.contains("pipe/cross-cpu/processes/4096B"), "{text}");
+    assert!(text.contains("worse by 50% *"), "{text}");
+    assert!(text.contains("REGRESSION: 1 case(s)"), "{text}");
+    // A regression smaller than the threshold passes.
+    against_latest(&sb, "60").assert().code(0);
+}
+
+/// `iolab compare base latest --fail-on-regression PCT`.
+fn against_latest(sb: &Sandbox, pct: &str) -> assert_cmd::Command {
+    let db = db(sb);
+    sb.iolab(&[
+        "compare",
+        "base",
+        "latest",
+        "--db",
+        &db,
+        "--fail-on-regression",
+        pct,
+    ])
+}
+
+#[test]
+fn compare_json_lists_matches_and_the_unmatched() {
+    let sb = Sandbox::new();
+    let mut fewer = pingpong_sweep(1.0);
+    fewer.pop();
+    save(
+        &sb.db(),
+        &[
+            run("a", OLD, "a", pingpong_sweep(1.0)),
+            run("b", NEW, "b", fewer),
+        ],
+    );
+    let out = stdout(
+        &mut sb.iolab(&[
+            "compare",
+            "latest~1",
+            "latest",
+            "--db",
+            &db(&sb),
+            "--json",
+            "-",
+        ]),
+        0,
+    );
+    let c = json(out.as_bytes());
+    assert_eq!(c["a"]["run_id"], "a");
+    assert_eq!(c["cases"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        c["only_in_a"][0]["case"],
+        "unix-stream/cross-cpu/processes/65536B"
+    );
+    let first = &c["cases"][0];
+    for key in [
+        "ratio",
+        "ci_low",
+        "ci_high",
+        "significant",
+        "direction",
+        "change",
+    ] {
+        assert!(first.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(first["direction"], "lower-is-better");
+}
+
+#[test]
+fn bad_compare_input_is_a_usage_error() {
+    let sb = Sandbox::new();
+    save(&sb.db(), &[run("a", OLD, "a", pingpong_sweep(1.0))]);
+    let db = db(&sb);
+    let err = sb
+        .iolab(&["compare", "a", "latest~5", "--db", &db])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert!(String::from_utf8(err).unwrap().contains("latest~5"));
+    sb.iolab(&[
+        "compare",
+        "a",
+        "a",
+        "--db",
+        &db,
+        "--fail-on-regression",
+        "-3",
+    ])
+    .assert()
+    .code(2);
+    sb.iolab(&["report", "--db", &db]).assert().code(2);
+}
+
+#[test]
+fn report_writes_html_and_markdown_and_escapes_the_label() {
+    let sb = Sandbox::new();
+    let evil = "<script>alert(1)</script>";
+    save(
+        &sb.db(),
+        &[
+            run("a", OLD, "a", pingpong_sweep(1.0)),
+            run("b", NEW, evil, pingpong_sweep(1.1)),
+        ],
+    );
+    let html = sb.dir.path().join("r.html");
+    let md = sb.dir.path().join("r.md");
+    let db = db(&sb);
+    sb.iolab(&[
+        "report",
+        "--db",
+        &db,
+        "--html",
+        html.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ])
+    .assert()
+    .success();
+    let page = std::fs::read_to_string(&html).unwrap();
+    assert!(!page.contains("<script"), "the label became markup");
+    assert!(page.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;"));
+    assert_eq!(
+        page.matches("<svg width=\"960\"").count(),
+        3,
+        "percentiles, bars, sweep"
+    );
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("&lt;script&gt;") && !text.contains("<script"));
+
+    let both = sb.dir.path().join("c.html");
+    let page = stdout(
+        &mut sb.iolab(&[
+            "report",
+            "--db",
+            &db,
+            "--compare",
+            "a",
+            "b",
+            "--html",
+            both.to_str().unwrap(),
+        ]),
+        0,
+    );
+    assert!(page.is_empty());
+    let page = std::fs::read_to_string(&both).unwrap();
+    assert!(page.contains("<h2>Comparison</h2>") && page.contains("stroke-dasharray"));
+}
