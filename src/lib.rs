@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod cli;
+pub mod copier;
 pub mod env;
 pub mod error;
 pub mod listing;
