@@ -126,6 +126,17 @@ pub struct CaseResult {
     /// store, not in the JSON contract.
     #[serde(skip)]
     pub histogram: Option<Vec<u8>>,
+    /// Warnings about the figures themselves, e.g. `not_really_moved` for
+    /// a rate above this machine's memory bandwidth.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Flag>,
+}
+
+/// A warning attached to a result: its name and why it was raised.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Flag {
+    pub name: String,
+    pub reason: String,
 }
 
 impl CaseResult {
@@ -144,6 +155,7 @@ impl CaseResult {
             sides: Vec::new(),
             limit_ratio: None,
             histogram: None,
+            flags: Vec::new(),
         }
     }
 

@@ -163,6 +163,13 @@ fn per_op<T>(count: u64, mut op: impl FnMut() -> T) -> f64 {
     (now_ns() - start) as f64 / count as f64
 }
 
+/// This machine's memory copy bandwidth in bytes/s: the median of `reps`
+/// timed copies of 64 MiB buffers, for scenarios that compare against it
+/// when no `limits` result is at hand.
+pub(crate) fn memcpy_bytes_per_s(reps: usize) -> f64 {
+    crate::measure::stats::median(&mut memcpy_rates(reps.max(1)))
+}
+
 fn memcpy_rates(reps: usize) -> Vec<f64> {
     let src = vec![0x5au8; MEMCPY_BYTES];
     let mut dst = vec![0u8; MEMCPY_BYTES];
