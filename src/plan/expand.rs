@@ -82,9 +82,7 @@ fn sweep(inv: &Invocation, common: &Common) -> UsageResult<Vec<Point>> {
             })
             .collect();
     }
-    points
-        .iter_mut()
-        .for_each(|p| inv.scenario.fit_point(p));
+    points.iter_mut().for_each(|p| inv.scenario.fit_point(p));
     Ok(points)
 }
 

@@ -508,9 +508,14 @@ mod tests {
         });
         let text = render(&run, false);
         let row = line_with(&text, OK_CASE);
-        assert!(row.contains("not really moved") && !row.contains("5.21"), "{text}");
         assert!(
-            text.contains(&format!("  {OK_CASE} not_really_moved: faster than memcpy\n")),
+            row.contains("not really moved") && !row.contains("5.21"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "  {OK_CASE} not_really_moved: faster than memcpy\n"
+            )),
             "{text}"
         );
     }

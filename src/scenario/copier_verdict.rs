@@ -15,7 +15,11 @@ const SAME: f64 = 0.05;
 pub fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
     let mut groups: BTreeMap<(u64, String), Vec<&CaseResult>> = BTreeMap::new();
     for r in results.iter().filter(|r| r.status == Status::Ok) {
-        let size = r.params.get("file-size").and_then(|v| v.as_u64()).unwrap_or(0);
+        let size = r
+            .params
+            .get("file-size")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
         let rest = ["link", "tcp", "cache", "sink"]
             .map(|k| r.param_str(k).unwrap_or_default())
             .join(", ");
@@ -50,7 +54,12 @@ fn compare(base: &CaseResult, r: &CaseResult) -> Option<String> {
         base.metrics.get("sender_cpu_s")?,
         r.metrics.get("sender_cpu_s")?,
     );
-    Some(format!("{}: {}, {}", label(r), time_text(bw, rw), cpu_text(bc, rc)))
+    Some(format!(
+        "{}: {}, {}",
+        label(r),
+        time_text(bw, rw),
+        cpu_text(bc, rc)
+    ))
 }
 
 fn time_text(base: &Metric, r: &Metric) -> String {
@@ -102,12 +111,19 @@ mod tests {
             params.insert("buf".to_string(), b.into());
         }
         params.insert("file-size".to_string(), (64u64 << 20).into());
-        for (k, v) in [("link", "loopback"), ("tcp", "plain"), ("cache", "warm"), ("sink", "discard")] {
+        for (k, v) in [
+            ("link", "loopback"),
+            ("tcp", "plain"),
+            ("cache", "warm"),
+            ("sink", "discard"),
+        ] {
             params.insert(k.to_string(), v.into());
         }
         let mut r = CaseResult::new("file-transfer", copier, params);
-        r.metrics.insert("wall_s".into(), metric(wall.to_vec(), "s"));
-        r.metrics.insert("sender_cpu_s".into(), metric(cpu.to_vec(), "s"));
+        r.metrics
+            .insert("wall_s".into(), metric(wall.to_vec(), "s"));
+        r.metrics
+            .insert("sender_cpu_s".into(), metric(cpu.to_vec(), "s"));
         r
     }
 
@@ -119,9 +135,11 @@ mod tests {
         let lines = against_read_write(&[&base, &sf, &big]);
         assert_eq!(
             lines,
-            vec!["64M (loopback, plain, warm, discard) vs read-write buf=4096: \
+            vec![
+                "64M (loopback, plain, warm, discard) vs read-write buf=4096: \
                   sendfile: same time (1.02x), 5.0x less sender CPU; \
-                  read-write buf=65536: 2.10x faster, 2.0x more sender CPU"]
+                  read-write buf=65536: 2.10x faster, 2.0x more sender CPU"
+            ]
         );
     }
 

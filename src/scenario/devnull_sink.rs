@@ -53,9 +53,8 @@ pub fn copy_into(sink: &str, dir: &Path, file: &TestFile, copy: CopyFn) -> anyho
         _ => {
             let out = std::fs::OpenOptions::new().write(true).open("/dev/null")?;
             let stats = copy(out.as_fd())?;
-            let mismatch = (stats.bytes != file.len).then(|| {
-                format!("the copier wrote {} of {} bytes", stats.bytes, file.len)
-            });
+            let mismatch = (stats.bytes != file.len)
+                .then(|| format!("the copier wrote {} of {} bytes", stats.bytes, file.len));
             Ok(Arrived { stats, mismatch })
         }
     }

@@ -18,14 +18,20 @@ pub fn lines(results: &[&CaseResult]) -> Vec<String> {
         .map(|r| where_(r))
         .collect();
     if !flagged.is_empty() {
-        lines.push(format!("not really moved (faster than memcpy): {}", flagged.join(", ")));
+        lines.push(format!(
+            "not really moved (faster than memcpy): {}",
+            flagged.join(", ")
+        ));
     }
     if let Some(line) = atime_line(&ok) {
         lines.push(line);
     }
     let unread: Vec<String> = ok
         .iter()
-        .filter(|r| r.param_str("cache").as_deref() == Some("cold") && value(r, "pages_resident_after") == Some(0.0))
+        .filter(|r| {
+            r.param_str("cache").as_deref() == Some("cold")
+                && value(r, "pages_resident_after") == Some(0.0)
+        })
         .map(|r| where_(r))
         .collect();
     if !unread.is_empty() {
@@ -53,8 +59,9 @@ fn value(r: &CaseResult, name: &str) -> Option<f64> {
 
 fn atime_line(ok: &[&CaseResult]) -> Option<String> {
     let first = ok.first()?;
-    let (changed, kept): (Vec<&&CaseResult>, Vec<&&CaseResult>) =
-        ok.iter().partition(|r| value(r, "atime_changed").is_some_and(|v| v >= 0.5));
+    let (changed, kept): (Vec<&&CaseResult>, Vec<&&CaseResult>) = ok
+        .iter()
+        .partition(|r| value(r, "atime_changed").is_some_and(|v| v >= 0.5));
     let names = |rs: &[&&CaseResult]| {
         let mut v: Vec<String> = rs.iter().map(|r| where_(r)).collect();
         v.dedup();
@@ -64,12 +71,19 @@ fn atime_line(ok: &[&CaseResult]) -> Option<String> {
             v.join(", ")
         }
     };
+    let what = match (changed.len(), kept.len()) {
+        (_, 0) => format!("changed by every copy ({})", changed.len()),
+        (0, _) => format!("changed by no copy ({})", kept.len()),
+        _ => format!(
+            "changed by {}; unchanged by {}",
+            names(&changed),
+            names(&kept)
+        ),
+    };
     Some(format!(
-        "atime ({} mount, {} at {}; atime set 48 h back before each copy): changed by {}; unchanged by {}",
+        "atime ({} mount, {} at {}; set 48 h back before each copy): {what}",
         first.param_str("atime_mode").unwrap_or_default(),
         first.param_str("filesystem").unwrap_or_default(),
         first.param_str("mount_point").unwrap_or_default(),
-        names(&changed),
-        names(&kept)
     ))
 }

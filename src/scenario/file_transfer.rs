@@ -9,8 +9,8 @@ use super::copier_verdict;
 use super::link::{Link, LINKS};
 use super::side::cpu_usage;
 use super::testfile::{Digest, TestFile};
-use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use super::{copier_params, Value};
+use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::copier::{self, Copier, CopyOpts, SinkKind};
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, current_cpu, Placement};
@@ -192,10 +192,14 @@ struct NoEndpoint;
 
 impl Endpoint for NoEndpoint {
     fn send(&mut self, _: &[u8]) -> std::io::Result<()> {
-        Err(std::io::Error::other("file-transfer sides use their own socket"))
+        Err(std::io::Error::other(
+            "file-transfer sides use their own socket",
+        ))
     }
     fn recv(&mut self, _: &mut [u8]) -> std::io::Result<()> {
-        Err(std::io::Error::other("file-transfer sides use their own socket"))
+        Err(std::io::Error::other(
+            "file-transfer sides use their own socket",
+        ))
     }
 }
 
@@ -288,7 +292,8 @@ fn receive(
             break;
         }
         if let Some(f) = sink.as_mut() {
-            f.write_all(&buf[..n]).context("writing the received file")?;
+            f.write_all(&buf[..n])
+                .context("writing the received file")?;
         }
         if fault.is_some() && digest.bytes == 0 {
             buf[0] ^= 0x5a;
@@ -316,8 +321,14 @@ fn fill(out: &mut CaseResult, reps: &[[End; 2]], len: u64) {
         "bytes_per_s".into(),
         metric(per(&|s, r| len as f64 / wall(s, r)), "bytes/s"),
     );
-    m.insert("sender_user_s".into(), metric(per(&|s, _| secs(s.usage.user_ns)), "s"));
-    m.insert("sender_sys_s".into(), metric(per(&|s, _| secs(s.usage.sys_ns)), "s"));
+    m.insert(
+        "sender_user_s".into(),
+        metric(per(&|s, _| secs(s.usage.user_ns)), "s"),
+    );
+    m.insert(
+        "sender_sys_s".into(),
+        metric(per(&|s, _| secs(s.usage.sys_ns)), "s"),
+    );
     m.insert(
         "sender_cpu_s".into(),
         metric(per(&|s, _| secs(s.usage.user_ns + s.usage.sys_ns)), "s"),
@@ -326,7 +337,10 @@ fn fill(out: &mut CaseResult, reps: &[[End; 2]], len: u64) {
         "receiver_cpu_s".into(),
         metric(per(&|_, r| secs(r.usage.user_ns + r.usage.sys_ns)), "s"),
     );
-    m.insert("syscalls".into(), metric(per(&|s, _| s.syscalls as f64), ""));
+    m.insert(
+        "syscalls".into(),
+        metric(per(&|s, _| s.syscalls as f64), ""),
+    );
     out.headline = Some("wall_s".into());
     let total = |i: usize| {
         reps.iter()

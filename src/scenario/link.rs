@@ -85,16 +85,58 @@ impl Namespaces {
     fn wire(&self, rate: &str) -> anyhow::Result<()> {
         let [s, r] = [self.names[0].as_str(), self.names[1].as_str()];
         run(&[
-            "ip", "-n", s, "link", "add", VETH_SENDER, "type", "veth", "peer", "name",
-            VETH_RECEIVER, "netns", r,
+            "ip",
+            "-n",
+            s,
+            "link",
+            "add",
+            VETH_SENDER,
+            "type",
+            "veth",
+            "peer",
+            "name",
+            VETH_RECEIVER,
+            "netns",
+            r,
         ])?;
-        run(&["ip", "-n", s, "addr", "add", SENDER_ADDR, "dev", VETH_SENDER])?;
-        run(&["ip", "-n", r, "addr", "add", RECEIVER_ADDR, "dev", VETH_RECEIVER])?;
+        run(&[
+            "ip",
+            "-n",
+            s,
+            "addr",
+            "add",
+            SENDER_ADDR,
+            "dev",
+            VETH_SENDER,
+        ])?;
+        run(&[
+            "ip",
+            "-n",
+            r,
+            "addr",
+            "add",
+            RECEIVER_ADDR,
+            "dev",
+            VETH_RECEIVER,
+        ])?;
         run(&["ip", "-n", s, "link", "set", VETH_SENDER, "up"])?;
         run(&["ip", "-n", r, "link", "set", VETH_RECEIVER, "up"])?;
         run(&[
-            "tc", "-n", s, "qdisc", "add", "dev", VETH_SENDER, "root", "tbf", "rate", rate,
-            "burst", "32kbit", "latency", "400ms",
+            "tc",
+            "-n",
+            s,
+            "qdisc",
+            "add",
+            "dev",
+            VETH_SENDER,
+            "root",
+            "tbf",
+            "rate",
+            rate,
+            "burst",
+            "32kbit",
+            "latency",
+            "400ms",
         ])
         .map_err(|e| Unsupported(format!("cannot limit the link to {rate}: {e:#}")))?;
         Ok(())
@@ -136,10 +178,9 @@ fn in_netns<T: Send>(name: &str, f: impl FnOnce() -> io::Result<T> + Send) -> io
 
 fn check_can_emulate() -> anyhow::Result<()> {
     if !rustix::process::geteuid().is_root() {
-        return Err(Unsupported(
-            "link emulation needs root (network namespaces, veth, tc)".into(),
-        )
-        .into());
+        return Err(
+            Unsupported("link emulation needs root (network namespaces, veth, tc)".into()).into(),
+        );
     }
     for tool in ["ip", "tc"] {
         if let Err(e) = Command::new(tool).arg("-V").output() {

@@ -16,8 +16,8 @@ mod payload;
 mod pingpong;
 mod side;
 mod stream;
-mod testfile;
 pub mod suite;
+mod testfile;
 mod two_sided;
 mod verdict;
 

@@ -27,7 +27,8 @@ impl TestFile {
     /// Writes `len` bytes to `dir/name`, synced so its pages can be dropped.
     pub fn create(dir: &Path, name: &str, len: u64) -> anyhow::Result<TestFile> {
         let path = dir.join(name);
-        let mut file = File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        let mut file =
+            File::create(&path).with_context(|| format!("creating {}", path.display()))?;
         let mut digest = Digest::default();
         let mut chunk = vec![0u8; CHUNK];
         let mut written = 0u64;
@@ -205,7 +206,10 @@ mod tests {
         assert_eq!((m.point.as_str(), m.fs_type.as_str()), ("/tmp", "tmpfs"));
         assert_eq!(m.atime_mode(), "strictatime");
         let m = find_mount(MOUNTINFO, Path::new("/home/x")).unwrap();
-        assert_eq!((m.fs_type.as_str(), m.atime_mode().as_str()), ("ext4", "relatime"));
+        assert_eq!(
+            (m.fs_type.as_str(), m.atime_mode().as_str()),
+            ("ext4", "relatime")
+        );
         let m = find_mount(MOUNTINFO, Path::new("/data/f")).unwrap();
         assert_eq!(m.atime_mode(), "noatime,lazytime");
     }
