@@ -4,6 +4,7 @@
 pub mod app;
 pub mod cli;
 pub mod compare;
+pub mod copier;
 pub mod env;
 pub mod error;
 pub mod listing;

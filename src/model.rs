@@ -130,6 +130,17 @@ pub struct CaseResult {
     /// a time chart by the HTML report.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<Series>,
+    /// Warnings about the figures themselves, e.g. `not_really_moved` for
+    /// a rate above this machine's memory bandwidth.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub flags: Vec<Flag>,
+}
+
+/// A warning attached to a result: its name and why it was raised.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Flag {
+    pub name: String,
+    pub reason: String,
 }
 
 impl CaseResult {
@@ -149,6 +160,7 @@ impl CaseResult {
             limit_ratio: None,
             histogram: None,
             series: Vec::new(),
+            flags: Vec::new(),
         }
     }
 

@@ -55,6 +55,7 @@ pub trait Endpoint: Send {
 
 pub type BoxEndpoint = Box<dyn Endpoint>;
 
+pub use fdio::read_exact as read_exact_fd;
 pub use fdio::write_all as write_all_fd;
 
 pub trait Mechanism: Sync {

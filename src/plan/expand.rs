@@ -28,7 +28,13 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSp
         unsupported,
     };
     if !inv.scenario.uses_mechanisms() {
-        return Ok(points
+        let mut unique: Vec<Point> = Vec::new();
+        for p in points {
+            if !unique.contains(&p) {
+                unique.push(p);
+            }
+        }
+        return Ok(unique
             .into_iter()
             .map(|p| spec(None, None, p, None))
             .collect());
@@ -76,6 +82,7 @@ fn sweep(inv: &Invocation, common: &Common) -> UsageResult<Vec<Point>> {
             })
             .collect();
     }
+    points.iter_mut().for_each(|p| inv.scenario.fit_point(p));
     Ok(points)
 }
 

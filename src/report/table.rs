@@ -132,6 +132,11 @@ impl TableReporter {
             let status = self.paint(status_style(r.status), r.status.as_str());
             writeln!(out, "  {} {status}: {reason}", r.case)?;
         }
+        for r in results.iter().filter(|r| r.status == Status::Ok) {
+            for flag in &r.flags {
+                writeln!(out, "  {} {}: {}", r.case, flag.name, flag.reason)?;
+            }
+        }
         Ok(())
     }
 
@@ -154,7 +159,10 @@ pub(super) fn texts(r: &CaseResult, limit_name: bool) -> Texts {
         t[HEADLINE] = r.status.as_str().to_string();
         return t;
     }
-    t[HEADLINE] = headline(r).unwrap_or_default();
+    t[HEADLINE] = match r.flags.first() {
+        Some(flag) => flag.name.replace('_', " "),
+        None => headline(r).unwrap_or_default(),
+    };
     t[METRIC] = r.headline.clone().unwrap_or_default();
     if let Some(l) = &r.latency {
         t[P50] = human(l.p50 as f64, &l.unit);
@@ -488,6 +496,27 @@ mod tests {
         assert_eq!(
             render(&run, false),
             "0 results: 0 ok, 0 failed, 0 unsupported\n"
+        );
+    }
+
+    #[test]
+    fn a_flagged_row_names_the_flag_instead_of_the_number() {
+        let mut run = fixtures::run();
+        run.results[0].flags.push(crate::model::Flag {
+            name: "not_really_moved".into(),
+            reason: "faster than memcpy".into(),
+        });
+        let text = render(&run, false);
+        let row = line_with(&text, OK_CASE);
+        assert!(
+            row.contains("not really moved") && !row.contains("5.21"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "  {OK_CASE} not_really_moved: faster than memcpy\n"
+            )),
+            "{text}"
         );
     }
 

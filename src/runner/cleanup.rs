@@ -2,7 +2,8 @@
 //! run creates is registered here, and SIGINT/SIGTERM stop them all. The
 //! first signal cancels the run (children killed, threads interrupted, the
 //! runner unwinds and removes its temp dir); a second one exits at once
-//! after removing the registered directories.
+//! after removing the registered directories and running the registered
+//! teardown commands (network namespaces of an emulated link).
 
 use crate::sys::signals::{interrupt, ThreadHandle};
 use rustix::process::{kill_process, Pid, Signal};
@@ -15,13 +16,16 @@ struct Registry {
     children: Vec<i32>,
     threads: Vec<ThreadHandle>,
     dirs: Vec<PathBuf>,
+    teardowns: Vec<(u64, Vec<String>)>,
 }
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     children: Vec::new(),
     threads: Vec::new(),
     dirs: Vec::new(),
+    teardowns: Vec::new(),
 });
+static NEXT_TEARDOWN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
 static CANCELLED: AtomicBool = AtomicBool::new(false);
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
@@ -58,6 +62,31 @@ pub fn track_dir(dir: PathBuf) {
 
 pub fn untrack_dir(dir: &std::path::Path) {
     registry().dirs.retain(|d| d != dir);
+}
+
+/// Registers a command (argv) that undoes something outside the process,
+/// e.g. `ip netns del NAME`; the owner runs it itself and untracks it, and
+/// a second Ctrl-C runs whatever is still registered before exiting.
+pub fn track_teardown(argv: Vec<String>) -> u64 {
+    let id = NEXT_TEARDOWN.fetch_add(1, Ordering::SeqCst);
+    registry().teardowns.push((id, argv));
+    id
+}
+
+pub fn untrack_teardown(id: u64) {
+    registry().teardowns.retain(|(i, _)| *i != id);
+}
+
+fn run_teardowns(teardowns: &[(u64, Vec<String>)]) {
+    for (_, argv) in teardowns {
+        if let Some((program, args)) = argv.split_first() {
+            let _ = std::process::Command::new(program)
+                .args(args)
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status();
+        }
+    }
 }
 
 pub fn kill_child(pid: i32) {
@@ -106,9 +135,11 @@ pub fn install() {
 
 fn on_signal() {
     if CANCELLED.swap(true, Ordering::SeqCst) {
-        for dir in &registry().dirs {
+        let reg = registry();
+        for dir in &reg.dirs {
             let _ = std::fs::remove_dir_all(dir);
         }
+        run_teardowns(&reg.teardowns);
         std::process::exit(130);
     }
     stop_everything();

@@ -163,17 +163,33 @@ fn per_op<T>(count: u64, mut op: impl FnMut() -> T) -> f64 {
     (now_ns() - start) as f64 / count as f64
 }
 
+/// This machine's memory copy bandwidth in bytes/s for buffers of `bytes`
+/// (at most 64 MiB; a smaller working set may fit the CPU caches): the
+/// median of `reps` timed copies, for scenarios that compare against it
+/// when no `limits` result is at hand.
+pub(crate) fn memcpy_bytes_per_s(bytes: usize, reps: usize) -> f64 {
+    crate::measure::stats::median(&mut memcpy_rates_of(
+        bytes.clamp(4096, MEMCPY_BYTES),
+        reps.max(1),
+    ))
+}
+
 fn memcpy_rates(reps: usize) -> Vec<f64> {
-    let src = vec![0x5au8; MEMCPY_BYTES];
-    let mut dst = vec![0u8; MEMCPY_BYTES];
+    memcpy_rates_of(MEMCPY_BYTES, reps)
+}
+
+fn memcpy_rates_of(bytes: usize, reps: usize) -> Vec<f64> {
+    let copies = MEMCPY_COPIES * (MEMCPY_BYTES / bytes).min(64);
+    let src = vec![0x5au8; bytes];
+    let mut dst = vec![0u8; bytes];
     dst.copy_from_slice(&src);
     repeat(reps, || {
         let start = now_ns();
-        for _ in 0..MEMCPY_COPIES {
+        for _ in 0..copies {
             dst.copy_from_slice(black_box(&src));
             black_box(&mut dst);
         }
-        (MEMCPY_BYTES * MEMCPY_COPIES) as f64 * 1e9 / (now_ns() - start) as f64
+        (bytes * copies) as f64 * 1e9 / (now_ns() - start) as f64
     })
 }
 

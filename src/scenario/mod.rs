@@ -3,13 +3,21 @@
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
 pub mod case;
+mod copier_params;
+mod copier_verdict;
+mod devnull;
+mod devnull_sink;
+mod devnull_verdict;
+mod file_transfer;
 mod limits;
+mod link;
 pub mod params;
 mod payload;
 mod pingpong;
 mod side;
 mod stream;
 pub mod suite;
+mod testfile;
 mod two_sided;
 mod verdict;
 
@@ -51,6 +59,11 @@ pub trait Scenario: Sync {
         None
     }
 
+    /// Adjusts one point of the parameter sweep before it becomes a case,
+    /// e.g. drops a parameter that does not apply to it; cases that end up
+    /// with the same name run once.
+    fn fit_point(&self, _values: &mut std::collections::BTreeMap<&'static str, Value>) {}
+
     fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         self.params().iter().find(|p| p.name == name)
     }
@@ -60,7 +73,13 @@ pub trait Scenario: Sync {
     }
 }
 
-pub static ALL: &[&dyn Scenario] = &[&limits::Limits, &pingpong::PingPong, &stream::Stream];
+pub static ALL: &[&dyn Scenario] = &[
+    &limits::Limits,
+    &pingpong::PingPong,
+    &stream::Stream,
+    &file_transfer::FileTransfer,
+    &devnull::DevNull,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {
     ALL.iter().copied().find(|s| s.name() == name)

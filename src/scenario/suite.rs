@@ -32,12 +32,60 @@ pub static ALL: &[Suite] = &[
             entry("limits", &[("count", "100000")]),
             entry("pingpong", &[("count", "2000")]),
             entry("stream", &[("bytes", "8M")]),
+            entry(
+                "file-transfer",
+                &[
+                    ("file-size", "4M"),
+                    ("copier", "read-write,mmap-write,sendfile,splice,io-uring"),
+                    ("buf", "4096"),
+                    ("tcp", "plain"),
+                ],
+            ),
+            entry(
+                "devnull",
+                &[
+                    ("file-size", "4M"),
+                    ("sink", "dev-null,pipe"),
+                    ("cache", "warm,cold"),
+                ],
+            ),
         ],
     },
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
-        entries: &[entry("limits", &[])],
+        entries: &[
+            entry("limits", &[]),
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "9M,32M,64M"),
+                        ("copier", "read-write,mmap-write,sendfile,splice,io-uring"),
+                        ("buf", "4096"),
+                        ("tcp", "plain,cork"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(2),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "9M,32M,64M"),
+                        ("copier", "read-write,sendfile,splice"),
+                        ("buf", "4096"),
+                        ("tcp", "plain,cork"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry("devnull", &[("file-size", "64M")])
+            },
+        ],
     },
     Suite {
         name: "full",
@@ -52,6 +100,11 @@ pub static ALL: &[Suite] = &[
                 "stream",
                 &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
             ),
+            entry(
+                "file-transfer",
+                &[("cache", "warm,cold"), ("link", "loopback,100mbit")],
+            ),
+            entry("devnull", &[("buf", "4096,65536,1M")]),
         ],
     },
 ];

@@ -3,8 +3,10 @@
 //! every block carries a `// SAFETY:` line.
 
 pub mod fork;
+pub mod mmap;
 pub mod rusage;
 pub mod signals;
+pub mod uring;
 
 use std::io;
 

@@ -1,0 +1,53 @@
+//! `copy-file-range`: copy_file_range(2), file to file inside the kernel
+//! (a reflink or server-side copy where the filesystem offers one). It
+//! writes only to regular files.
+
+use super::{stalled, Copier, CopyOpts, CopyStats, SinkKind, Support};
+use rustix::fd::BorrowedFd;
+use std::fs::File;
+use std::io;
+
+pub struct CopyFileRange;
+
+impl Copier for CopyFileRange {
+    fn name(&self) -> &'static str {
+        "copy-file-range"
+    }
+    fn about(&self) -> &'static str {
+        "copy_file_range(2), file to file only"
+    }
+    fn applies_to(&self, sink: SinkKind) -> Support {
+        match sink {
+            SinkKind::File => Support::Yes,
+            other => Support::No(format!(
+                "copy_file_range writes only to a regular file, not to a {}",
+                match other {
+                    SinkKind::Socket => "socket",
+                    SinkKind::Pipe => "pipe",
+                    _ => "character device",
+                }
+            )),
+        }
+    }
+
+    fn copy(
+        &self,
+        file: &File,
+        len: u64,
+        out: BorrowedFd,
+        _opts: &CopyOpts,
+    ) -> io::Result<CopyStats> {
+        let mut stats = CopyStats::default();
+        let mut offset = 0u64;
+        while stats.bytes < len {
+            stats.syscalls += 1;
+            let want = (len - stats.bytes) as usize;
+            let n = rustix::fs::copy_file_range(file, Some(&mut offset), out, None, want)?;
+            if n == 0 {
+                return Err(stalled("copy_file_range", stats.bytes, len));
+            }
+            stats.bytes += n as u64;
+        }
+        Ok(stats)
+    }
+}

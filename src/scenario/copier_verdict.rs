@@ -1,0 +1,151 @@
+//! `file-transfer`'s findings: per file size (and link, socket option,
+//! cache and sink), each copier against `read-write buf=4096`, the
+//! original's method A: wall time ratio and sender CPU ratio, e.g.
+//! "sendfile: same time, 5.0x less sender CPU".
+
+use super::copier_params::label;
+use crate::measure::stats::clearly_differs;
+use crate::model::{CaseResult, Metric, Status};
+use std::collections::BTreeMap;
+
+const BASELINE: &str = "read-write buf=4096";
+/// Wall times closer than this are "the same" even if spreads do not overlap.
+const SAME: f64 = 0.05;
+
+pub fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
+    let mut groups: BTreeMap<(u64, String), Vec<&CaseResult>> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        let size = r
+            .params
+            .get("file-size")
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
+        let rest = ["link", "tcp", "cache", "sink"]
+            .map(|k| r.param_str(k).unwrap_or_default())
+            .join(", ");
+        groups.entry((size, rest)).or_default().push(r);
+    }
+    groups
+        .into_iter()
+        .filter_map(|((size, rest), group)| line(size, &rest, &group))
+        .collect()
+}
+
+fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<String> {
+    let base = group.iter().find(|r| label(r) == BASELINE)?;
+    let parts: Vec<String> = group
+        .iter()
+        .filter(|r| label(r) != BASELINE)
+        .filter_map(|r| compare(base, r))
+        .collect();
+    if parts.is_empty() {
+        return None;
+    }
+    Some(format!(
+        "{} ({rest}) vs {BASELINE}: {}",
+        size_text(size),
+        parts.join("; ")
+    ))
+}
+
+fn compare(base: &CaseResult, r: &CaseResult) -> Option<String> {
+    let (bw, rw) = (base.metrics.get("wall_s")?, r.metrics.get("wall_s")?);
+    let (bc, rc) = (
+        base.metrics.get("sender_cpu_s")?,
+        r.metrics.get("sender_cpu_s")?,
+    );
+    Some(format!(
+        "{}: {}, {}",
+        label(r),
+        time_text(bw, rw),
+        cpu_text(bc, rc)
+    ))
+}
+
+fn time_text(base: &Metric, r: &Metric) -> String {
+    let ratio = base.value / r.value;
+    if (ratio - 1.0).abs() < SAME {
+        return "same time".into();
+    }
+    let spread = if clearly_differs(base, r) {
+        ""
+    } else {
+        " (within the spread)"
+    };
+    if ratio > 1.0 {
+        format!("{ratio:.2}x faster{spread}")
+    } else {
+        format!("{:.2}x slower{spread}", 1.0 / ratio)
+    }
+}
+
+fn cpu_text(base: &Metric, r: &Metric) -> String {
+    if r.value <= 0.0 || base.value <= 0.0 {
+        return "sender CPU below the clock's resolution".into();
+    }
+    let ratio = base.value / r.value;
+    if ratio >= 1.0 {
+        format!("{ratio:.1}x less sender CPU")
+    } else {
+        format!("{:.1}x more sender CPU", 1.0 / ratio)
+    }
+}
+
+fn size_text(bytes: u64) -> String {
+    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
+        format!("{}M", bytes >> 20)
+    } else {
+        format!("{bytes}B")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::stats::metric;
+
+    fn result(copier: &str, buf: Option<u64>, wall: &[f64], cpu: &[f64]) -> CaseResult {
+        let mut params = BTreeMap::new();
+        params.insert("copier".to_string(), copier.into());
+        if let Some(b) = buf {
+            params.insert("buf".to_string(), b.into());
+        }
+        params.insert("file-size".to_string(), (64u64 << 20).into());
+        for (k, v) in [
+            ("link", "loopback"),
+            ("tcp", "plain"),
+            ("cache", "warm"),
+            ("sink", "discard"),
+        ] {
+            params.insert(k.to_string(), v.into());
+        }
+        let mut r = CaseResult::new("file-transfer", copier, params);
+        r.metrics
+            .insert("wall_s".into(), metric(wall.to_vec(), "s"));
+        r.metrics
+            .insert("sender_cpu_s".into(), metric(cpu.to_vec(), "s"));
+        r
+    }
+
+    #[test]
+    fn each_copier_is_compared_with_read_write_4096() {
+        let base = result("read-write", Some(4096), &[1.0, 1.1], &[0.5, 0.5]);
+        let sf = result("sendfile", None, &[1.02, 1.05], &[0.1, 0.1]);
+        let big = result("read-write", Some(65536), &[0.5, 0.5], &[1.0, 1.0]);
+        let lines = against_read_write(&[&base, &sf, &big]);
+        assert_eq!(
+            lines,
+            vec![
+                "64M (loopback, plain, warm, discard) vs read-write buf=4096: \
+                  sendfile: same time, 5.0x less sender CPU; \
+                  read-write buf=65536: 2.10x faster, 2.0x more sender CPU"
+            ]
+        );
+    }
+
+    #[test]
+    fn no_baseline_no_line() {
+        let sf = result("sendfile", None, &[1.0], &[0.1]);
+        assert!(against_read_write(&[&sf]).is_empty());
+    }
+}

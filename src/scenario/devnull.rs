@@ -1,0 +1,276 @@
+//! `devnull` (E6a): copy a file into /dev/null, a pipe or a file with each
+//! copier, and check whether the bytes were really moved. A rate above
+//! this machine's memcpy bandwidth is flagged `not_really_moved`; mincore
+//! before and after shows whether the file's pages were ever read, and
+//! atime whether the kernel counted it as read. The file's atime is first
+//! set two days back, so that under `relatime` (atime updated only when
+//! older than mtime/ctime or than 24 h) a read would still update it.
+
+use super::copier_params;
+use super::devnull_sink::{self, copy_into, SINKS};
+use super::testfile::TestFile;
+use super::{
+    CaseCtx, CaseSpec, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported, Value,
+};
+use crate::copier;
+use crate::measure::clock::now_ns;
+use crate::measure::stats::metric;
+use crate::model::{CaseResult, Flag, Verified};
+use anyhow::Context;
+use rustix::fs::{futimens, Timestamps, UTIME_OMIT};
+use rustix::time::Timespec;
+use std::collections::BTreeMap;
+use std::os::unix::fs::MetadataExt;
+use std::sync::Mutex;
+
+pub struct DevNull;
+
+const PARAMS: &[ParamSpec] = &[
+    copier_params::copier("read-write,mmap-write,sendfile,splice,copy-file-range,io-uring"),
+    ParamSpec {
+        default: "65536",
+        ..copier_params::BUF
+    },
+    ParamSpec {
+        name: "file-size",
+        kind: ParamKind::Bytes,
+        default: "64M",
+        about: "size of the file copied",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "sink",
+        kind: ParamKind::Choice(SINKS),
+        default: "dev-null,pipe,file",
+        about: "where the bytes go (pipe: a reader process drains and hashes them)",
+        in_name: true,
+    },
+    ParamSpec {
+        default: "warm,cold",
+        ..copier_params::CACHE
+    },
+];
+
+const METRICS: &[MetricSpec] = &[
+    MetricSpec {
+        name: "bytes_per_s",
+        unit: "bytes/s",
+        about: "file size / time of the copy, as it appears",
+    },
+    MetricSpec {
+        name: "pages_resident_before",
+        unit: "pages",
+        about: "the file's pages in the page cache before the copy (mincore)",
+    },
+    MetricSpec {
+        name: "pages_resident_after",
+        unit: "pages",
+        about: "the file's pages in the page cache after the copy (mincore)",
+    },
+    MetricSpec {
+        name: "atime_changed",
+        unit: "bool",
+        about: "1 when the copy changed the file's access time (set 48 h back first)",
+    },
+    MetricSpec {
+        name: "syscalls",
+        unit: "",
+        about: "system calls the copier made",
+    },
+];
+
+/// How far back the file's atime is set before each copy.
+const OLD_ATIME_S: i64 = 48 * 3600;
+/// Repetitions of the in-run memcpy measurement.
+const MEMCPY_REPS: usize = 3;
+/// A copy reads and writes every byte; a sink that only reads them (read
+/// into a cache-hot buffer, then write to /dev/null) may go up to about
+/// twice memcpy's rate while really reading every byte. Above this many
+/// times memcpy, the bytes cannot all have been touched.
+const MEMCPY_FACTOR: f64 = 2.0;
+
+impl Scenario for DevNull {
+    fn name(&self) -> &'static str {
+        "devnull"
+    }
+    fn about(&self) -> &'static str {
+        "E6a: a file copied to /dev/null, a pipe or a file by each copier; was it really read?"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        METRICS
+    }
+    fn uses_mechanisms(&self) -> bool {
+        false
+    }
+    fn fit_point(&self, values: &mut BTreeMap<&'static str, Value>) {
+        copier_params::drop_unused_buf(values);
+    }
+    fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
+        Some(LimitRef {
+            metric: "memcpy_bytes_per_s",
+        })
+    }
+
+    fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
+        let copier = copier_params::chosen(case);
+        let sink = case.text("sink");
+        copier::usable(copier, devnull_sink::kind(sink)).map_err(Unsupported)?;
+        let file = TestFile::create(ctx.dir, "file", case.int("file-size"))?;
+        file.describe(out);
+        out.params
+            .insert("atime_mode".into(), file.mount.atime_mode().into());
+        let opts = copier_params::opts(case);
+        let copy = |fd: rustix::fd::BorrowedFd| copier.copy(&file.file, file.len, fd, &opts);
+        let mut reps = Vec::new();
+        for _ in 0..case.repeat {
+            anyhow::ensure!(!crate::runner::cleanup::cancelled(), "interrupted");
+            file.prepare(case.text("cache"))?;
+            let rep =
+                one_copy(&file, sink, ctx, &copy).map_err(|e| refused(e, copier.name(), sink))?;
+            out.verified = Some(Verified {
+                ok: rep.mismatch.is_none(),
+                messages: reps.len() as u64 + 1,
+                bytes: file.len * (reps.len() as u64 + 1),
+            });
+            if let Some(why) = &rep.mismatch {
+                anyhow::bail!("verification failed: {why}");
+            }
+            reps.push(rep);
+        }
+        fill(out, &reps, file.len);
+        flag_if_faster_than_memcpy(out, file.len);
+        Ok(())
+    }
+
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        super::devnull_verdict::lines(results)
+    }
+}
+
+/// What one copy showed.
+struct Rep {
+    ns: u64,
+    resident_before: u64,
+    resident_after: u64,
+    atime_changed: bool,
+    syscalls: u64,
+    mismatch: Option<String>,
+}
+
+type CopyFn<'a> = &'a dyn Fn(rustix::fd::BorrowedFd) -> std::io::Result<copier::CopyStats>;
+
+fn one_copy(file: &TestFile, sink: &str, ctx: &CaseCtx, copy: CopyFn) -> anyhow::Result<Rep> {
+    age_atime(file)?;
+    let atime_before = atime(file)?;
+    let (resident_before, _) = file.resident()?;
+    let start = now_ns();
+    let arrived = copy_into(sink, ctx.dir, file, copy)?;
+    let ns = now_ns() - start;
+    let (resident_after, _) = file.resident()?;
+    Ok(Rep {
+        ns,
+        resident_before,
+        resident_after,
+        atime_changed: atime(file)? != atime_before,
+        syscalls: arrived.stats.syscalls,
+        mismatch: arrived.mismatch,
+    })
+}
+
+/// An error the kernel gives for a copier/sink pair it does not support
+/// makes the case `unsupported`, saying what the kernel answered.
+fn refused(err: anyhow::Error, copier: &str, sink: &str) -> anyhow::Error {
+    let code = err
+        .downcast_ref::<std::io::Error>()
+        .and_then(|e| e.raw_os_error());
+    match code {
+        Some(libc::EINVAL | libc::EXDEV | libc::EOPNOTSUPP | libc::EBADF) => {
+            Unsupported(format!("this kernel refuses {copier} into {sink}: {err}")).into()
+        }
+        _ => err,
+    }
+}
+
+/// Sets atime 48 h back (mtime untouched), so a read updates it even
+/// under relatime.
+fn age_atime(file: &TestFile) -> anyhow::Result<()> {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)?
+        .as_secs() as i64;
+    let times = Timestamps {
+        last_access: Timespec {
+            tv_sec: now - OLD_ATIME_S,
+            tv_nsec: 0,
+        },
+        last_modification: Timespec {
+            tv_sec: 0,
+            tv_nsec: UTIME_OMIT,
+        },
+    };
+    futimens(&file.file, &times).context("setting the file's atime back")?;
+    Ok(())
+}
+
+fn atime(file: &TestFile) -> anyhow::Result<(i64, i64)> {
+    let m = std::fs::metadata(&file.path)?;
+    Ok((m.atime(), m.atime_nsec()))
+}
+
+fn fill(out: &mut CaseResult, reps: &[Rep], len: u64) {
+    let per = |f: &dyn Fn(&Rep) -> f64| reps.iter().map(f).collect();
+    let m = &mut out.metrics;
+    m.insert(
+        "bytes_per_s".into(),
+        metric(per(&|r| len as f64 * 1e9 / r.ns.max(1) as f64), "bytes/s"),
+    );
+    m.insert(
+        "pages_resident_before".into(),
+        metric(per(&|r| r.resident_before as f64), "pages"),
+    );
+    m.insert(
+        "pages_resident_after".into(),
+        metric(per(&|r| r.resident_after as f64), "pages"),
+    );
+    m.insert(
+        "atime_changed".into(),
+        metric(per(&|r| f64::from(u8::from(r.atime_changed))), "bool"),
+    );
+    m.insert("syscalls".into(), metric(per(&|r| r.syscalls as f64), ""));
+    out.headline = Some("bytes_per_s".into());
+}
+
+/// This machine's memcpy bandwidth for buffers the file's size (a small
+/// file's pages may sit in the CPU caches), measured once per size.
+fn memcpy_bytes_per_s(len: u64) -> f64 {
+    static RATES: Mutex<BTreeMap<u64, f64>> = Mutex::new(BTreeMap::new());
+    let mut rates = RATES.lock().unwrap_or_else(|p| p.into_inner());
+    *rates
+        .entry(len)
+        .or_insert_with(|| super::limits::memcpy_bytes_per_s(len as usize, MEMCPY_REPS))
+}
+
+fn flag_if_faster_than_memcpy(out: &mut CaseResult, len: u64) {
+    let Some(rate) = out.metrics.get("bytes_per_s").map(|m| m.value) else {
+        return;
+    };
+    let memcpy = memcpy_bytes_per_s(len);
+    if rate <= memcpy * MEMCPY_FACTOR {
+        return;
+    }
+    let after = out
+        .metrics
+        .get("pages_resident_after")
+        .map_or(0.0, |m| m.value);
+    out.flags.push(Flag {
+        name: "not_really_moved".into(),
+        reason: format!(
+            "{:.1} GB/s is {:.1}x this machine's memcpy bandwidth for buffers the file's size ({:.1} GB/s, measured in this run; flagged above {MEMCPY_FACTOR}x): the bytes were not all read or copied ({after:.0} pages resident after)",
+            rate / 1e9,
+            rate / memcpy,
+            memcpy / 1e9
+        ),
+    });
+}

@@ -1,0 +1,232 @@
+//! The file a copier scenario moves: written once per case into the case's
+//! private directory with reproducible, incompressible content, with its
+//! xxh3 hash for the receiver to match; the filesystem and atime mode of
+//! its mount (TMPDIR may be tmpfs, where nothing is ever read from disk);
+//! and dropping its pages from the page cache for `cache=cold`.
+
+use super::Unsupported;
+use crate::sys::mmap::resident_pages;
+use anyhow::Context;
+use rustix::fs::{fadvise, Advice};
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use xxhash_rust::xxh3::Xxh3;
+
+const CHUNK: usize = 1 << 20;
+
+pub struct TestFile {
+    pub path: PathBuf,
+    pub file: File,
+    pub len: u64,
+    pub hash: u64,
+    pub mount: Mount,
+}
+
+impl TestFile {
+    /// Writes `len` bytes to `dir/name`, synced so its pages can be dropped.
+    pub fn create(dir: &Path, name: &str, len: u64) -> anyhow::Result<TestFile> {
+        let path = dir.join(name);
+        let mut file =
+            File::create(&path).with_context(|| format!("creating {}", path.display()))?;
+        let mut digest = Digest::default();
+        let mut chunk = vec![0u8; CHUNK];
+        let mut written = 0u64;
+        while written < len {
+            let n = (len - written).min(CHUNK as u64) as usize;
+            fill(&mut chunk[..n], written);
+            file.write_all(&chunk[..n])?;
+            digest.update(&chunk[..n]);
+            written += n as u64;
+        }
+        file.sync_all()?;
+        let file = File::open(&path)?;
+        let mount = Mount::of(&path);
+        Ok(TestFile {
+            path,
+            file,
+            len,
+            hash: digest.hash(),
+            mount,
+        })
+    }
+
+    /// (pages in the page cache, pages of the file).
+    pub fn resident(&self) -> anyhow::Result<(u64, u64)> {
+        resident_pages(&self.file, self.len).context("mincore on the test file")
+    }
+
+    /// `cache=cold`: drops the file's pages and checks with mincore that
+    /// they are gone; a filesystem that keeps them (tmpfs) is `Unsupported`.
+    pub fn prepare(&self, cache: &str) -> anyhow::Result<()> {
+        if cache != "cold" {
+            return Ok(());
+        }
+        fadvise(&self.file, 0, None, Advice::DontNeed).context("posix_fadvise DONTNEED")?;
+        let (resident, total) = self.resident()?;
+        if resident > 0 {
+            return Err(Unsupported(format!(
+                "cannot make the cache cold: {resident} of {total} pages still in the page cache after POSIX_FADV_DONTNEED ({} on {})",
+                self.mount.fs_type, self.mount.point
+            ))
+            .into());
+        }
+        Ok(())
+    }
+
+    /// Records where the file lives in the result's params.
+    pub fn describe(&self, out: &mut crate::model::CaseResult) {
+        out.params
+            .insert("filesystem".into(), self.mount.fs_type.clone().into());
+        out.params
+            .insert("mount_point".into(), self.mount.point.clone().into());
+    }
+}
+
+/// Reproducible bytes that no filesystem or link compresses: a splitmix64
+/// stream indexed by the byte offset.
+fn fill(buf: &mut [u8], offset: u64) {
+    for (i, word) in buf.chunks_mut(8).enumerate() {
+        let mut z = (offset / 8 + i as u64).wrapping_add(0x9e37_79b9_7f4a_7c15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        let bytes = (z ^ (z >> 31)).to_le_bytes();
+        word.copy_from_slice(&bytes[..word.len()]);
+    }
+}
+
+/// A running count and xxh3 of the bytes seen, for receivers.
+#[derive(Default)]
+pub struct Digest {
+    pub bytes: u64,
+    hasher: Xxh3,
+}
+
+impl Digest {
+    pub fn update(&mut self, data: &[u8]) {
+        self.bytes += data.len() as u64;
+        self.hasher.update(data);
+    }
+
+    pub fn hash(&self) -> u64 {
+        self.hasher.digest()
+    }
+
+    /// Why `bytes`/`hash` are not the file's, if they are not.
+    pub fn mismatch(&self, len: u64, hash: u64) -> Option<String> {
+        if self.bytes != len {
+            return Some(format!("received {} bytes, the file has {len}", self.bytes));
+        }
+        (self.hash() != hash).then(|| {
+            format!(
+                "the received bytes hash to {:016x}, the file to {hash:016x}",
+                self.hash()
+            )
+        })
+    }
+}
+
+/// The mount a path lives on, from /proc/self/mountinfo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mount {
+    pub point: String,
+    pub fs_type: String,
+    pub options: String,
+}
+
+impl Mount {
+    pub fn of(path: &Path) -> Mount {
+        let text = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
+        let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        find_mount(&text, &path).unwrap_or(Mount {
+            point: "?".into(),
+            fs_type: "unknown".into(),
+            options: String::new(),
+        })
+    }
+
+    /// `noatime`, `relatime` or `strictatime` (no flag shown), plus `lazytime`.
+    pub fn atime_mode(&self) -> String {
+        let has = |o: &str| self.options.split(',').any(|x| x == o);
+        let mode = if has("noatime") {
+            "noatime"
+        } else if has("relatime") {
+            "relatime"
+        } else {
+            "strictatime"
+        };
+        if has("lazytime") {
+            format!("{mode},lazytime")
+        } else {
+            mode.to_string()
+        }
+    }
+}
+
+/// The mountinfo entry with the longest mount point containing `path`
+/// (the last one mounted wins a tie).
+fn find_mount(mountinfo: &str, path: &Path) -> Option<Mount> {
+    let mut best: Option<Mount> = None;
+    for line in mountinfo.lines() {
+        let fields: Vec<&str> = line.split(' ').collect();
+        let Some(dash) = fields.iter().position(|f| *f == "-") else {
+            continue;
+        };
+        let (Some(point), Some(options), Some(fs_type)) =
+            (fields.get(4), fields.get(5), fields.get(dash + 1))
+        else {
+            continue;
+        };
+        let point = point.replace("\\040", " ");
+        if !path.starts_with(&point) || best.as_ref().is_some_and(|b| b.point.len() > point.len()) {
+            continue;
+        }
+        best = Some(Mount {
+            point,
+            fs_type: fs_type.to_string(),
+            options: options.to_string(),
+        });
+    }
+    best
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MOUNTINFO: &str = "\
+22 1 8:1 / / rw,relatime shared:1 - ext4 /dev/sda1 rw
+30 22 0:25 / /tmp rw,nosuid,nodev shared:5 - tmpfs tmpfs rw
+31 22 0:26 / /data rw,noatime,lazytime shared:6 - xfs /dev/sdb rw
+";
+
+    #[test]
+    fn longest_mount_point_wins() {
+        let m = find_mount(MOUNTINFO, Path::new("/tmp/iolab-x/f")).unwrap();
+        assert_eq!((m.point.as_str(), m.fs_type.as_str()), ("/tmp", "tmpfs"));
+        assert_eq!(m.atime_mode(), "strictatime");
+        let m = find_mount(MOUNTINFO, Path::new("/home/x")).unwrap();
+        assert_eq!(
+            (m.fs_type.as_str(), m.atime_mode().as_str()),
+            ("ext4", "relatime")
+        );
+        let m = find_mount(MOUNTINFO, Path::new("/data/f")).unwrap();
+        assert_eq!(m.atime_mode(), "noatime,lazytime");
+    }
+
+    #[test]
+    fn file_hash_matches_a_digest_of_its_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let f = TestFile::create(dir.path(), "f", 3 * CHUNK as u64 + 5).unwrap();
+        let bytes = std::fs::read(&f.path).unwrap();
+        let mut d = Digest::default();
+        d.update(&bytes);
+        assert_eq!(d.mismatch(f.len, f.hash), None);
+        let mut bad = bytes.clone();
+        bad[1000] ^= 1;
+        let mut d = Digest::default();
+        d.update(&bad);
+        assert!(d.mismatch(f.len, f.hash).unwrap().contains("hash to"));
+        assert_ne!(bytes[..8], bytes[8..16]);
+    }
+}
