@@ -7,6 +7,8 @@ mod limits;
 pub mod params;
 mod payload;
 mod pingpong;
+mod pipe_atime;
+mod port_ring;
 mod side;
 mod stream;
 pub mod suite;
@@ -17,6 +19,7 @@ pub use case::{CaseCtx, CaseSpec, Fault, Mode};
 pub use params::{ParamKind, ParamSpec, Value};
 
 use crate::model::CaseResult;
+use std::collections::BTreeMap;
 
 /// A metric a scenario reports; names are fixed per scenario.
 #[derive(Debug, Clone, Copy)]
@@ -50,6 +53,11 @@ pub trait Scenario: Sync {
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
         None
     }
+    /// Checks one parameter point before anything runs (e.g. that a named
+    /// program exists); the message becomes a usage error (exit 2).
+    fn check_point(&self, _values: &BTreeMap<&'static str, Value>) -> Result<(), String> {
+        Ok(())
+    }
 
     fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         self.params().iter().find(|p| p.name == name)
@@ -60,7 +68,13 @@ pub trait Scenario: Sync {
     }
 }
 
-pub static ALL: &[&dyn Scenario] = &[&limits::Limits, &pingpong::PingPong, &stream::Stream];
+pub static ALL: &[&dyn Scenario] = &[
+    &limits::Limits,
+    &pingpong::PingPong,
+    &stream::Stream,
+    &pipe_atime::PipeAtime,
+    &port_ring::PortRing,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {
     ALL.iter().copied().find(|s| s.name() == name)

@@ -4,7 +4,9 @@
 
 pub mod fork;
 pub mod rusage;
+pub mod shared;
 pub mod signals;
+pub mod spawn;
 
 use std::io;
 
