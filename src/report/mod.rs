@@ -5,6 +5,7 @@
 mod csv;
 pub mod format;
 mod json;
+mod profile_text;
 mod table;
 
 #[cfg(test)]

@@ -132,6 +132,9 @@ impl TableReporter {
             let status = self.paint(status_style(r.status), r.status.as_str());
             writeln!(out, "  {} {status}: {reason}", r.case)?;
         }
+        for line in results.iter().flat_map(|r| super::profile_text::lines(r)) {
+            writeln!(out, "{line}")?;
+        }
         Ok(())
     }
 

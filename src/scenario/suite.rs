@@ -32,12 +32,35 @@ pub static ALL: &[Suite] = &[
             entry("limits", &[("count", "100000")]),
             entry("pingpong", &[("count", "2000")]),
             entry("stream", &[("bytes", "8M")]),
+            entry("pipe-atime", &[("count", "50k")]),
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "port-ring",
+                    &[
+                        ("relays", "5"),
+                        ("messages", "5000"),
+                        ("rings", "2"),
+                        ("relay", "threads,processes"),
+                    ],
+                )
+            },
         ],
     },
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
-        entries: &[entry("limits", &[])],
+        entries: &[
+            entry("limits", &[]),
+            Entry {
+                repeat: Some(3),
+                ..entry("pipe-atime", &[("count", "10M"), ("pipe", "anon")])
+            },
+            Entry {
+                repeat: Some(2),
+                ..entry("port-ring", &[])
+            },
+        ],
     },
     Suite {
         name: "full",
@@ -52,6 +75,17 @@ pub static ALL: &[Suite] = &[
                 "stream",
                 &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
             ),
+            Entry {
+                repeat: Some(3),
+                ..entry("pipe-atime", &[("count", "10M")])
+            },
+            Entry {
+                repeat: Some(2),
+                ..entry(
+                    "port-ring",
+                    &[("relay", "threads,processes"), ("echo", "/bin/cat,none")],
+                )
+            },
         ],
     },
 ];
