@@ -190,7 +190,7 @@ fn tracked(f: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
 
 fn write_all(w: OwnedFd, count: u64) -> anyhow::Result<()> {
     for i in 0..=count {
-        if i % CANCEL_CHECK == 0 && cleanup::cancelled() {
+        if i.is_multiple_of(CANCEL_CHECK) && cleanup::cancelled() {
             bail!("interrupted");
         }
         let byte: &[u8] = if i == count { b"Q" } else { b"A" };
@@ -205,7 +205,7 @@ fn read_all(r: OwnedFd, count: u64) -> anyhow::Result<()> {
     let mut byte = [0u8; 1];
     let mut seen = 0u64;
     loop {
-        if seen % CANCEL_CHECK == 0 && cleanup::cancelled() {
+        if seen.is_multiple_of(CANCEL_CHECK) && cleanup::cancelled() {
             bail!("interrupted");
         }
         if rustix::io::read(&r, &mut byte).context("read")? == 0 {

@@ -65,7 +65,7 @@ impl UserSymbols {
         let maps = std::fs::read_to_string("/proc/self/maps")
             .map(|t| parse_maps(&t))
             .unwrap_or_default();
-        let (symbols, segments) = exe.as_ref().map(|p| elf_symbols(p)).unwrap_or_default();
+        let (symbols, segments) = exe.as_ref().map(elf_symbols).unwrap_or_default();
         UserSymbols {
             maps,
             exe,
