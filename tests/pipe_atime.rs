@@ -3,31 +3,23 @@
 //! case (or says why it could not).
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 
 #[test]
 fn both_variants_and_pipe_types_run_verified_with_a_profile() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "pipe-atime",
-            "-p",
-            "count=2000",
-            "--repeat",
-            "2",
-            "--profile",
-            "--json",
-            "-",
-            "--no-store",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    sb.assert_tmp_empty();
-    let run = json(&out);
+    let run = sb.run_json(&[
+        "run",
+        "pipe-atime",
+        "-p",
+        "count=2000",
+        "--repeat",
+        "2",
+        "--profile",
+        "--json",
+        "-",
+        "--no-store",
+    ]);
     let res = results(&run);
     let cases: Vec<&str> = res.iter().map(|r| r["case"].as_str().unwrap()).collect();
     assert_eq!(

@@ -4,7 +4,7 @@
 //! case while the run goes on; no echo program or temp file is left.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 
 /// Processes still running whose command line is exactly `argv`.
 fn leftover(argv: &[&str]) -> Vec<String> {
@@ -36,15 +36,7 @@ fn ring(sb: &Sandbox, extra: &[&str]) -> serde_json::Value {
         "--no-store",
     ];
     args.extend_from_slice(extra);
-    let out = sb
-        .iolab(&args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    sb.assert_tmp_empty();
-    json(&out)
+    sb.run_json(&args)
 }
 
 #[test]

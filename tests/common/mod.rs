@@ -36,6 +36,20 @@ impl Sandbox {
         cmd
     }
 
+    /// Runs `iolab ARGS` (which must succeed and print JSON on stdout),
+    /// checks that nothing was left in TMPDIR, and returns the JSON.
+    pub fn run_json(&self, args: &[&str]) -> serde_json::Value {
+        let out = self
+            .iolab(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        self.assert_tmp_empty();
+        json(&out)
+    }
+
     /// Nothing of a run's temp dirs or FIFOs remains.
     pub fn assert_tmp_empty(&self) {
         let left: Vec<_> = std::fs::read_dir(self.tmp())
