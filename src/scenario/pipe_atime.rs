@@ -235,10 +235,10 @@ fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
     let (d, n) = (find("default")?, find("noatime")?);
     let (dm, nm): (&Metric, &Metric) = (d.metrics.get("ns_per_msg")?, n.metrics.get("ns_per_msg")?);
     let ratio = dm.value / nm.value;
-    let differs = if clearly_differs(dm, nm) {
-        "a measurable difference"
-    } else {
-        "within the repetition spread: no measurable difference"
+    let differs = match (clearly_differs(dm, nm), ratio > 1.0) {
+        (true, true) => "noatime is measurably faster",
+        (true, false) => "noatime is measurably slower",
+        (false, _) => "within the repetition spread: no measurable difference",
     };
     let kept = match n.metrics.get("noatime_accepted").map(|m| m.value) {
         Some(v) if v > 0.0 => "kept",
