@@ -93,6 +93,11 @@ pub struct RunArgs {
     /// No progress bar and no table (errors and --json/--csv output only)
     #[arg(long, short)]
     pub quiet: bool,
+    /// Sample the CPU while each case runs and attach its top kernel and
+    /// user functions to the result (perf_event_open; needs root or
+    /// perf_event_paranoid <= 1)
+    #[arg(long)]
+    pub profile: bool,
     /// Test-only fault injection (corrupt): makes one message arrive damaged
     #[arg(long, hide = true, value_name = "KIND")]
     pub fault: Option<String>,

@@ -134,6 +134,9 @@ pub struct CaseResult {
     /// a rate above this machine's memory bandwidth.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub flags: Vec<Flag>,
+    /// Where the CPU went while the case ran (`iolab run --profile`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<Profile>,
 }
 
 /// A warning attached to a result: its name and why it was raised.
@@ -161,6 +164,7 @@ impl CaseResult {
             histogram: None,
             series: Vec::new(),
             flags: Vec::new(),
+            profile: None,
         }
     }
 
@@ -262,4 +266,34 @@ pub struct LimitRatio {
     /// headline / limit: for a time, how many reference costs one operation
     /// takes; for a rate, the fraction of the reference rate reached.
     pub ratio: f64,
+}
+
+/// A CPU profile of one case: sampled while it ran, over iolab's threads
+/// and every process it started.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Profile {
+    /// How the samples were taken, e.g. "perf_event_open cpu-clock 4999 Hz".
+    pub method: String,
+    /// Samples taken (0 when profiling was not possible).
+    pub samples: u64,
+    /// Kernel functions by share of all samples (self time, leaf frame).
+    #[serde(default)]
+    pub top_kernel: Vec<Symbol>,
+    /// User-space functions (iolab's own) or programs by share of all samples.
+    #[serde(default)]
+    pub top_user: Vec<Symbol>,
+    /// Share of samples whose kernel call chain passes through the
+    /// access/modify-time update path (see README for the functions).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub atime_share: Option<f64>,
+    /// Why there is no profile, or what limits it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Symbol {
+    pub name: String,
+    /// Fraction of all samples, 0..1.
+    pub share: f64,
 }

@@ -5,5 +5,7 @@
 pub mod clock;
 pub mod histogram;
 pub mod pin;
+pub mod procstat;
+pub mod profile;
 pub mod stats;
 pub mod time;

@@ -14,6 +14,9 @@ type Point = BTreeMap<&'static str, Value>;
 
 pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSpec>> {
     let points = sweep(inv, common)?;
+    for point in &points {
+        inv.scenario.check_point(point).map_err(UsageError::new)?;
+    }
     let spec = |mech, placement, values: Point, unsupported| CaseSpec {
         scenario: inv.scenario,
         mech,

@@ -17,6 +17,8 @@ pub struct Plan {
     /// What was asked for, e.g. "quick" or "pingpong stream".
     pub targets: String,
     pub fault: Option<Fault>,
+    /// Sample each case's CPU use (`--profile`).
+    pub profile: bool,
 }
 
 /// One scenario to run, with the parameters its suite sets.
@@ -83,6 +85,7 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
         cases,
         targets: targets.join(" "),
         fault: parse_fault(args.fault.as_deref())?,
+        profile: args.profile,
     })
 }
 

@@ -9,6 +9,7 @@ mod html;
 mod json;
 mod markdown;
 mod page;
+mod profile_text;
 mod table;
 
 #[cfg(test)]

@@ -137,6 +137,9 @@ impl TableReporter {
                 writeln!(out, "  {} {}: {}", r.case, flag.name, flag.reason)?;
             }
         }
+        for line in results.iter().flat_map(|r| super::profile_text::lines(r)) {
+            writeln!(out, "{line}")?;
+        }
         Ok(())
     }
 

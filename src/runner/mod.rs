@@ -61,7 +61,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
             fault: plan.fault,
             timeout: CASE_TIMEOUT,
         };
-        let result = run_one(case, &ctx);
+        let result = run_one(case, &ctx, plan.profile);
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
         observer.case_finished(&result);
         results.push(result);
@@ -69,13 +69,16 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
     Ok(results)
 }
 
-fn run_one(case: &CaseSpec, ctx: &CaseCtx) -> CaseResult {
+fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
     let mut out = CaseResult::new(case.scenario.name(), &case.name(), case.params_json());
     if let Some(why) = &case.unsupported {
         mark(&mut out, Status::Unsupported, why.clone());
         return out;
     }
-    if let Err(err) = case.scenario.run(case, ctx, &mut out) {
+    let session = profile.then(crate::measure::profile::start);
+    let ran = case.scenario.run(case, ctx, &mut out);
+    out.profile = session.map(|s| s.finish());
+    if let Err(err) = ran {
         match err.downcast_ref::<Unsupported>() {
             Some(why) => mark(&mut out, Status::Unsupported, why.0.clone()),
             None => mark(&mut out, Status::Failed, format!("{err:#}")),

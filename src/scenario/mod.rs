@@ -14,6 +14,8 @@ mod link;
 pub mod params;
 mod payload;
 mod pingpong;
+mod pipe_atime;
+mod port_ring;
 mod side;
 mod stream;
 pub mod suite;
@@ -25,6 +27,7 @@ pub use case::{CaseCtx, CaseSpec, Fault, Mode};
 pub use params::{ParamKind, ParamSpec, Value};
 
 use crate::model::CaseResult;
+use std::collections::BTreeMap;
 
 /// A metric a scenario reports; names are fixed per scenario.
 #[derive(Debug, Clone, Copy)]
@@ -58,6 +61,11 @@ pub trait Scenario: Sync {
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
         None
     }
+    /// Checks one parameter point before anything runs (e.g. that a named
+    /// program exists); the message becomes a usage error (exit 2).
+    fn check_point(&self, _values: &BTreeMap<&'static str, Value>) -> Result<(), String> {
+        Ok(())
+    }
 
     /// Adjusts one point of the parameter sweep before it becomes a case,
     /// e.g. drops a parameter that does not apply to it; cases that end up
@@ -79,6 +87,8 @@ pub static ALL: &[&dyn Scenario] = &[
     &stream::Stream,
     &file_transfer::FileTransfer,
     &devnull::DevNull,
+    &pipe_atime::PipeAtime,
+    &port_ring::PortRing,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {

@@ -11,6 +11,9 @@ pub enum ParamKind {
     Count,
     /// One of a fixed set of words.
     Choice(&'static [&'static str]),
+    /// Free text, e.g. a command line; it may hold spaces but not commas
+    /// (a comma separates the values of a sweep).
+    Text,
 }
 
 /// A parameter a scenario accepts, with its default (a list sweeps).
@@ -56,6 +59,7 @@ impl ParamKind {
             ParamKind::Bytes => "a positive byte count such as 64, 4k or 9M".to_string(),
             ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
+            ParamKind::Text => "non-empty text".to_string(),
         }
     }
 
@@ -67,6 +71,9 @@ impl ParamKind {
                 .iter()
                 .find(|w| **w == text)
                 .map(|w| Value::Text(w.to_string())),
+            ParamKind::Text => Some(text.trim())
+                .filter(|t| !t.is_empty())
+                .map(|t| Value::Text(t.to_string())),
         }
     }
 }
@@ -159,5 +166,22 @@ mod tests {
         let kind = ParamKind::Choice(&["a", "b"]);
         assert_eq!(kind.parse("b"), Some(Value::Text("b".into())));
         assert_eq!(kind.parse("c"), None);
+    }
+
+    #[test]
+    fn text_keeps_spaces_and_refuses_empty() {
+        let echo = ParamSpec {
+            name: "echo",
+            kind: ParamKind::Text,
+            default: "/bin/cat",
+            about: "",
+            in_name: true,
+        };
+        let v = parse_list(&echo, "tr 1 2,/bin/cat").unwrap();
+        assert_eq!(
+            v,
+            vec![Value::Text("tr 1 2".into()), Value::Text("/bin/cat".into())]
+        );
+        assert!(parse_list(&echo, " ").is_err());
     }
 }

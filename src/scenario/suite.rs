@@ -49,6 +49,19 @@ pub static ALL: &[Suite] = &[
                     ("cache", "warm,cold"),
                 ],
             ),
+            entry("pipe-atime", &[("count", "50k")]),
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "port-ring",
+                    &[
+                        ("relays", "5"),
+                        ("messages", "5000"),
+                        ("rings", "2"),
+                        ("relay", "threads,processes"),
+                    ],
+                )
+            },
         ],
     },
     Suite {
@@ -85,6 +98,14 @@ pub static ALL: &[Suite] = &[
                 repeat: Some(3),
                 ..entry("devnull", &[("file-size", "64M")])
             },
+            Entry {
+                repeat: Some(3),
+                ..entry("pipe-atime", &[("count", "10M"), ("pipe", "anon")])
+            },
+            Entry {
+                repeat: Some(2),
+                ..entry("port-ring", &[])
+            },
         ],
     },
     Suite {
@@ -105,6 +126,17 @@ pub static ALL: &[Suite] = &[
                 &[("cache", "warm,cold"), ("link", "loopback,100mbit")],
             ),
             entry("devnull", &[("buf", "4096,65536,1M")]),
+            Entry {
+                repeat: Some(3),
+                ..entry("pipe-atime", &[("count", "10M")])
+            },
+            Entry {
+                repeat: Some(2),
+                ..entry(
+                    "port-ring",
+                    &[("relay", "threads,processes"), ("echo", "/bin/cat,none")],
+                )
+            },
         ],
     },
 ];

@@ -5,7 +5,9 @@
 pub mod fork;
 pub mod mmap;
 pub mod rusage;
+pub mod shared;
 pub mod signals;
+pub mod spawn;
 pub mod uring;
 
 use std::io;

@@ -36,7 +36,8 @@ impl Sandbox {
         cmd
     }
 
-    /// Runs `iolab ARGS`, expects success, and parses the JSON it printed.
+    /// Runs `iolab ARGS` (which must succeed and print JSON on stdout),
+    /// checks that nothing was left in TMPDIR, and returns the JSON.
     pub fn run_json(&self, args: &[&str]) -> serde_json::Value {
         let out = self
             .iolab(args)
@@ -45,6 +46,7 @@ impl Sandbox {
             .get_output()
             .stdout
             .clone();
+        self.assert_tmp_empty();
         json(&out)
     }
 

@@ -1,0 +1,69 @@
+//! System-wide counters from /proc/stat: context switches (`ctxt`) and the
+//! CPU time split of the `cpu` line, read before and after a run the way
+//! dstat shows them.
+
+/// One reading of /proc/stat.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct ProcStat {
+    pub ctxt: u64,
+    /// user + nice, in clock ticks over all CPUs.
+    pub user: u64,
+    /// system + irq + softirq.
+    pub system: u64,
+    /// Every field of the `cpu` line added up.
+    pub total: u64,
+}
+
+impl ProcStat {
+    pub fn read() -> std::io::Result<ProcStat> {
+        Ok(parse(&std::fs::read_to_string("/proc/stat")?))
+    }
+
+    /// (context switches, user %, system %) between `self` and `later`;
+    /// the percentages are of all CPUs' time, as dstat reports them.
+    pub fn delta(&self, later: &ProcStat) -> (u64, f64, f64) {
+        let total = later.total.saturating_sub(self.total).max(1) as f64;
+        (
+            later.ctxt.saturating_sub(self.ctxt),
+            later.user.saturating_sub(self.user) as f64 * 100.0 / total,
+            later.system.saturating_sub(self.system) as f64 * 100.0 / total,
+        )
+    }
+}
+
+pub fn parse(text: &str) -> ProcStat {
+    let mut stat = ProcStat::default();
+    for line in text.lines() {
+        let mut fields = line.split_whitespace();
+        match fields.next() {
+            Some("ctxt") => stat.ctxt = fields.next().and_then(|v| v.parse().ok()).unwrap_or(0),
+            Some("cpu") => {
+                let v: Vec<u64> = fields.map(|f| f.parse().unwrap_or(0)).collect();
+                let at = |i: usize| v.get(i).copied().unwrap_or(0);
+                stat.user = at(0) + at(1);
+                stat.system = at(2) + at(5) + at(6);
+                // guest time is already counted in user.
+                stat.total = v.iter().take(8).sum();
+            }
+            _ => {}
+        }
+    }
+    stat
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_ctxt_and_cpu_split() {
+        let text = "cpu  100 10 50 800 20 5 15 0 0 0\ncpu0 1 2 3 4\nctxt 12345\nbtime 1\n";
+        let s = parse(text);
+        assert_eq!(s.ctxt, 12345);
+        assert_eq!((s.user, s.system, s.total), (110, 70, 1000));
+        let later = parse("cpu  200 10 100 1650 20 5 15 0\nctxt 13345\n");
+        let (csw, user, sys) = s.delta(&later);
+        assert_eq!(csw, 1000);
+        assert!((user - 10.0).abs() < 1e-9 && (sys - 5.0).abs() < 1e-9);
+    }
+}

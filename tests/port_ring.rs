@@ -1,0 +1,140 @@
+//! port-ring with echo programs that misbehave: one that changes the data
+//! fails its case with the first mismatch, one that does not exist is a
+//! usage error before anything runs, one that stops answering fails its
+//! case while the run goes on; no echo program or temp file is left.
+
+mod common;
+use common::{results, Sandbox};
+
+/// Processes still running whose command line is exactly `argv`.
+fn leftover(argv: &[&str]) -> Vec<String> {
+    let want: Vec<u8> = argv
+        .iter()
+        .flat_map(|a| [a.as_bytes(), b"\0"].concat())
+        .collect();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
+        .filter(|e| std::fs::read(e.path().join("cmdline")).ok().as_deref() == Some(&want[..]))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
+}
+
+fn ring(sb: &Sandbox, extra: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "run",
+        "port-ring",
+        "-p",
+        "relays=3",
+        "-p",
+        "rings=2",
+        "--repeat",
+        "1",
+        "--json",
+        "-",
+        "--no-store",
+    ];
+    args.extend_from_slice(extra);
+    sb.run_json(&args)
+}
+
+#[test]
+fn a_clean_ring_verifies_every_echo_in_each_relay_mode() {
+    let sb = Sandbox::new();
+    let run = ring(
+        &sb,
+        &[
+            "-p",
+            "messages=300",
+            "-p",
+            "relay=threads,processes",
+            "-p",
+            "echo=/bin/cat,none",
+        ],
+    );
+    let res = results(&run);
+    assert_eq!(res.len(), 4);
+    for r in res {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"]["ok"], true);
+        assert_eq!(r["verified"]["messages"], 600, "K x Par echoes");
+        for m in [
+            "msgs_per_s",
+            "us_per_msg",
+            "setup_ms_per_port",
+            "csw_per_s",
+            "csw_per_s_iolab",
+            "cpu_user_pct",
+            "cpu_sys_pct",
+        ] {
+            assert!(r["metrics"][m]["value"].is_number(), "{m} in {r}");
+        }
+    }
+    assert_eq!(
+        res[0]["case"],
+        "relays=3/messages=300/rings=2/echo=/bin/cat/threads"
+    );
+}
+
+#[test]
+fn an_echo_that_changes_the_data_fails_with_the_first_mismatch() {
+    let sb = Sandbox::new();
+    // tr buffers its output on a pipe: the ring stalls, iolab closes tr's
+    // input, tr flushes, and the changed answer is seen.
+    let run = ring(&sb, &["-p", "messages=10", "-p", "echo=tr 1 2"]);
+    let r = &results(&run)[0];
+    assert_eq!(r["status"], "failed");
+    let reason = r["reason"].as_str().unwrap();
+    assert!(
+        reason.contains("verification failed")
+            && reason.contains(r#"wrote "10", the echo returned "20""#),
+        "{reason}"
+    );
+    assert_eq!(r["verified"]["ok"], false);
+    assert!(r["metrics"].as_object().unwrap().is_empty());
+    assert!(leftover(&["tr", "1", "2"]).is_empty());
+}
+
+#[test]
+fn an_echo_that_dies_fails_its_case_and_the_run_goes_on() {
+    let sb = Sandbox::new();
+    let run = ring(
+        &sb,
+        &[
+            "-p",
+            "messages=50",
+            "-p",
+            "relay=processes",
+            "-p",
+            "echo=head -n 3,/bin/cat",
+        ],
+    );
+    let res = results(&run);
+    assert_eq!(res.len(), 2);
+    assert_eq!(res[0]["status"], "failed");
+    let reason = res[0]["reason"].as_str().unwrap();
+    assert!(reason.contains("echo program"), "{reason}");
+    assert_eq!(res[1]["status"], "ok");
+    assert_eq!(res[1]["verified"]["messages"], 100);
+    assert!(leftover(&["head", "-n", "3"]).is_empty());
+}
+
+#[test]
+fn a_missing_echo_program_is_a_usage_error_before_anything_runs() {
+    let sb = Sandbox::new();
+    let out = sb
+        .iolab(&["run", "port-ring", "-p", "echo=no-such-echo-iolab --flag"])
+        .assert()
+        .code(2)
+        .get_output()
+        .clone();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("invalid value 'no-such-echo-iolab --flag' for echo: program 'no-such-echo-iolab' was not found"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+    assert!(!sb.db().exists());
+    sb.assert_tmp_empty();
+}
