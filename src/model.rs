@@ -126,6 +126,9 @@ pub struct CaseResult {
     /// store, not in the JSON contract.
     #[serde(skip)]
     pub histogram: Option<Vec<u8>>,
+    /// Time series (e.g. per-interval latency), x = seconds since start.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub series: Vec<Series>,
 }
 
 impl CaseResult {
@@ -144,6 +147,7 @@ impl CaseResult {
             sides: Vec::new(),
             limit_ratio: None,
             histogram: None,
+            series: Vec::new(),
         }
     }
 
@@ -235,4 +239,12 @@ pub struct LimitRatio {
     /// headline / limit: for a time, how many reference costs one operation
     /// takes; for a rate, the fraction of the reference rate reached.
     pub ratio: f64,
+}
+
+/// One named time series of a result: points are [seconds since start, value].
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Series {
+    pub name: String,
+    pub unit: String,
+    pub points: Vec<[f64; 2]>,
 }

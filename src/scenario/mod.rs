@@ -16,6 +16,7 @@ mod verdict;
 pub use case::{CaseCtx, CaseSpec, Fault, Mode};
 pub use params::{ParamKind, ParamSpec, Value};
 
+use crate::measure::pin::Placement;
 use crate::model::CaseResult;
 
 /// A metric a scenario reports; names are fixed per scenario.
@@ -48,6 +49,15 @@ pub trait Scenario: Sync {
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String>;
     /// The `limits` reference point this result is compared against.
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
+        None
+    }
+    /// The mechanisms to run when `--mech` is not given (None: all).
+    fn default_mechs(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+    /// The placements to run when `--placement` is not given (None: the
+    /// plan's default, same-cpu and cross-cpu).
+    fn default_placements(&self) -> Option<&'static [Placement]> {
         None
     }
 

@@ -72,8 +72,14 @@ mod tests {
                     panic!("{}: unknown scenario {}", suite.name, entry.scenario)
                 });
                 for (key, value) in entry.params {
+                    let mech_param = || {
+                        crate::mechanism::ALL
+                            .iter()
+                            .find_map(|m| m.params().iter().find(|p| p.name == *key))
+                    };
                     let spec = scenario
                         .param(key)
+                        .or_else(mech_param)
                         .unwrap_or_else(|| panic!("{}: {key}", suite.name));
                     assert!(
                         super::super::params::parse_list(spec, value).is_ok(),

@@ -25,7 +25,7 @@ where
         .placement
         .expect("a two-sided scenario has a placement");
     let cpus = pin::choose(placement).map_err(Unsupported)?;
-    let ends: (BoxEndpoint, BoxEndpoint) = mech.connect(ctx.dir)?;
+    let ends: (BoxEndpoint, BoxEndpoint) = mech.connect(ctx.dir, &case.values)?;
     run_pair(Pair {
         mode: case.mode,
         cpus,

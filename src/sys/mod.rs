@@ -4,6 +4,7 @@
 
 pub mod fork;
 pub mod rusage;
+pub mod shared;
 pub mod signals;
 
 use std::io;
