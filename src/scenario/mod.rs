@@ -3,6 +3,7 @@
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
 pub mod case;
+mod contention;
 mod limits;
 pub mod params;
 mod payload;
@@ -70,7 +71,12 @@ pub trait Scenario: Sync {
     }
 }
 
-pub static ALL: &[&dyn Scenario] = &[&limits::Limits, &pingpong::PingPong, &stream::Stream];
+pub static ALL: &[&dyn Scenario] = &[
+    &limits::Limits,
+    &pingpong::PingPong,
+    &stream::Stream,
+    &contention::Contention,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {
     ALL.iter().copied().find(|s| s.name() == name)

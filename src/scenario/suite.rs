@@ -30,14 +30,25 @@ pub static ALL: &[Suite] = &[
         about: "every scenario at small size, about a minute on 2 cores (the default)",
         entries: &[
             entry("limits", &[("count", "100000")]),
-            entry("pingpong", &[("count", "2000")]),
-            entry("stream", &[("bytes", "8M")]),
+            entry("pingpong", &[("count", "2000"), ("wake", "spin,futex")]),
+            entry("stream", &[("bytes", "8M"), ("wake", "spin,futex")]),
+            Entry {
+                repeat: Some(1),
+                ..entry("contention", &[("duration", "200ms")])
+            },
         ],
     },
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
-        entries: &[entry("limits", &[])],
+        entries: &[
+            entry("limits", &[]),
+            // The original's tests at 10 s each, once: 20 cases, about 3.5 minutes.
+            Entry {
+                repeat: Some(1),
+                ..entry("contention", &[("duration", "10s")])
+            },
+        ],
     },
     Suite {
         name: "full",
@@ -52,6 +63,10 @@ pub static ALL: &[Suite] = &[
                 "stream",
                 &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
             ),
+            Entry {
+                repeat: Some(3),
+                ..entry("contention", &[("duration", "2s")])
+            },
         ],
     },
 ];

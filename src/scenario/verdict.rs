@@ -29,7 +29,7 @@ fn group_key(r: &CaseResult) -> String {
 }
 
 /// The mechanism with its own parameters, e.g. "shm wake=futex".
-fn mech(r: &CaseResult) -> String {
+pub fn mech(r: &CaseResult) -> String {
     let name = r.param_str("mech").unwrap_or_else(|| r.case.clone());
     let own = mechanism::find(&name)
         .map(|m| m.params())
