@@ -205,15 +205,15 @@ mod tests {
     #[test]
     fn fills_up_then_drains_in_order() {
         let (mut p, mut c, layout) = ring(16);
-        let mut n = 0u8;
-        while p.try_push(&[n; 16]).unwrap() {
+        let mut n = 0usize;
+        while p.try_push(&[n as u8; 16]).unwrap() {
             n += 1;
         }
-        assert_eq!(n as usize, layout.slots);
+        assert_eq!(n, layout.slots);
         let mut buf = [0u8; 16];
         for want in 0..n {
             assert!(c.try_pop(&mut buf).unwrap());
-            assert_eq!(buf, [want; 16]);
+            assert_eq!(buf, [want as u8; 16]);
         }
         assert!(!c.try_pop(&mut buf).unwrap());
         assert!(p.try_push(&[9; 16]).unwrap());
