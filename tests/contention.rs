@@ -3,34 +3,27 @@
 //! its CPU hogs and sides are gone after the run and after Ctrl-C.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{alive, children_of, results, Sandbox};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 #[test]
 fn all_cases_have_histograms_series_and_verdicts() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "contention",
-            "--param",
-            "duration=60ms",
-            "--param",
-            "interval=20ms",
-            "--param",
-            "hogs=1",
-            "--repeat",
-            "1",
-            "--json",
-            "-",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let run = json(&out);
+    let run = sb.run_json(&[
+        "run",
+        "contention",
+        "--param",
+        "duration=60ms",
+        "--param",
+        "interval=20ms",
+        "--param",
+        "hogs=1",
+        "--repeat",
+        "1",
+        "--json",
+        "-",
+    ]);
     let res = results(&run);
     assert_eq!(res.len(), 20, "4 tests x 5 mechanisms");
     for mech in ["fifo", "pipe", "eventfd", "udp", "unix-dgram"] {
@@ -78,59 +71,31 @@ fn all_cases_have_histograms_series_and_verdicts() {
 #[test]
 fn shm_takes_part_when_asked() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "contention",
-            "--mech",
-            "shm",
-            "--param",
-            "wake=spin,futex",
-            "--param",
-            "test=both",
-            "--param",
-            "duration=50ms",
-            "--repeat",
-            "1",
-            "--mode",
-            "threads",
-            "--no-store",
-            "--json",
-            "-",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let run = json(&out);
+    let run = sb.run_json(&[
+        "run",
+        "contention",
+        "--mech",
+        "shm",
+        "--param",
+        "wake=spin,futex",
+        "--param",
+        "test=both",
+        "--param",
+        "duration=50ms",
+        "--repeat",
+        "1",
+        "--mode",
+        "threads",
+        "--no-store",
+        "--json",
+        "-",
+    ]);
     let res = results(&run);
     assert_eq!(res.len(), 2);
     for r in res {
         assert_eq!(r["status"], "ok", "{}", r["reason"]);
         assert!(r["metrics"]["reader_transfers"]["value"].as_f64().unwrap() >= 0.0);
     }
-}
-
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut all = Vec::new();
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return all;
-    };
-    for task in tasks.flatten() {
-        let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
-        all.extend(
-            text.split_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok()),
-        );
-    }
-    all
-}
-
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.contains(") Z "))
-        .unwrap_or(false)
 }
 
 /// Starts a both+hogs run with 2 hogs; returns it once all four children

@@ -3,39 +3,32 @@
 //! system calls, and its `wake` parameter is validated.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 
 fn run_all_wakes(mode: &str) {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&[
-            "run",
-            "pingpong",
-            "stream",
-            "--mech",
-            "shm",
-            "--param",
-            "wake=spin,futex,eventfd,fifo",
-            "--param",
-            "count=300",
-            "--param",
-            "size=64",
-            "--param",
-            "bytes=128k",
-            "--repeat",
-            "1",
-            "--mode",
-            mode,
-            "--no-store",
-            "--json",
-            "-",
-        ])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let run = json(&out);
+    let run = sb.run_json(&[
+        "run",
+        "pingpong",
+        "stream",
+        "--mech",
+        "shm",
+        "--param",
+        "wake=spin,futex,eventfd,fifo",
+        "--param",
+        "count=300",
+        "--param",
+        "size=64",
+        "--param",
+        "bytes=128k",
+        "--repeat",
+        "1",
+        "--mode",
+        mode,
+        "--no-store",
+        "--json",
+        "-",
+    ]);
     let res = results(&run);
     // 2 scenarios x 2 placements x 4 wake modes
     assert_eq!(res.len(), 16);
@@ -67,13 +60,7 @@ fn every_wake_mode_is_verified_in_threads() {
 #[test]
 fn a_bad_wake_mode_is_refused_before_running() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&["run", "pingpong", "--mech", "shm", "--param", "wake=sleepy"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = sb.usage_error(&["run", "pingpong", "--mech", "shm", "--param", "wake=sleepy"]);
     assert!(
         err.contains("invalid value 'sleepy' for wake: expected one of spin, futex, eventfd, fifo"),
         "{err}"
@@ -84,12 +71,6 @@ fn a_bad_wake_mode_is_refused_before_running() {
 #[test]
 fn wake_belongs_to_shm_only() {
     let sb = Sandbox::new();
-    let out = sb
-        .iolab(&["run", "pingpong", "--mech", "pipe", "--param", "wake=spin"])
-        .assert()
-        .code(2)
-        .get_output()
-        .clone();
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = sb.usage_error(&["run", "pingpong", "--mech", "pipe", "--param", "wake=spin"]);
     assert!(err.contains("unknown parameter 'wake'"), "{err}");
 }

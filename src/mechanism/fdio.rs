@@ -62,6 +62,15 @@ fn moved(result: rustix::io::Result<usize>, want: usize, what: &str) -> io::Resu
     }
 }
 
+fn try_write(fd: &OwnedFd, msg: &[u8]) -> io::Result<bool> {
+    moved(write(fd, msg), msg.len(), "write")
+}
+
+fn try_read(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<bool> {
+    let want = buf.len();
+    moved(read(fd, buf), want, "read")
+}
+
 /// A byte stream, possibly over two one-way descriptors (pipes, FIFOs).
 pub struct StreamEndpoint {
     pub rx: OwnedFd,
@@ -82,12 +91,11 @@ impl Endpoint for StreamEndpoint {
     }
 
     fn try_send(&mut self, msg: &[u8]) -> io::Result<bool> {
-        moved(write(&self.tx, msg), msg.len(), "write")
+        try_write(&self.tx, msg)
     }
 
     fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {
-        let want = buf.len();
-        moved(read(&self.rx, buf), want, "read")
+        try_read(&self.rx, buf)
     }
 }
 
@@ -184,11 +192,10 @@ impl Endpoint for CounterEndpoint {
     }
 
     fn try_send(&mut self, msg: &[u8]) -> io::Result<bool> {
-        moved(write(&self.tx, msg), msg.len(), "eventfd write")
+        try_write(&self.tx, msg)
     }
 
     fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {
-        let want = buf.len();
-        moved(read(&self.rx, buf), want, "eventfd read")
+        try_read(&self.rx, buf)
     }
 }
