@@ -1,9 +1,11 @@
 //! The SPSC ring in shared memory: where everything lives in the region,
-//! and the producer's and consumer's views of one ring. Head (messages
-//! published) and tail (messages consumed) sit on their own 128-byte lines
-//! so the two sides never write the same cache line; each side caches the
-//! other's index and rereads it only when the ring looks full or empty.
-//! A slot holds an 8-byte length and up to `slot` bytes of message.
+//! and the producer's and consumer's views of one ring. A slot holds a
+//! sequence word, an 8-byte length and up to `slot` bytes of message; the
+//! producer publishes a slot by storing its sequence number (release), and
+//! the consumer polls the next slot's sequence, so a small message costs
+//! one cache line moving from one CPU to the other. The consumer's tail
+//! (messages consumed) sits on its own 128-byte line; the producer caches it
+//! and rereads it only when the ring looks full.
 
 use crate::sys::shared::SharedRegion;
 use std::io;
@@ -17,7 +19,8 @@ pub const LINE: usize = 128;
 const RING_BYTES: usize = 1 << 20;
 const MIN_SLOTS: usize = 4;
 const MAX_SLOTS: usize = 1024;
-const LEN_BYTES: usize = 8;
+/// Sequence word and length before the message in each slot.
+const HEADER: usize = 16;
 
 /// Where the two rings, the two sides' flags and the slots are.
 #[derive(Debug, Clone, Copy)]
@@ -30,17 +33,13 @@ pub struct Layout {
 impl Layout {
     /// A layout whose slots carry messages of up to `slot` bytes.
     pub fn new(slot: usize) -> Layout {
-        let stride = (LEN_BYTES + slot).next_multiple_of(64);
+        let stride = (HEADER + slot).next_multiple_of(64);
         let slots = (RING_BYTES / stride).clamp(MIN_SLOTS, MAX_SLOTS);
         Layout {
             slot,
             slots,
             stride,
         }
-    }
-
-    fn head(ring: usize) -> usize {
-        ring * 2 * LINE
     }
 
     fn tail(ring: usize) -> usize {
@@ -69,8 +68,10 @@ struct RingRef {
 }
 
 impl RingRef {
-    fn head(&self) -> &AtomicU64 {
-        self.region.atomic_u64(Layout::head(self.ring))
+    /// The sequence word of the slot for message `index`: index + 1 once
+    /// that message is published.
+    fn seq(&self, index: u64) -> &AtomicU64 {
+        self.region.atomic_u64(self.slot_at(index))
     }
 
     fn tail(&self) -> &AtomicU64 {
@@ -129,10 +130,12 @@ impl Producer {
         }
         let at = self.ring.slot_at(self.head);
         let region = &self.ring.region;
-        region.write(at, &(msg.len() as u64).to_le_bytes());
-        region.write(at + LEN_BYTES, msg);
+        region.write(at + 8, &(msg.len() as u64).to_le_bytes());
+        region.write(at + HEADER, msg);
+        self.ring
+            .seq(self.head)
+            .store(self.head + 1, Ordering::Release);
         self.head += 1;
-        self.ring.head().store(self.head, Ordering::Release);
         Ok(true)
     }
 }
@@ -140,7 +143,6 @@ impl Producer {
 pub struct Consumer {
     ring: RingRef,
     tail: u64,
-    cached_head: u64,
 }
 
 impl Consumer {
@@ -152,17 +154,12 @@ impl Consumer {
                 ring,
             },
             tail: 0,
-            cached_head: 0,
         }
     }
 
-    /// True when a message is waiting (rereads the producer's head).
+    /// True when the next message is published.
     pub fn has_data(&mut self) -> bool {
-        if self.tail != self.cached_head {
-            return true;
-        }
-        self.cached_head = self.ring.head().load(Ordering::Acquire);
-        self.tail != self.cached_head
+        self.ring.seq(self.tail).load(Ordering::Acquire) == self.tail + 1
     }
 
     /// Takes the next message into `buf` (which must be its exact size);
@@ -172,8 +169,8 @@ impl Consumer {
             return Ok(false);
         }
         let at = self.ring.slot_at(self.tail);
-        let mut len = [0u8; LEN_BYTES];
-        self.ring.region.read(at, &mut len);
+        let mut len = [0u8; 8];
+        self.ring.region.read(at + 8, &mut len);
         let len = u64::from_le_bytes(len) as usize;
         if len != buf.len() {
             return Err(io::Error::new(
@@ -181,7 +178,7 @@ impl Consumer {
                 format!("message of {len} bytes, expected {}", buf.len()),
             ));
         }
-        self.ring.region.read(at + LEN_BYTES, buf);
+        self.ring.region.read(at + HEADER, buf);
         self.tail += 1;
         self.ring.tail().store(self.tail, Ordering::Release);
         Ok(true)
@@ -234,6 +231,6 @@ mod tests {
         let big = Layout::new(1 << 20);
         assert_eq!(big.slots, MIN_SLOTS);
         assert!(Layout::flags(1) + LINE <= big.data(0));
-        assert_eq!(Layout::tail(0) - Layout::head(0), LINE);
+        assert_eq!(Layout::tail(1) - Layout::tail(0), 2 * LINE);
     }
 }
