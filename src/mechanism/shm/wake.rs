@@ -1,6 +1,6 @@
 //! How a side that cannot go on (ring empty, or full) waits, and how the
-//! other side wakes it. `spin` busy-polls (checking every few thousand
-//! spins whether the peer closed or the run was cancelled, and yielding
+//! other side wakes it. `spin` busy-polls (checking every few
+//! hundred spins whether the peer closed or the run was cancelled, and yielding
 //! the CPU, which a same-cpu placement needs). The sleeping modes announce
 //! "I am going to sleep" in a flag, re-check the ring, then block on a
 //! futex, an eventfd or a FIFO; the other side, after publishing progress,
@@ -21,7 +21,7 @@ use std::sync::Arc;
 pub const MODES: &[&str] = &["spin", "futex", "eventfd", "fifo"];
 
 /// Spins between two looks at "closed?", "cancelled?" and a sched_yield.
-const SPINS_PER_CHECK: u32 = 4096;
+const SPINS_PER_CHECK: u32 = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Mode {
