@@ -2,31 +2,9 @@
 //! gone, its temp dir and FIFOs removed, and nothing is stored.
 
 mod common;
-use common::Sandbox;
+use common::{alive, children_of, Sandbox};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
-
-fn children_of(pid: u32) -> Vec<u32> {
-    let mut all: Vec<u32> = Vec::new();
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-        return all;
-    };
-    for task in tasks.flatten() {
-        let file = task.path().join("children");
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        all.extend(
-            text.split_whitespace()
-                .filter_map(|p| p.parse::<u32>().ok()),
-        );
-    }
-    all
-}
-
-fn alive(pid: u32) -> bool {
-    std::fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.contains(") Z "))
-        .unwrap_or(false)
-}
 
 fn interrupt_mid_run(mode: &str, mech: &str) {
     let sb = Sandbox::new();

@@ -2,7 +2,7 @@
 //! counter is the message; the kernel adds up writes until a read resets it.
 
 use super::fdio::CounterEndpoint;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::event::{eventfd, EventfdFlags};
 use std::io;
 use std::path::Path;
@@ -26,7 +26,7 @@ impl Mechanism for EventFd {
     fn max_message(&self) -> usize {
         8
     }
-    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let a_to_b = eventfd(0, EventfdFlags::CLOEXEC)?;
         let b_to_a = eventfd(0, EventfdFlags::CLOEXEC)?;
         Ok((

@@ -2,12 +2,16 @@
 //! byte streams (read until the message is complete), datagrams (one
 //! message per call, length checked) and eventfd counters.
 //!
+//! Non-blocking operations (`try_send` / `try_recv`) make one system call
+//! each and report EAGAIN as `Ok(false)`.
+//!
 //! EINTR is not retried: only the runner's interrupt (SIGUSR1, installed
 //! without SA_RESTART) causes it, and it means "give up".
 
 use super::Endpoint;
 use rustix::fd::OwnedFd;
-use rustix::io::{read, write};
+use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
+use rustix::io::{read, write, Errno};
 use std::io;
 
 fn closed() -> io::Error {
@@ -36,6 +40,37 @@ pub fn read_exact(fd: &OwnedFd, mut buf: &mut [u8]) -> io::Result<()> {
     Ok(())
 }
 
+/// Sets O_NONBLOCK on each descriptor.
+fn nonblocking(fds: &[&OwnedFd]) -> io::Result<()> {
+    for fd in fds {
+        fcntl_setfl(fd, fcntl_getfl(fd)? | OFlags::NONBLOCK)?;
+    }
+    Ok(())
+}
+
+/// EAGAIN is `Ok(false)`, 0 bytes is a closed channel, and a call that
+/// moved bytes must have moved all `want` of them.
+fn moved(result: rustix::io::Result<usize>, want: usize, what: &str) -> io::Result<bool> {
+    match result {
+        Err(Errno::AGAIN) => Ok(false),
+        Err(e) => Err(e.into()),
+        Ok(0) if want > 0 => Err(closed()),
+        Ok(n) if n == want => Ok(true),
+        Ok(n) => Err(io::Error::other(format!(
+            "short non-blocking {what}: {n} of {want} bytes"
+        ))),
+    }
+}
+
+fn try_write(fd: &OwnedFd, msg: &[u8]) -> io::Result<bool> {
+    moved(write(fd, msg), msg.len(), "write")
+}
+
+fn try_read(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<bool> {
+    let want = buf.len();
+    moved(read(fd, buf), want, "read")
+}
+
 /// A byte stream, possibly over two one-way descriptors (pipes, FIFOs).
 pub struct StreamEndpoint {
     pub rx: OwnedFd,
@@ -49,6 +84,18 @@ impl Endpoint for StreamEndpoint {
 
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()> {
         read_exact(&self.rx, buf)
+    }
+
+    fn set_nonblocking(&mut self) -> io::Result<()> {
+        nonblocking(&[&self.rx, &self.tx])
+    }
+
+    fn try_send(&mut self, msg: &[u8]) -> io::Result<bool> {
+        try_write(&self.tx, msg)
+    }
+
+    fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {
+        try_read(&self.rx, buf)
     }
 }
 
@@ -103,6 +150,22 @@ impl Endpoint for DgramEndpoint {
     fn window(&self, size: usize) -> Option<u64> {
         self.window.map(|f| f(&self.fd, size))
     }
+
+    fn set_nonblocking(&mut self) -> io::Result<()> {
+        nonblocking(&[&self.fd])
+    }
+
+    fn try_send(&mut self, msg: &[u8]) -> io::Result<bool> {
+        let sent = rustix::net::send(&self.fd, msg, rustix::net::SendFlags::DONTWAIT);
+        moved(sent, msg.len(), "send")
+    }
+
+    fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {
+        let want = buf.len();
+        let flags = rustix::net::RecvFlags::DONTWAIT | rustix::net::RecvFlags::TRUNC;
+        let got = rustix::net::recv(&self.fd, buf, flags).map(|(_, full)| full);
+        moved(got, want, "recv")
+    }
 }
 
 /// An eventfd pair: the 8-byte counter is the message.
@@ -122,5 +185,17 @@ impl Endpoint for CounterEndpoint {
             return Err(io::Error::other(format!("eventfd read of {n} bytes")));
         }
         Ok(())
+    }
+
+    fn set_nonblocking(&mut self) -> io::Result<()> {
+        nonblocking(&[&self.rx, &self.tx])
+    }
+
+    fn try_send(&mut self, msg: &[u8]) -> io::Result<bool> {
+        try_write(&self.tx, msg)
+    }
+
+    fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {
+        try_read(&self.rx, buf)
     }
 }

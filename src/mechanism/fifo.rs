@@ -3,7 +3,7 @@
 //! then switched back to blocking.
 
 use super::fdio::StreamEndpoint;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::fd::OwnedFd;
 use rustix::fs::{fcntl_setfl, mkfifoat, open, Mode, OFlags, CWD};
 use std::io;
@@ -24,7 +24,7 @@ impl Mechanism for Fifo {
     fn max_message(&self) -> usize {
         usize::MAX
     }
-    fn connect(&self, dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let (b_rx, a_tx) = open_fifo(&dir.join("a-to-b"))?;
         let (a_rx, b_tx) = open_fifo(&dir.join("b-to-a"))?;
         Ok((

@@ -6,13 +6,19 @@ mod eventfd;
 mod fdio;
 mod fifo;
 mod pipe;
+mod shm;
 mod tcp;
 mod udp;
 mod unix_dgram;
 mod unix_stream;
 
+use crate::scenario::{ParamSpec, Value};
+use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
+
+/// A case's parameter values, as a mechanism sees them when connecting.
+pub type Values = BTreeMap<&'static str, Value>;
 
 /// What a mechanism can do, so scenarios can choose the ones that fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -51,6 +57,30 @@ pub trait Endpoint: Send {
     fn window(&self, _size: usize) -> Option<u64> {
         None
     }
+    /// Switches to non-blocking operation for `try_send` / `try_recv`.
+    fn set_nonblocking(&mut self) -> io::Result<()> {
+        Err(no_try())
+    }
+    /// Sends one message if that can be done at once; Ok(false) on EAGAIN.
+    fn try_send(&mut self, _msg: &[u8]) -> io::Result<bool> {
+        Err(no_try())
+    }
+    /// Receives one message if one is there; Ok(false) on EAGAIN.
+    fn try_recv(&mut self, _buf: &mut [u8]) -> io::Result<bool> {
+        Err(no_try())
+    }
+    /// System calls this end has made so far, when the mechanism counts
+    /// them (shm: its wake-ups); None when every operation is one call.
+    fn syscalls(&self) -> Option<u64> {
+        None
+    }
+}
+
+fn no_try() -> io::Error {
+    io::Error::new(
+        io::ErrorKind::Unsupported,
+        "this mechanism has no non-blocking operations",
+    )
 }
 
 pub type BoxEndpoint = Box<dyn Endpoint>;
@@ -69,9 +99,15 @@ pub trait Mechanism: Sync {
     fn probe(&self) -> Support {
         Support::Yes
     }
+    /// Parameters of the mechanism itself (shm: `wake`); they sweep like a
+    /// scenario's and appear in the case name as `key=value`.
+    fn params(&self) -> &'static [ParamSpec] {
+        &[]
+    }
     /// A connected duplex channel; `dir` is a private directory for any
-    /// filesystem objects (FIFOs), removed by the runner after the case.
-    fn connect(&self, dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)>;
+    /// filesystem objects (FIFOs), removed by the runner after the case;
+    /// `values` are the case's parameter values (message size, `wake`).
+    fn connect(&self, dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)>;
 }
 
 pub static ALL: &[&dyn Mechanism] = &[
@@ -82,6 +118,7 @@ pub static ALL: &[&dyn Mechanism] = &[
     &unix_dgram::UnixDgram,
     &udp::Udp,
     &tcp::Tcp,
+    &shm::Shm,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -1,7 +1,7 @@
 //! `pipe`: two anonymous pipes, one per direction.
 
 use super::fdio::StreamEndpoint;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::pipe::{pipe_with, PipeFlags};
 use std::io;
 use std::path::Path;
@@ -21,7 +21,7 @@ impl Mechanism for Pipe {
     fn max_message(&self) -> usize {
         usize::MAX
     }
-    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let (a_rx, b_tx) = pipe_with(PipeFlags::CLOEXEC)?;
         let (b_rx, a_tx) = pipe_with(PipeFlags::CLOEXEC)?;
         Ok((

@@ -1,7 +1,7 @@
 //! `tcp`: a TCP connection over loopback with TCP_NODELAY on both ends.
 
 use super::fdio::socket_stream;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::fd::OwnedFd;
 use std::io;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
@@ -22,7 +22,7 @@ impl Mechanism for Tcp {
     fn max_message(&self) -> usize {
         usize::MAX
     }
-    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let (a, b) = loopback_pair()?;
         Ok((Box::new(socket_stream(a)?), Box::new(socket_stream(b)?)))
     }

@@ -4,7 +4,7 @@
 //! window derived from the receive buffer.
 
 use super::fdio::DgramEndpoint;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::fd::OwnedFd;
 use rustix::net::sockopt;
 use std::io;
@@ -38,7 +38,7 @@ impl Mechanism for Udp {
     fn max_message(&self) -> usize {
         MAX_PAYLOAD
     }
-    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let a = bound_socket()?;
         let b = bound_socket()?;
         a.connect(b.local_addr()?)?;

@@ -3,7 +3,7 @@
 //! buffer size, so it is probed once rather than assumed.
 
 use super::fdio::DgramEndpoint;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::fd::OwnedFd;
 use rustix::net::{
     recv, send, socketpair, AddressFamily, RecvFlags, SendFlags, SocketFlags, SocketType,
@@ -32,7 +32,7 @@ impl Mechanism for UnixDgram {
         static MAX: OnceLock<usize> = OnceLock::new();
         *MAX.get_or_init(|| probe_max().unwrap_or(0))
     }
-    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let (a, b) = pair()?;
         Ok((
             Box::new(DgramEndpoint {

@@ -1,7 +1,7 @@
 //! `unix-stream`: an AF_UNIX SOCK_STREAM socketpair.
 
 use super::fdio::socket_stream;
-use super::{BoxEndpoint, Caps, Mechanism};
+use super::{BoxEndpoint, Caps, Mechanism, Values};
 use rustix::net::{socketpair, AddressFamily, SocketFlags, SocketType};
 use std::io;
 use std::path::Path;
@@ -21,7 +21,7 @@ impl Mechanism for UnixStream {
     fn max_message(&self) -> usize {
         usize::MAX
     }
-    fn connect(&self, _dir: &Path) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
+    fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let (a, b) = socketpair(
             AddressFamily::UNIX,
             SocketType::STREAM,

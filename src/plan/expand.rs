@@ -7,7 +7,7 @@ use super::{Common, Invocation};
 use crate::error::{UsageError, UsageResult};
 use crate::mechanism::{Mechanism, Support};
 use crate::scenario::params::parse_list;
-use crate::scenario::{CaseSpec, Value};
+use crate::scenario::{CaseSpec, ParamSpec, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
 type Point = BTreeMap<&'static str, Value>;
@@ -44,13 +44,23 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSp
     }
     let mut out = Vec::new();
     let mut seen = BTreeSet::new();
-    for &placement in &common.placements {
+    let mechs = mechs_for(inv, common);
+    let placements = match (
+        &common.placements_explicit,
+        inv.scenario.default_placements(),
+    ) {
+        (false, Some(defaults)) => defaults.to_vec(),
+        _ => common.placements.clone(),
+    };
+    for &placement in &placements {
         for point in &points {
-            for &mech in &common.mechs {
-                let (values, unsupported) = fit_to_mechanism(mech, point.clone(), common)?;
-                let case = spec(Some(mech), Some(placement), values, unsupported);
-                if seen.insert(case.name()) {
-                    out.push(case);
+            for &mech in &mechs {
+                for mech_point in sweep_specs(mech.params(), inv, common, vec![point.clone()])? {
+                    let (values, unsupported) = fit_to_mechanism(mech, mech_point, common)?;
+                    let case = spec(Some(mech), Some(placement), values, unsupported);
+                    if seen.insert(case.name()) {
+                        out.push(case);
+                    }
                 }
             }
         }
@@ -58,10 +68,33 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSp
     Ok(out)
 }
 
+/// The mechanisms asked for, or the scenario's own default set.
+fn mechs_for(inv: &Invocation, common: &Common) -> Vec<&'static dyn Mechanism> {
+    match (common.mechs_explicit, inv.scenario.default_mechs()) {
+        (false, Some(names)) => common
+            .mechs
+            .iter()
+            .copied()
+            .filter(|m| names.contains(&m.name()))
+            .collect(),
+        _ => common.mechs.clone(),
+    }
+}
+
 /// Every combination of the scenario's parameter values.
 fn sweep(inv: &Invocation, common: &Common) -> UsageResult<Vec<Point>> {
-    let mut points: Vec<Point> = vec![BTreeMap::new()];
-    for spec in inv.scenario.params() {
+    sweep_specs(inv.scenario.params(), inv, common, vec![BTreeMap::new()])
+}
+
+/// Every combination of `points` with the values of `specs` (from the
+/// command line, else the suite entry, else the default).
+fn sweep_specs(
+    specs: &[ParamSpec],
+    inv: &Invocation,
+    common: &Common,
+    mut points: Vec<Point>,
+) -> UsageResult<Vec<Point>> {
+    for spec in specs {
         let suite_value = inv
             .suite_params
             .iter()

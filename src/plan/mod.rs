@@ -36,6 +36,7 @@ pub(crate) struct Common {
     pub mechs: Vec<&'static dyn Mechanism>,
     pub mechs_explicit: bool,
     pub placements: Vec<Placement>,
+    pub placements_explicit: bool,
     pub mode: Mode,
     /// Repetitions asked for on the command line (None: the suite's or 5).
     pub repeat: Option<u64>,
@@ -50,10 +51,13 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
         args.targets.clone()
     };
     let invocations = resolve_targets(&targets)?;
+    let mechs = select_mechs(&args.mech)?;
+    let params = parse_params(&args.params, &invocations, &mechs)?;
     let common = Common {
-        mechs: select_mechs(&args.mech)?,
+        mechs,
         mechs_explicit: !args.mech.is_empty(),
         placements: select_placements(&args.placement)?,
+        placements_explicit: !args.placement.is_empty(),
         mode: match args.mode {
             ModeArg::Threads => Mode::Threads,
             ModeArg::Processes => Mode::Processes,
@@ -75,7 +79,7 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
             .as_deref()
             .map(|w| parse_number("--warmup", w, 0, "a whole number of operations, 0 or more"))
             .transpose()?,
-        params: parse_params(&args.params, &invocations)?,
+        params,
     };
     let mut cases = Vec::new();
     for inv in &invocations {
@@ -160,15 +164,20 @@ fn parse_number(flag: &str, text: &str, min: u64, expected: &str) -> UsageResult
         .ok_or_else(|| UsageError::new(format!("invalid {flag} '{text}': expected {expected}")))
 }
 
-/// `KEY=VALUE` pairs; each key must belong to a scenario being run.
+/// `KEY=VALUE` pairs; each key must belong to a scenario being run, or to
+/// a selected mechanism when a scenario runs over mechanisms.
 fn parse_params(
     raw: &[String],
     invocations: &[Invocation],
+    mechs: &[&'static dyn Mechanism],
 ) -> UsageResult<BTreeMap<String, String>> {
     let mut known: Vec<&str> = invocations
         .iter()
         .flat_map(|i| i.scenario.params().iter().map(|p| p.name))
         .collect();
+    if invocations.iter().any(|i| i.scenario.uses_mechanisms()) {
+        known.extend(mechs.iter().flat_map(|m| m.params().iter().map(|p| p.name)));
+    }
     known.sort_unstable();
     known.dedup();
     let mut out = BTreeMap::new();

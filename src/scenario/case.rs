@@ -79,6 +79,12 @@ impl CaseSpec {
                 (None, _) => {}
             }
         }
+        let mech_params = self.mech.map(|m| m.params()).unwrap_or_default();
+        for spec in mech_params.iter().filter(|p| p.in_name) {
+            if let Some(v) = self.values.get(spec.name) {
+                parts.push(format!("{}={v}", spec.name));
+            }
+        }
         parts.join("/")
     }
 

@@ -3,6 +3,7 @@
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
 pub mod case;
+mod contention;
 mod copier_params;
 mod copier_verdict;
 mod devnull;
@@ -26,6 +27,7 @@ mod verdict;
 pub use case::{CaseCtx, CaseSpec, Fault, Mode};
 pub use params::{ParamKind, ParamSpec, Value};
 
+use crate::measure::pin::Placement;
 use crate::model::CaseResult;
 use std::collections::BTreeMap;
 
@@ -71,6 +73,15 @@ pub trait Scenario: Sync {
     /// e.g. drops a parameter that does not apply to it; cases that end up
     /// with the same name run once.
     fn fit_point(&self, _values: &mut std::collections::BTreeMap<&'static str, Value>) {}
+    /// The mechanisms to run when `--mech` is not given (None: all).
+    fn default_mechs(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+    /// The placements to run when `--placement` is not given (None: the
+    /// plan's default, same-cpu and cross-cpu).
+    fn default_placements(&self) -> Option<&'static [Placement]> {
+        None
+    }
 
     fn param(&self, name: &str) -> Option<&'static ParamSpec> {
         self.params().iter().find(|p| p.name == name)
@@ -89,6 +100,7 @@ pub static ALL: &[&dyn Scenario] = &[
     &devnull::DevNull,
     &pipe_atime::PipeAtime,
     &port_ring::PortRing,
+    &contention::Contention,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {

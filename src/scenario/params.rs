@@ -14,6 +14,11 @@ pub enum ParamKind {
     /// Free text, e.g. a command line; it may hold spaces but not commas
     /// (a comma separates the values of a sweep).
     Text,
+    /// A positive duration such as 200ms or 10s, carried in nanoseconds.
+    Duration,
+    /// A number of processes, 0 or more, or `auto`: one less than the CPUs
+    /// this process may use.
+    Workers,
 }
 
 /// A parameter a scenario accepts, with its default (a list sweeps).
@@ -60,6 +65,10 @@ impl ParamKind {
             ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
             ParamKind::Text => "non-empty text".to_string(),
+            ParamKind::Duration => "a positive duration such as 200ms or 10s".to_string(),
+            ParamKind::Workers => {
+                "a number of processes (0 or more) or auto (the CPUs minus one)".to_string()
+            }
         }
     }
 
@@ -74,8 +83,27 @@ impl ParamKind {
             ParamKind::Text => Some(text.trim())
                 .filter(|t| !t.is_empty())
                 .map(|t| Value::Text(t.to_string())),
+            ParamKind::Duration => parse_duration_ns(text).map(Value::Int),
+            ParamKind::Workers => parse_workers(text).map(Value::Int),
         }
     }
+}
+
+/// "200ms" -> 200_000_000; None for zero, garbage or beyond u64 nanoseconds.
+pub fn parse_duration_ns(text: &str) -> Option<u64> {
+    let d = humantime::parse_duration(text.trim()).ok()?;
+    u64::try_from(d.as_nanos()).ok().filter(|n| *n > 0)
+}
+
+fn parse_workers(text: &str) -> Option<u64> {
+    if text.trim() == "auto" {
+        let cpus = crate::measure::pin::allowed_cpus().len() as u64;
+        return Some(cpus.saturating_sub(1));
+    }
+    let t = text.trim();
+    (!t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()))
+        .then(|| t.parse().ok())
+        .flatten()
 }
 
 /// "64" -> 64, "4k" -> 4*base, "9M" -> 9*base^2, "1G" -> base^3; an
@@ -183,5 +211,22 @@ mod tests {
             vec![Value::Text("tr 1 2".into()), Value::Text("/bin/cat".into())]
         );
         assert!(parse_list(&echo, " ").is_err());
+    }
+
+    #[test]
+    fn durations_and_workers() {
+        assert_eq!(
+            ParamKind::Duration.parse("200ms"),
+            Some(Value::Int(200_000_000))
+        );
+        assert_eq!(
+            ParamKind::Duration.parse("10s"),
+            Some(Value::Int(10_000_000_000))
+        );
+        assert_eq!(ParamKind::Duration.parse("0s"), None);
+        assert_eq!(ParamKind::Duration.parse("fast"), None);
+        assert_eq!(ParamKind::Workers.parse("0"), Some(Value::Int(0)));
+        assert_eq!(ParamKind::Workers.parse("-1"), None);
+        assert!(ParamKind::Workers.parse("auto").is_some());
     }
 }

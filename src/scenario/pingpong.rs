@@ -3,7 +3,7 @@
 //! every round trip into a histogram.
 
 use super::payload::Payload;
-use super::side::{Meter, Schedule, SideOut};
+use super::side::{syscalls_per_msg, Meter, Schedule, SideOut};
 use super::two_sided::{per_rep, run_sides, settle};
 use super::{
     verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
@@ -48,6 +48,11 @@ const METRICS: &[MetricSpec] = &[
         name: "csw_per_op",
         unit: "csw",
         about: "context switches (both sides, voluntary + involuntary) per round trip",
+    },
+    MetricSpec {
+        name: "syscalls_per_msg",
+        unit: "calls",
+        about: "system calls (both sides) per message, where the mechanism counts them (shm)",
     },
 ];
 
@@ -119,6 +124,10 @@ fn fill_metrics(out: &mut CaseResult, a: &SideOut, b: &SideOut, sched: Schedule)
     out.metrics.insert("rtt_ns".into(), metric(rtt, "ns"));
     out.metrics.insert("ops_per_s".into(), metric(ops, "1/s"));
     out.metrics.insert("csw_per_op".into(), metric(csw, "csw"));
+    if let Some(calls) = syscalls_per_msg(a, b, 2 * sched.total()) {
+        out.metrics
+            .insert("syscalls_per_msg".into(), metric(vec![calls], "calls"));
+    }
     out.headline = Some("rtt_ns".into());
     if let Some(blob) = &a.histogram {
         if let Ok(hist) = Latencies::from_v2(blob) {
@@ -158,6 +167,7 @@ fn initiator(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Resul
         }
     }
     out.histogram = Some(hist.to_v2());
+    out.syscalls = ep.syscalls();
     Ok(out)
 }
 
@@ -193,5 +203,6 @@ fn echoer(
             meter.mark(&mut out);
         }
     }
+    out.syscalls = ep.syscalls();
     Ok(out)
 }

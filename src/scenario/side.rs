@@ -42,6 +42,9 @@ pub struct SideOut {
     pub messages: u64,
     pub bytes: u64,
     pub mismatch: Option<String>,
+    /// System calls the mechanism made for this side, if it counts them.
+    #[serde(default)]
+    pub syscalls: Option<u64>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
@@ -90,6 +93,11 @@ pub fn cpu_usage(u: Usage) -> CpuUsage {
         voluntary_csw: u.voluntary_csw,
         involuntary_csw: u.involuntary_csw,
     }
+}
+
+/// Both sides' counted system calls per message carried, when known.
+pub fn syscalls_per_msg(a: &SideOut, b: &SideOut, messages: u64) -> Option<f64> {
+    Some((a.syscalls? + b.syscalls?) as f64 / messages.max(1) as f64)
 }
 
 impl SideOut {

@@ -6,7 +6,7 @@
 //! message and the sum the receiver reads must equal the writes.
 
 use super::payload::Payload;
-use super::side::{Meter, Schedule, SideOut};
+use super::side::{syscalls_per_msg, Meter, Schedule, SideOut};
 use super::two_sided::{per_rep, run_sides, settle};
 use super::{
     verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
@@ -44,6 +44,11 @@ const METRICS: &[MetricSpec] = &[
         name: "msgs_per_s",
         unit: "1/s",
         about: "messages per second at the receiver",
+    },
+    MetricSpec {
+        name: "syscalls_per_msg",
+        unit: "calls",
+        about: "system calls (both sides) per message, where the mechanism counts them (shm)",
     },
 ];
 
@@ -89,10 +94,14 @@ impl Scenario for Stream {
                 move |ep| receiver(ep, size, sched),
             )?
         };
-        let Some([_, b]) = settle(out, reports, ["sender", "receiver"]) else {
+        let Some([a, b]) = settle(out, reports, ["sender", "receiver"]) else {
             return Ok(());
         };
         fill_metrics(out, &b, size, sched);
+        if let Some(calls) = syscalls_per_msg(&a, &b, sched.total()) {
+            out.metrics
+                .insert("syscalls_per_msg".into(), metric(vec![calls], "calls"));
+        }
         Ok(())
     }
 
@@ -176,6 +185,7 @@ fn sender(
             acks += 1;
         }
     }
+    out.syscalls = ep.syscalls();
     Ok(out)
 }
 
@@ -215,6 +225,7 @@ fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result
             meter.mark(&mut out);
         }
     }
+    out.syscalls = ep.syscalls();
     Ok(out)
 }
 

@@ -30,8 +30,8 @@ pub static ALL: &[Suite] = &[
         about: "every scenario at small size, about a minute on 2 cores (the default)",
         entries: &[
             entry("limits", &[("count", "100000")]),
-            entry("pingpong", &[("count", "2000")]),
-            entry("stream", &[("bytes", "8M")]),
+            entry("pingpong", &[("count", "2000"), ("wake", "spin,futex")]),
+            entry("stream", &[("bytes", "8M"), ("wake", "spin,futex")]),
             entry(
                 "file-transfer",
                 &[
@@ -61,6 +61,10 @@ pub static ALL: &[Suite] = &[
                         ("relay", "threads,processes"),
                     ],
                 )
+            },
+            Entry {
+                repeat: Some(1),
+                ..entry("contention", &[("duration", "200ms")])
             },
         ],
     },
@@ -106,6 +110,11 @@ pub static ALL: &[Suite] = &[
                 repeat: Some(2),
                 ..entry("port-ring", &[])
             },
+            // The original's tests at 10 s each, once: 20 cases, about 3.5 minutes.
+            Entry {
+                repeat: Some(1),
+                ..entry("contention", &[("duration", "10s")])
+            },
         ],
     },
     Suite {
@@ -137,6 +146,10 @@ pub static ALL: &[Suite] = &[
                     &[("relay", "threads,processes"), ("echo", "/bin/cat,none")],
                 )
             },
+            Entry {
+                repeat: Some(3),
+                ..entry("contention", &[("duration", "2s")])
+            },
         ],
     },
 ];
@@ -157,8 +170,14 @@ mod tests {
                     panic!("{}: unknown scenario {}", suite.name, entry.scenario)
                 });
                 for (key, value) in entry.params {
+                    let mech_param = || {
+                        crate::mechanism::ALL
+                            .iter()
+                            .find_map(|m| m.params().iter().find(|p| p.name == *key))
+                    };
                     let spec = scenario
                         .param(key)
+                        .or_else(mech_param)
                         .unwrap_or_else(|| panic!("{}: {key}", suite.name));
                     assert!(
                         super::super::params::parse_list(spec, value).is_ok(),

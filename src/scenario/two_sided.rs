@@ -10,22 +10,23 @@ use crate::model::{CaseResult, Status, Verified};
 use crate::runner::peers::{run_pair, Pair, SideFn, SideResult};
 
 /// Runs `a` and `b` on the case's mechanism and placement.
-pub fn run_sides<FA, FB>(
+pub fn run_sides<R, FA, FB>(
     case: &CaseSpec,
     ctx: &CaseCtx,
     a: FA,
     b: FB,
-) -> anyhow::Result<[SideResult<SideOut>; 2]>
+) -> anyhow::Result<[SideResult<R>; 2]>
 where
-    FA: SideFn<SideOut>,
-    FB: SideFn<SideOut>,
+    R: serde::Serialize + serde::de::DeserializeOwned + Send + 'static,
+    FA: SideFn<R>,
+    FB: SideFn<R>,
 {
     let mech = case.mech.expect("a two-sided scenario has a mechanism");
     let placement = case
         .placement
         .expect("a two-sided scenario has a placement");
     let cpus = pin::choose(placement).map_err(Unsupported)?;
-    let ends: (BoxEndpoint, BoxEndpoint) = mech.connect(ctx.dir)?;
+    let ends: (BoxEndpoint, BoxEndpoint) = mech.connect(ctx.dir, &case.values)?;
     run_pair(Pair {
         mode: case.mode,
         cpus,

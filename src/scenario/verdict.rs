@@ -28,8 +28,15 @@ fn group_key(r: &CaseResult) -> String {
     }
 }
 
-fn mech(r: &CaseResult) -> String {
-    r.param_str("mech").unwrap_or_else(|| r.case.clone())
+/// The mechanism with its own parameters, e.g. "shm wake=futex".
+pub fn mech(r: &CaseResult) -> String {
+    let name = r.param_str("mech").unwrap_or_else(|| r.case.clone());
+    let own = mechanism::find(&name)
+        .map(|m| m.params())
+        .unwrap_or_default();
+    own.iter()
+        .filter_map(|p| r.param_str(p.name).map(|v| format!(" {}={v}", p.name)))
+        .fold(name, |acc, part| acc + &part)
 }
 
 /// Per placement and size: the best mechanism against pipe (or against the
@@ -91,7 +98,11 @@ pub fn fastest_per_group(
 /// groups of its placement whose messages are no larger than that.
 fn groups<'a>(results: &[&'a CaseResult]) -> BTreeMap<String, Vec<&'a CaseResult>> {
     let ok = ok_results(results);
-    let is_counter = |r: &CaseResult| mechanism::find(&mech(r)).is_some_and(|m| m.caps().counter);
+    let is_counter = |r: &CaseResult| {
+        r.param_str("mech")
+            .and_then(|m| mechanism::find(&m))
+            .is_some_and(|m| m.caps().counter)
+    };
     let mut groups: BTreeMap<String, Vec<&CaseResult>> = BTreeMap::new();
     for r in ok.iter().filter(|r| !is_counter(r)) {
         groups.entry(group_key(r)).or_default().push(r);

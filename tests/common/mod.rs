@@ -60,6 +60,43 @@ impl Sandbox {
     }
 }
 
+impl Sandbox {
+    /// Runs `iolab ARGS`, which must fail with exit 2; returns its stderr.
+    pub fn usage_error(&self, args: &[&str]) -> String {
+        let out = self
+            .iolab(args)
+            .assert()
+            .code(2)
+            .get_output()
+            .stderr
+            .clone();
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+/// Child processes of `pid` (all its threads' children), from /proc.
+pub fn children_of(pid: u32) -> Vec<u32> {
+    let mut all = Vec::new();
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return all;
+    };
+    for task in tasks.flatten() {
+        let text = std::fs::read_to_string(task.path().join("children")).unwrap_or_default();
+        all.extend(
+            text.split_whitespace()
+                .filter_map(|p| p.parse::<u32>().ok()),
+        );
+    }
+    all
+}
+
+/// True while `pid` exists and is not a zombie.
+pub fn alive(pid: u32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| !s.contains(") Z "))
+        .unwrap_or(false)
+}
+
 /// The JSON a run printed on stdout.
 pub fn json(output: &[u8]) -> serde_json::Value {
     serde_json::from_slice(output)

@@ -1,0 +1,201 @@
+//! One side of `contention`: call a non-blocking operation over and over
+//! for a duration, timing every call (EAGAIN included) into a histogram and
+//! into per-interval figures (mean, max, calls slower than `slow`), and
+//! read this thread's CPU time and context switches around the whole loop.
+//! The reader checks what it receives; the writer counts what it wrote.
+
+use crate::measure::clock::now_ns;
+use crate::measure::histogram::Latencies;
+use crate::measure::pin::current_cpu;
+use crate::mechanism::BoxEndpoint;
+use crate::runner::cleanup;
+use crate::sys::rusage::{usage, Usage, Who};
+use serde::{Deserialize, Serialize};
+use std::io::{self, ErrorKind};
+use std::time::Duration;
+
+/// How long, how finely, and what counts as slow (all nanoseconds).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize)]
+pub struct Timing {
+    pub duration_ns: u64,
+    pub interval_ns: u64,
+    pub slow_ns: u64,
+}
+
+/// What the channel carries: one byte of a counter mod 256, an eventfd
+/// counter, or bytes whose order cannot be checked (UDP may drop some).
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub enum Payload {
+    Sequence,
+    Counter,
+    Unordered,
+}
+
+/// One interval of the time series.
+#[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
+pub struct Interval {
+    pub start_s: f64,
+    pub mean_ns: f64,
+    pub max_ns: u64,
+    pub slow: u64,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
+pub struct CallReport {
+    /// False for the side that only held its end open.
+    pub active: bool,
+    pub calls: u64,
+    /// Calls that moved a message.
+    pub transfers: u64,
+    /// Messages moved: transfers, or for a counter the sum read or written.
+    pub amount: u64,
+    pub slow: u64,
+    pub wall_ns: u64,
+    pub usage: Usage,
+    pub cpus: Vec<usize>,
+    pub histogram: Vec<u8>,
+    pub series: Vec<Interval>,
+    pub mismatch: Option<String>,
+}
+
+/// The peer is done and went away: not a failure, the end of the loop.
+fn peer_gone(e: &io::Error) -> bool {
+    matches!(
+        e.kind(),
+        ErrorKind::UnexpectedEof
+            | ErrorKind::BrokenPipe
+            | ErrorKind::ConnectionRefused
+            | ErrorKind::ConnectionReset
+    )
+}
+
+pub fn writer(mut ep: BoxEndpoint, payload: Payload, timing: Timing) -> anyhow::Result<CallReport> {
+    ep.set_nonblocking()?;
+    let mut seq = 0u64;
+    let one = 1u64.to_ne_bytes();
+    timed_calls(timing, || {
+        let sent = match payload {
+            Payload::Counter => ep.try_send(&one)?,
+            _ => ep.try_send(&[seq as u8])?,
+        };
+        seq += sent as u64;
+        Ok(sent.then_some(1))
+    })
+}
+
+pub fn reader(mut ep: BoxEndpoint, payload: Payload, timing: Timing) -> anyhow::Result<CallReport> {
+    ep.set_nonblocking()?;
+    let mut seq = 0u64;
+    let mut buf = [0u8; 8];
+    let len = if payload == Payload::Counter { 8 } else { 1 };
+    timed_calls(timing, || {
+        if !ep.try_recv(&mut buf[..len])? {
+            return Ok(None);
+        }
+        let amount = match payload {
+            Payload::Counter => u64::from_ne_bytes(buf),
+            Payload::Sequence if buf[0] != seq as u8 => {
+                return Err(io::Error::new(
+                    ErrorKind::InvalidData,
+                    format!("byte {seq}: expected {}, got {}", seq as u8, buf[0]),
+                ))
+            }
+            _ => 1,
+        };
+        seq += 1;
+        Ok(Some(amount))
+    })
+}
+
+/// The side that does not run in this test keeps its end open (so the
+/// other sees EAGAIN, not a closed channel) until the active side is done.
+pub fn idle(ep: BoxEndpoint, timing: Timing) -> anyhow::Result<CallReport> {
+    let until = now_ns() + timing.duration_ns + 200_000_000;
+    while now_ns() < until && !cleanup::cancelled() {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    drop(ep);
+    Ok(CallReport::default())
+}
+
+/// Per-interval accumulator.
+#[derive(Default)]
+struct Acc {
+    calls: u64,
+    sum: u64,
+    max: u64,
+    slow: u64,
+}
+
+/// Calls `op` until the duration is over or the peer went away. `op`
+/// returns Some(amount moved) or None for EAGAIN; InvalidData is a
+/// verification failure.
+fn timed_calls(
+    timing: Timing,
+    mut op: impl FnMut() -> io::Result<Option<u64>>,
+) -> anyhow::Result<CallReport> {
+    let mut out = CallReport {
+        active: true,
+        cpus: vec![current_cpu()],
+        ..CallReport::default()
+    };
+    let mut hist = Latencies::new();
+    let mut acc = Acc::default();
+    let before = usage(Who::Thread).unwrap_or_default();
+    let start = now_ns();
+    let mut boundary = start + timing.interval_ns;
+    loop {
+        let t0 = now_ns();
+        let result = op();
+        let t1 = now_ns();
+        let ns = t1 - t0;
+        hist.record(ns);
+        out.calls += 1;
+        acc.calls += 1;
+        acc.sum += ns;
+        acc.max = acc.max.max(ns);
+        acc.slow += (ns > timing.slow_ns) as u64;
+        match result {
+            Ok(Some(amount)) => {
+                out.transfers += 1;
+                out.amount += amount;
+            }
+            Ok(None) => {}
+            Err(e) if e.kind() == ErrorKind::InvalidData => {
+                out.mismatch = Some(e.to_string());
+                break;
+            }
+            Err(e) if peer_gone(&e) => break,
+            Err(e) => return Err(e.into()),
+        }
+        if t1 >= boundary {
+            close_interval(&mut out, &mut acc, boundary - timing.interval_ns - start);
+            boundary += timing.interval_ns;
+            if t1 - start >= timing.duration_ns || cleanup::cancelled() {
+                break;
+            }
+        }
+    }
+    if acc.calls > 0 {
+        close_interval(&mut out, &mut acc, boundary - timing.interval_ns - start);
+    }
+    out.wall_ns = now_ns() - start;
+    out.usage = usage(Who::Thread).unwrap_or_default().since(before);
+    out.histogram = hist.to_v2();
+    let cpu = current_cpu();
+    if !out.cpus.contains(&cpu) {
+        out.cpus.push(cpu);
+    }
+    Ok(out)
+}
+
+fn close_interval(out: &mut CallReport, acc: &mut Acc, since_start_ns: u64) {
+    out.series.push(Interval {
+        start_s: since_start_ns as f64 / 1e9,
+        mean_ns: acc.sum as f64 / acc.calls.max(1) as f64,
+        max_ns: acc.max,
+        slow: acc.slow,
+    });
+    out.slow += acc.slow;
+    *acc = Acc::default();
+}

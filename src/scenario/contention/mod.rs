@@ -1,0 +1,130 @@
+//! `contention` (E3): two processes on one channel, both non-blocking, one
+//! byte per call, each timing every call. Alone, a call should cost a few
+//! hundred nanoseconds; the original found that a FIFO's reader and writer
+//! running together stall each other for milliseconds on the pipe mutex,
+//! while UDP did not. Tests: `reader-only`, `writer-only`, `both`,
+//! `both+hogs` (plus processes that burn the other CPUs).
+
+mod caller;
+mod hogs;
+mod result;
+mod verdict;
+
+use super::two_sided::run_sides;
+use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
+use crate::measure::pin::Placement;
+use crate::model::CaseResult;
+use caller::{CallReport, Payload, Timing};
+
+pub struct Contention;
+
+const TESTS: &[&str] = &["reader-only", "writer-only", "both", "both+hogs"];
+
+const PARAMS: &[ParamSpec] = &[
+    ParamSpec {
+        name: "test",
+        kind: ParamKind::Choice(TESTS),
+        default: "reader-only,writer-only,both,both+hogs",
+        about: "which sides run: one alone, both, or both with CPU hogs",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "duration",
+        kind: ParamKind::Duration,
+        default: "1s",
+        about: "how long each side calls (the original ran for minutes; seeds: 10s)",
+        in_name: false,
+    },
+    ParamSpec {
+        name: "interval",
+        kind: ParamKind::Duration,
+        default: "100ms",
+        about: "length of one point of the time series",
+        in_name: false,
+    },
+    ParamSpec {
+        name: "slow",
+        kind: ParamKind::Duration,
+        default: "1ms",
+        about: "a call taking longer than this counts as slow",
+        in_name: false,
+    },
+    ParamSpec {
+        name: "hogs",
+        kind: ParamKind::Workers,
+        default: "auto",
+        about: "CPU-burning processes in both+hogs (auto: the CPUs minus one)",
+        in_name: false,
+    },
+];
+
+impl Scenario for Contention {
+    fn name(&self) -> &'static str {
+        "contention"
+    }
+    fn about(&self) -> &'static str {
+        "non-blocking one-byte calls by a reader and a writer, alone and together: stalls"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        result::METRICS
+    }
+    fn uses_mechanisms(&self) -> bool {
+        true
+    }
+    fn default_mechs(&self) -> Option<&'static [&'static str]> {
+        Some(&["fifo", "pipe", "eventfd", "udp", "unix-dgram"])
+    }
+    fn default_placements(&self) -> Option<&'static [Placement]> {
+        Some(&[Placement::Unpinned])
+    }
+
+    fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
+        let test = case.text("test");
+        let timing = Timing {
+            duration_ns: case.int("duration"),
+            interval_ns: case.int("interval"),
+            slow_ns: case.int("slow"),
+        };
+        let caps = case.mech.expect("contention runs over mechanisms").caps();
+        let payload = match (caps.counter, caps.reliable) {
+            (true, _) => Payload::Counter,
+            (false, true) => Payload::Sequence,
+            (false, false) => Payload::Unordered,
+        };
+        let hog_count = if test == "both+hogs" {
+            case.int("hogs")
+        } else {
+            0
+        };
+        let _hogs = hogs::Hogs::start(hog_count)?;
+        let (write, read) = (test != "reader-only", test != "writer-only");
+        let mut reps: Vec<[CallReport; 2]> = Vec::new();
+        for _ in 0..case.repeat {
+            let reports = run_sides(
+                case,
+                ctx,
+                move |ep| match write {
+                    true => caller::writer(ep, payload, timing),
+                    false => caller::idle(ep, timing),
+                },
+                move |ep| match read {
+                    true => caller::reader(ep, payload, timing),
+                    false => caller::idle(ep, timing),
+                },
+            )?;
+            match result::settle(out, reports, payload) {
+                Some(rep) => reps.push(rep),
+                None => return Ok(()),
+            }
+        }
+        result::fill(out, &reps, payload, hog_count);
+        Ok(())
+    }
+
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        verdict::lines(results)
+    }
+}

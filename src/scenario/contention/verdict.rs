@@ -1,0 +1,138 @@
+//! The finding of `contention` per mechanism: how much slower each side's
+//! calls get when both run (mean and p99.9, against each side alone), how
+//! many calls were slow, how busy the reader stayed, and whether that
+//! amounts to the original's stalls: with both sides running, at least 10
+//! slow calls and over 4x as many as the two sides had alone.
+
+use crate::model::{CaseResult, Status};
+use crate::scenario::verdict::mech;
+use std::collections::BTreeMap;
+
+const MIN_STALLS: f64 = 10.0;
+const STALL_FACTOR: f64 = 4.0;
+
+fn value(r: &CaseResult, name: &str) -> Option<f64> {
+    r.metrics.get(name).map(|m| m.value)
+}
+
+/// The results of one mechanism (and placement, mode), by test name.
+type Tests<'a> = BTreeMap<String, &'a CaseResult>;
+
+fn by_mechanism<'a>(results: &[&'a CaseResult]) -> BTreeMap<String, Tests<'a>> {
+    let mut out: BTreeMap<String, Tests<'a>> = BTreeMap::new();
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        let test = r.param_str("test").unwrap_or_default();
+        let key = r.case.replacen(&format!("/{test}"), "", 1);
+        out.entry(key).or_default().insert(test, r);
+    }
+    out
+}
+
+pub fn lines(results: &[&CaseResult]) -> Vec<String> {
+    let mut lines = Vec::new();
+    let (mut stalled, mut calm) = (Vec::new(), Vec::new());
+    for (key, tests) in by_mechanism(results) {
+        let Some(finding) = compare(&tests) else {
+            continue;
+        };
+        let mech = tests.values().next().map(|r| mech(r)).unwrap_or_default();
+        lines.push(format!("{key}: {}", finding.text));
+        if finding.stalls {
+            stalled.push(mech);
+        } else {
+            calm.push(mech);
+        }
+    }
+    stalled.sort();
+    stalled.dedup();
+    calm.sort();
+    calm.dedup();
+    if !stalled.is_empty() || !calm.is_empty() {
+        lines.push(summary(&stalled, &calm));
+    }
+    lines
+}
+
+fn summary(stalled: &[String], calm: &[String]) -> String {
+    match (stalled.is_empty(), calm.is_empty()) {
+        (false, true) => format!(
+            "this kernel still shows the original's stalls, for every mechanism tried: {}",
+            stalled.join(", ")
+        ),
+        (false, false) => format!(
+            "this kernel still shows the original's stalls for {}; not for {}",
+            stalled.join(", "),
+            calm.join(", ")
+        ),
+        _ => format!(
+            "this kernel does not show the original's stalls for any mechanism tried ({})",
+            calm.join(", ")
+        ),
+    }
+}
+
+struct Finding {
+    text: String,
+    stalls: bool,
+}
+
+fn ratio(tests: &Tests, test: &str, alone: &str, metric: &str) -> Option<f64> {
+    Some(value(tests.get(test)?, metric)? / value(tests.get(alone)?, metric)?)
+}
+
+/// `both` against `reader-only` and `writer-only`.
+fn compare(tests: &Tests) -> Option<Finding> {
+    let both = tests.get("both")?;
+    let slowdown = |role: &str| -> Option<String> {
+        let alone = format!("{role}-only");
+        let mean = ratio(tests, "both", &alone, &format!("{role}_mean_ns"))?;
+        let p999 = ratio(tests, "both", &alone, &format!("{role}_p99_9_ns"))?;
+        Some(format!(
+            "{role} calls {mean:.1}x slower on average (p99.9 {p999:.1}x)"
+        ))
+    };
+    let slow_both = value(both, "reader_slow_calls")? + value(both, "writer_slow_calls")?;
+    let slow_alone = tests
+        .get("reader-only")
+        .and_then(|r| value(r, "reader_slow_calls"))
+        .unwrap_or(0.0)
+        + tests
+            .get("writer-only")
+            .and_then(|r| value(r, "writer_slow_calls"))
+            .unwrap_or(0.0);
+    let stalls = slow_both >= MIN_STALLS && slow_both > STALL_FACTOR * slow_alone.max(1.0);
+    let busy = value(both, "reader_cpu_util").unwrap_or(f64::NAN) * 100.0;
+    let slow_ns = both
+        .params
+        .get("slow")
+        .and_then(|v| v.as_u64())
+        .unwrap_or(1_000_000);
+    let slow = humantime::format_duration(std::time::Duration::from_nanos(slow_ns));
+    let mut parts: Vec<String> = [slowdown("reader"), slowdown("writer")]
+        .into_iter()
+        .flatten()
+        .collect();
+    parts.push(format!(
+        "{slow_both:.0} calls over {slow} together (alone {slow_alone:.0}), reader on CPU {busy:.0}% of the time"
+    ));
+    if let Some(hogs) = tests
+        .get("both+hogs")
+        .and_then(|h| value(h, "reader_mean_ns"))
+    {
+        if let Some(mean) = value(both, "reader_mean_ns") {
+            parts.push(format!(
+                "with hogs the reader's mean is {:.2}x that without",
+                hogs / mean
+            ));
+        }
+    }
+    let verdict = if stalls {
+        "stalls as in the original"
+    } else {
+        "no stalls like the original's"
+    };
+    Some(Finding {
+        text: format!("both sides together: {}: {verdict}", parts.join(", ")),
+        stalls,
+    })
+}
