@@ -4,7 +4,9 @@
 
 pub mod fork;
 pub mod rusage;
+pub mod select;
 pub mod signals;
+pub mod uring_poll;
 
 use std::io;
 
