@@ -3,10 +3,15 @@
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
 pub mod case;
+mod event_bench;
+mod fd_budget;
 mod limits;
 pub mod params;
 mod payload;
 mod pingpong;
+mod poll_scale;
+mod poll_scale_sides;
+mod readiness;
 mod side;
 mod stream;
 pub mod suite;
@@ -60,7 +65,13 @@ pub trait Scenario: Sync {
     }
 }
 
-pub static ALL: &[&dyn Scenario] = &[&limits::Limits, &pingpong::PingPong, &stream::Stream];
+pub static ALL: &[&dyn Scenario] = &[
+    &limits::Limits,
+    &pingpong::PingPong,
+    &stream::Stream,
+    &poll_scale::PollScale,
+    &event_bench::EventBench,
+];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {
     ALL.iter().copied().find(|s| s.name() == name)
