@@ -66,7 +66,11 @@ impl<'fd> PollSet<'fd> for EpollSet<'fd> {
         let ts = timeout.map(rustix::time::Timespec::try_from).transpose();
         let ts = ts.map_err(|_| io::Error::other("epoll timeout out of range"))?;
         self.events.clear();
-        epoll::wait(&self.ep, rustix::buffer::spare_capacity(&mut self.events), ts.as_ref())?;
+        epoll::wait(
+            &self.ep,
+            rustix::buffer::spare_capacity(&mut self.events),
+            ts.as_ref(),
+        )?;
         ready.extend(self.events.iter().map(|e| e.data.u64() as usize));
         Ok(())
     }

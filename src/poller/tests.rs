@@ -13,7 +13,8 @@ fn pipes(n: usize) -> Vec<(OwnedFd, OwnedFd)> {
 
 fn wait_now(set: &mut dyn PollSet<'_>) -> Vec<usize> {
     let mut ready = Vec::new();
-    set.wait(&mut ready, Some(Duration::from_millis(200))).unwrap();
+    set.wait(&mut ready, Some(Duration::from_millis(200)))
+        .unwrap();
     ready.sort();
     ready
 }
@@ -49,8 +50,13 @@ fn level_triggered_repeats_and_edge_triggered_does_not() {
         let mut byte = [0u8; 1];
         rustix::io::read(&p[0].0, &mut byte).unwrap();
         let mut again = Vec::new();
-        set.wait(&mut again, Some(Duration::from_millis(50))).unwrap();
-        let expected = if set.edge_triggered() { vec![] } else { vec![7] };
+        set.wait(&mut again, Some(Duration::from_millis(50)))
+            .unwrap();
+        let expected = if set.edge_triggered() {
+            vec![]
+        } else {
+            vec![7]
+        };
         assert_eq!(again, expected, "{}", poller.name());
     }
 }

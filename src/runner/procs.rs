@@ -98,7 +98,9 @@ fn child_main<R: Serialize, F: FnOnce(&Ready) -> anyhow::Result<R>>(
 /// child it is (the others may be waiting for it).
 pub fn wait_ready(children: &mut [&mut Child], deadline: Instant) -> anyhow::Result<()> {
     loop {
-        let waiting: Vec<usize> = (0..children.len()).filter(|i| !children[*i].ready).collect();
+        let waiting: Vec<usize> = (0..children.len())
+            .filter(|i| !children[*i].ready)
+            .collect();
         if waiting.is_empty() {
             return Ok(());
         }
@@ -196,7 +198,10 @@ fn poll_any(fds: &[&OwnedFd], deadline: Instant) -> anyhow::Result<Vec<usize>> {
             anyhow::bail!("timed out");
         }
         let ts = rustix::time::Timespec::try_from(left.min(TICK))?;
-        let mut polled: Vec<PollFd> = fds.iter().map(|fd| PollFd::new(*fd, PollFlags::IN)).collect();
+        let mut polled: Vec<PollFd> = fds
+            .iter()
+            .map(|fd| PollFd::new(*fd, PollFlags::IN))
+            .collect();
         match poll(&mut polled, Some(&ts)) {
             Ok(0) | Err(rustix::io::Errno::INTR) => continue,
             Ok(_) => {

@@ -106,13 +106,7 @@ impl Scenario for EventBench {
             ))
             .into());
         }
-        FdBudget::for_poller(poller)?.check(
-            "process",
-            "fds",
-            shape.fds as u64,
-            EXTRA_FDS,
-            2,
-        )?;
+        FdBudget::for_poller(poller)?.check("process", "fds", shape.fds as u64, EXTRA_FDS, 2)?;
         let old = raise_nofile()?;
         let result = bench(case, ctx, poller, shape, out);
         restore_nofile(old);
@@ -120,7 +114,7 @@ impl Scenario for EventBench {
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        growth(results, "fds")
+        growth(results, "fds", None)
     }
 }
 
@@ -278,7 +272,9 @@ fn one_loop(
             let mut bytes = 0;
             t.reads += read_ready(pairs.rx[idx].as_fd(), edge, take, |chunk| {
                 if let Some(bad) = chunk.iter().find(|b| **b != BYTE) {
-                    t.mismatch = Some(format!("pair {idx} delivered byte {bad:#04x}, not {BYTE:#04x}"));
+                    t.mismatch = Some(format!(
+                        "pair {idx} delivered byte {bad:#04x}, not {BYTE:#04x}"
+                    ));
                 }
                 bytes += chunk.len();
                 Ok(())

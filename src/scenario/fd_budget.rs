@@ -22,7 +22,9 @@ impl FdBudget {
     /// The budget of this process: its hard RLIMIT_NOFILE.
     pub fn process() -> io::Result<FdBudget> {
         let hard = getrlimit(Resource::Nofile).maximum.unwrap_or(u64::MAX);
-        let open = std::fs::read_dir("/proc/self/fd")?.count().saturating_sub(1) as u64;
+        let open = std::fs::read_dir("/proc/self/fd")?
+            .count()
+            .saturating_sub(1) as u64;
         Ok(FdBudget {
             limit: hard,
             why: format!("the hard RLIMIT_NOFILE of {hard}"),
@@ -106,6 +108,10 @@ mod tests {
              the largest idle that fits is 1000"
         );
         let err = b.check("process", "fds", 600, 1, 2).unwrap_err();
-        assert!(err.0.ends_with("the largest fds that fits is 506"), "{}", err.0);
+        assert!(
+            err.0.ends_with("the largest fds that fits is 506"),
+            "{}",
+            err.0
+        );
     }
 }

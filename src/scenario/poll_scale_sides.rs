@@ -152,7 +152,9 @@ pub fn client(
     let conns = (0..active)
         .map(|_| connect(addr))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut set = poller::find("epoll-lt").expect("epoll-lt exists").open(conns.len())?;
+    let mut set = poller::find("epoll-lt")
+        .expect("epoll-lt exists")
+        .open(conns.len())?;
     register(&mut *set, &conns)?;
     ready.signal()?;
     rustix::io::read(&go, &mut [0u8; 1])?;
@@ -218,7 +220,10 @@ impl Client<'_> {
         if n != 1 || got[0] != want {
             self.out.mismatch = Some(match n {
                 0 => format!("connection {i} closed by the server"),
-                1 => format!("answer {:#04x} to request {:#04x}, expected {want:#04x}", got[0], self.pending[i].byte),
+                1 => format!(
+                    "answer {:#04x} to request {:#04x}, expected {want:#04x}",
+                    got[0], self.pending[i].byte
+                ),
                 _ => format!("{n} answers to one request on connection {i}"),
             });
             return Ok(());

@@ -76,14 +76,15 @@ pub fn read_ready(
 /// Per series (every parameter but `x` the same), how the headline time
 /// grows from the smallest to the largest `x` that ran, e.g. "poll: 34.0x
 /// slower at idle=10240 than at idle=0"; and from which `x` it could not run.
-pub fn growth(results: &[&CaseResult], x: &str) -> Vec<String> {
+/// `metric` None means each result's headline.
+pub fn growth(results: &[&CaseResult], x: &str, metric: Option<&str>) -> Vec<String> {
     let mut series: BTreeMap<String, Vec<&CaseResult>> = BTreeMap::new();
     for r in results {
         series.entry(series_name(r, x)).or_default().push(r);
     }
     series
         .into_iter()
-        .filter_map(|(name, rs)| growth_line(&name, &rs, x))
+        .filter_map(|(name, rs)| growth_line(&name, &rs, x, metric))
         .collect()
 }
 
@@ -101,13 +102,16 @@ fn series_name(r: &CaseResult, x: &str) -> String {
         .join("/")
 }
 
-fn growth_line(name: &str, rs: &[&CaseResult], x: &str) -> Option<String> {
+fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) -> Option<String> {
     let mut ok: Vec<(u64, f64, &str)> = rs
         .iter()
         .filter(|r| r.status == Status::Ok)
         .filter_map(|r| {
-            let (metric, m) = r.headline_metric()?;
-            Some((x_of(r, x)?, m.value, metric))
+            let (name, m) = match metric {
+                Some(name) => (name, r.metrics.get(name)?),
+                None => r.headline_metric()?,
+            };
+            Some((x_of(r, x)?, m.value, name))
         })
         .collect();
     ok.sort_by_key(|(v, _, _)| *v);
@@ -124,12 +128,20 @@ fn growth_line(name: &str, rs: &[&CaseResult], x: &str) -> Option<String> {
         return unsupported_from.map(|_| format!("{name}: ran only at {x}={lo_x}{tail}"));
     }
     let ratio = hi / lo;
+    // A headline here is a time; another metric is just higher or lower.
+    let (up, down) = match metric {
+        None => ("slower", "faster"),
+        Some(_) => ("higher", "lower"),
+    };
     let shape = if (ratio - 1.0).abs() <= 0.10 {
         format!("flat within 10% from {x}={lo_x} to {x}={hi_x} ({ratio:.2}x)")
     } else if ratio > 1.0 {
-        format!("{ratio:.1}x slower at {x}={hi_x} than at {x}={lo_x}")
+        format!("{ratio:.1}x {up} at {x}={hi_x} than at {x}={lo_x}")
     } else {
-        format!("{:.1}x faster at {x}={hi_x} than at {x}={lo_x}", 1.0 / ratio)
+        format!(
+            "{:.1}x {down} at {x}={hi_x} than at {x}={lo_x}",
+            1.0 / ratio
+        )
     };
     Some(format!(
         "{name}: {shape} ({unit} {} -> {}){tail}",
@@ -167,6 +179,29 @@ mod tests {
     }
 
     #[test]
+    fn select_refuses_a_high_descriptor_as_unsupported() {
+        let old = crate::scenario::fd_budget::raise_nofile().unwrap();
+        let (rx, _tx) = rustix::pipe::pipe().unwrap();
+        let high = match rustix::io::fcntl_dupfd_cloexec(&rx, 1500) {
+            Ok(fd) => fd,
+            Err(_) => return, // the hard limit is too low to try here
+        };
+        let select = crate::poller::find("select").unwrap();
+        let mut set = select.open(2).unwrap();
+        let err = register(&mut *set, [&rx, &high]).unwrap_err();
+        let why = err
+            .downcast_ref::<Unsupported>()
+            .expect("unsupported, not failed");
+        assert!(
+            why.0
+                .ends_with("is at or above select's FD_SETSIZE of 1024"),
+            "{}",
+            why.0
+        );
+        crate::scenario::fd_budget::restore_nofile(old);
+    }
+
+    #[test]
     fn growth_says_slower_flat_and_where_it_stopped() {
         let rs = [
             result("poll", 0, Some(0.5)),
@@ -179,7 +214,7 @@ mod tests {
         ];
         let refs: Vec<&CaseResult> = rs.iter().collect();
         assert_eq!(
-            growth(&refs, "idle"),
+            growth(&refs, "idle", None),
             vec![
                 "epoll-lt/tcp: flat within 10% from idle=0 to idle=2560 (1.04x) (seconds 0.500 -> 0.520)",
                 "poll/tcp: 34.0x slower at idle=2560 than at idle=0 (seconds 0.500 -> 17.000)",

@@ -24,6 +24,9 @@ const fn entry(scenario: &'static str, params: &'static [(&'static str, &'static
     }
 }
 
+/// The original E5 sweep of idle ("zombie") connections.
+const E5_IDLE: &str = "0,10,20,40,80,160,320,640,1280,2560,5120,10240";
+
 pub static ALL: &[Suite] = &[
     Suite {
         name: "quick",
@@ -32,12 +35,26 @@ pub static ALL: &[Suite] = &[
             entry("limits", &[("count", "100000")]),
             entry("pingpong", &[("count", "2000")]),
             entry("stream", &[("bytes", "8M")]),
+            entry("poll-scale", &[("idle", "0,100"), ("requests", "2000")]),
+            entry("event-bench", &[("fds", "100"), ("writes", "100")]),
         ],
     },
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
-        entries: &[entry("limits", &[])],
+        entries: &[
+            entry("limits", &[]),
+            // One repetition of 40,000 round trips per point keeps the
+            // original's 12-point sweep over 5 pollers within minutes.
+            Entry {
+                repeat: Some(1),
+                ..entry("poll-scale", &[("idle", E5_IDLE)])
+            },
+            entry(
+                "event-bench",
+                &[("fds", "100,1000,5000,10000"), ("active", "1,100")],
+            ),
+        ],
     },
     Suite {
         name: "full",
@@ -51,6 +68,21 @@ pub static ALL: &[Suite] = &[
             entry(
                 "stream",
                 &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
+            ),
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "poll-scale",
+                    &[("idle", E5_IDLE), ("transport", "tcp,unix")],
+                )
+            },
+            entry(
+                "event-bench",
+                &[
+                    ("fds", "100,1000,2500,5000,7500,9000"),
+                    ("active", "1,100"),
+                    ("pair", "pipe,socketpair"),
+                ],
             ),
         ],
     },
