@@ -4,22 +4,14 @@
 //! the reason, while the rest of the sweep runs.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 use serde_json::Value;
 
 fn run_json(sb: &Sandbox, args: &[&str]) -> Value {
     let mut all = vec!["run"];
     all.extend_from_slice(args);
     all.extend_from_slice(&["--no-store", "--quiet", "--json", "-"]);
-    let out = sb
-        .iolab(&all)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    sb.assert_tmp_empty();
-    json(&out)
+    sb.run_json(&all)
 }
 
 fn by_case<'a>(run: &'a Value, case: &str) -> &'a Value {

@@ -36,6 +36,20 @@ impl Sandbox {
         cmd
     }
 
+    /// `iolab ARGS`, which must succeed and leave nothing in TMPDIR; the
+    /// JSON it printed on stdout.
+    pub fn run_json(&self, args: &[&str]) -> serde_json::Value {
+        let out = self
+            .iolab(args)
+            .assert()
+            .success()
+            .get_output()
+            .stdout
+            .clone();
+        self.assert_tmp_empty();
+        json(&out)
+    }
+
     /// Nothing of a run's temp dirs or FIFOs remains.
     pub fn assert_tmp_empty(&self) {
         let left: Vec<_> = std::fs::read_dir(self.tmp())
