@@ -50,10 +50,14 @@ pub static ALL: &[Suite] = &[
                 repeat: Some(1),
                 ..entry("poll-scale", &[("idle", E5_IDLE)])
             },
-            entry(
-                "event-bench",
-                &[("fds", "100,1000,5000,10000"), ("active", "1,100")],
-            ),
+            // bench.c times 25 loops.
+            Entry {
+                repeat: Some(25),
+                ..entry(
+                    "event-bench",
+                    &[("fds", "100,1000,5000,10000"), ("active", "1,100")],
+                )
+            },
         ],
     },
     Suite {
