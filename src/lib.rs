@@ -12,6 +12,7 @@ pub mod measure;
 pub mod mechanism;
 pub mod model;
 pub mod plan;
+pub mod poller;
 pub mod report;
 pub mod runner;
 pub mod scenario;

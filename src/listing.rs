@@ -29,6 +29,14 @@ pub fn overview() -> String {
             m.about().to_string(),
         ]);
     }
+    let mut pollers = table(&["poller", "here", "what it is"]);
+    for p in crate::poller::ALL {
+        pollers.add_row(vec![
+            p.name().to_string(),
+            support(p.probe()),
+            p.about().to_string(),
+        ]);
+    }
     let mut suites = table(&["suite", "what it runs"]);
     for s in suite::ALL {
         let names: Vec<&str> = s.entries.iter().map(|e| e.scenario).collect();
@@ -39,7 +47,7 @@ pub fn overview() -> String {
     }
     let _ = writeln!(
         out,
-        "{scenarios}\n\n{mechs}\n\n{suites}\n\n{}",
+        "{scenarios}\n\n{mechs}\n\n{pollers}\n\n{suites}\n\n{}",
         placements()
     );
     out.push_str("\n`iolab list --scenario NAME` shows a scenario's parameters and metrics.\n");

@@ -7,9 +7,9 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn interrupt_mid_run(mode: &str, mech: &str) {
-    let sb = Sandbox::new();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
-        .args([
+    let peers = if mode == "threads" { 0 } else { 2 };
+    interrupt_run(
+        &[
             "run",
             "pingpong",
             "--mech",
@@ -20,7 +20,17 @@ fn interrupt_mid_run(mode: &str, mech: &str) {
             "count=100M",
             "--repeat",
             "1",
-        ])
+        ],
+        peers,
+    );
+}
+
+/// Starts `iolab ARGS`, waits until it has `peers` child processes and its
+/// temp dir, sends SIGINT and checks that nothing is left.
+fn interrupt_run(args: &[&str], peers: usize) {
+    let sb = Sandbox::new();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
+        .args(args)
         .env("TMPDIR", sb.tmp())
         .env("XDG_DATA_HOME", sb.dir.path().join("data"))
         .stdout(Stdio::null())
@@ -31,7 +41,7 @@ fn interrupt_mid_run(mode: &str, mech: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
     let peers = loop {
         let kids = children_of(pid);
-        let busy = mode == "threads" || kids.len() >= 2;
+        let busy = kids.len() >= peers;
         if busy && std::fs::read_dir(sb.tmp()).unwrap().count() > 0 {
             std::thread::sleep(Duration::from_millis(200));
             break kids;
@@ -71,4 +81,23 @@ fn ctrl_c_stops_processes_and_removes_fifos() {
 #[test]
 fn ctrl_c_stops_threads() {
     interrupt_mid_run("threads", "pipe");
+}
+
+#[test]
+fn ctrl_c_stops_the_server_client_and_idle_holder() {
+    interrupt_run(
+        &[
+            "run",
+            "poll-scale",
+            "--param",
+            "poller=epoll-lt",
+            "--param",
+            "idle=50",
+            "--param",
+            "requests=100M",
+            "--repeat",
+            "1",
+        ],
+        3,
+    );
 }

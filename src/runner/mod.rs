@@ -4,6 +4,7 @@
 
 pub mod cleanup;
 pub mod peers;
+pub mod procs;
 pub mod progress;
 mod summary;
 

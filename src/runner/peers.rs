@@ -98,7 +98,7 @@ where
     Ok(reports.map(|bytes| decode::<R>(&bytes)))
 }
 
-fn track(pid: i32) {
+pub(super) fn track(pid: i32) {
     cleanup::track_child(pid);
     if cleanup::cancelled() {
         cleanup::kill_child(pid);
@@ -120,7 +120,7 @@ fn child_main<R: Serialize, F: SideFn<R>>(
 }
 
 /// A panic must not unwind out of a forked child into the parent's code.
-fn catch_panic<R>(f: impl FnOnce() -> anyhow::Result<R>) -> anyhow::Result<R> {
+pub(super) fn catch_panic<R>(f: impl FnOnce() -> anyhow::Result<R>) -> anyhow::Result<R> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(f))
         .unwrap_or_else(|_| Err(anyhow::anyhow!("the side panicked")))
 }
@@ -179,7 +179,7 @@ fn read_ready(pipes: &[OwnedFd; 2], open: &mut [bool; 2], bufs: &mut [Vec<u8>; 2
     }
 }
 
-fn stop_and_reap(pid: i32) {
+pub(super) fn stop_and_reap(pid: i32) {
     let Some(p) = rustix::process::Pid::from_raw(pid) else {
         return;
     };

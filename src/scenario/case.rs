@@ -72,9 +72,10 @@ impl CaseSpec {
         for spec in self.scenario.params().iter().filter(|p| p.in_name) {
             match (self.values.get(spec.name), spec.kind) {
                 (Some(v), super::ParamKind::Bytes) => parts.push(format!("{v}B")),
-                (Some(v), super::ParamKind::Count | super::ParamKind::Text) => {
-                    parts.push(format!("{}={v}", spec.name))
-                }
+                (
+                    Some(v),
+                    super::ParamKind::Count | super::ParamKind::Text | super::ParamKind::Number,
+                ) => parts.push(format!("{}={v}", spec.name)),
                 (Some(v), _) => parts.push(v.to_string()),
                 (None, _) => {}
             }

@@ -9,6 +9,8 @@ mod copier_verdict;
 mod devnull;
 mod devnull_sink;
 mod devnull_verdict;
+mod event_bench;
+mod fd_budget;
 mod file_transfer;
 mod limits;
 mod link;
@@ -16,7 +18,10 @@ pub mod params;
 mod payload;
 mod pingpong;
 mod pipe_atime;
+mod poll_scale;
+mod poll_scale_sides;
 mod port_ring;
+mod readiness;
 mod side;
 mod stream;
 pub mod suite;
@@ -101,6 +106,8 @@ pub static ALL: &[&dyn Scenario] = &[
     &pipe_atime::PipeAtime,
     &port_ring::PortRing,
     &contention::Contention,
+    &poll_scale::PollScale,
+    &event_bench::EventBench,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {

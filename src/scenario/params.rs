@@ -9,6 +9,8 @@ pub enum ParamKind {
     Bytes,
     /// A positive count: 2000, 100k, 10M (powers of 1000).
     Count,
+    /// A count that may be 0: 0, 10, 10k (powers of 1000).
+    Number,
     /// One of a fixed set of words.
     Choice(&'static [&'static str]),
     /// Free text, e.g. a command line; it may hold spaces but not commas
@@ -63,6 +65,7 @@ impl ParamKind {
         match self {
             ParamKind::Bytes => "a positive byte count such as 64, 4k or 9M".to_string(),
             ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
+            ParamKind::Number => "a count such as 0, 10 or 10k".to_string(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
             ParamKind::Text => "non-empty text".to_string(),
             ParamKind::Duration => "a positive duration such as 200ms or 10s".to_string(),
@@ -76,6 +79,7 @@ impl ParamKind {
         match self {
             ParamKind::Bytes => parse_scaled(text, 1024).filter(|n| *n > 0).map(Value::Int),
             ParamKind::Count => parse_scaled(text, 1000).filter(|n| *n > 0).map(Value::Int),
+            ParamKind::Number => parse_scaled(text, 1000).map(Value::Int),
             ParamKind::Choice(words) => words
                 .iter()
                 .find(|w| **w == text)
@@ -191,6 +195,8 @@ mod tests {
     #[test]
     fn count_must_be_positive_and_choice_exact() {
         assert_eq!(ParamKind::Count.parse("0"), None);
+        assert_eq!(ParamKind::Number.parse("0"), Some(Value::Int(0)));
+        assert_eq!(ParamKind::Number.parse("-1"), None);
         let kind = ParamKind::Choice(&["a", "b"]);
         assert_eq!(kind.parse("b"), Some(Value::Text("b".into())));
         assert_eq!(kind.parse("c"), None);

@@ -24,6 +24,9 @@ const fn entry(scenario: &'static str, params: &'static [(&'static str, &'static
     }
 }
 
+/// The original E5 sweep of idle ("zombie") connections.
+const E5_IDLE: &str = "0,10,20,40,80,160,320,640,1280,2560,5120,10240";
+
 pub static ALL: &[Suite] = &[
     Suite {
         name: "quick",
@@ -66,6 +69,8 @@ pub static ALL: &[Suite] = &[
                 repeat: Some(1),
                 ..entry("contention", &[("duration", "200ms")])
             },
+            entry("poll-scale", &[("idle", "0,100"), ("requests", "2000")]),
+            entry("event-bench", &[("fds", "100"), ("writes", "100")]),
         ],
     },
     Suite {
@@ -115,6 +120,20 @@ pub static ALL: &[Suite] = &[
                 repeat: Some(1),
                 ..entry("contention", &[("duration", "10s")])
             },
+            // One repetition of 40,000 round trips per point keeps the
+            // original's 12-point sweep over 5 pollers within minutes.
+            Entry {
+                repeat: Some(1),
+                ..entry("poll-scale", &[("idle", E5_IDLE)])
+            },
+            // bench.c times 25 loops.
+            Entry {
+                repeat: Some(25),
+                ..entry(
+                    "event-bench",
+                    &[("fds", "100,1000,5000,10000"), ("active", "1,100")],
+                )
+            },
         ],
     },
     Suite {
@@ -150,6 +169,21 @@ pub static ALL: &[Suite] = &[
                 repeat: Some(3),
                 ..entry("contention", &[("duration", "2s")])
             },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "poll-scale",
+                    &[("idle", E5_IDLE), ("transport", "tcp,unix")],
+                )
+            },
+            entry(
+                "event-bench",
+                &[
+                    ("fds", "100,1000,2500,5000,7500,9000"),
+                    ("active", "1,100"),
+                    ("pair", "pipe,socketpair"),
+                ],
+            ),
         ],
     },
 ];

@@ -5,10 +5,12 @@
 pub mod fork;
 pub mod mmap;
 pub mod rusage;
+pub mod select;
 pub mod shared;
 pub mod signals;
 pub mod spawn;
 pub mod uring;
+pub mod uring_poll;
 
 use std::io;
 

@@ -1,0 +1,189 @@
+//! `poll-scale` (E5): select, poll and epoll against idle connections. A
+//! server process waits on all its connections with the poller under test
+//! and answers one-byte requests; a client process keeps `active` requests
+//! outstanding; a third process holds `idle` connections open and silent.
+//! The time for `requests` round trips shows what each idle connection
+//! costs the poller: the original found poll linear in them, epoll flat.
+
+use super::fd_budget::FdBudget;
+use super::poll_scale_sides::{client, idle_holder, listener, server, ServerCfg};
+use super::readiness::{growth, poller_of, POLLER_PARAM};
+use super::side::{Schedule, SideOut};
+use super::two_sided::{per_rep, settle};
+use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
+use crate::measure::histogram::Latencies;
+use crate::measure::pin::{self, Placement};
+use crate::measure::stats::metric;
+use crate::model::{CaseResult, LatencyKind};
+use crate::runner::procs::{self, Child};
+use crate::scenario::side::cpu_usage;
+use anyhow::Context;
+use std::time::{Duration, Instant};
+
+pub struct PollScale;
+
+const PARAMS: &[ParamSpec] = &[
+    POLLER_PARAM,
+    ParamSpec {
+        name: "transport",
+        kind: ParamKind::Choice(&["tcp", "unix"]),
+        default: "tcp",
+        about: "connections over TCP on loopback (as the original) or Unix stream sockets",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "idle",
+        kind: ParamKind::Number,
+        default: "0,100,1000",
+        about: "idle connections (the original's zombies): connected, never sending",
+        in_name: true,
+    },
+    ParamSpec {
+        name: "active",
+        kind: ParamKind::Count,
+        default: "10",
+        about: "active connections, each with one request outstanding at all times",
+        in_name: false,
+    },
+    ParamSpec {
+        name: "requests",
+        kind: ParamKind::Count,
+        default: "40000",
+        about: "request/answer round trips per repetition, over all active connections",
+        in_name: false,
+    },
+];
+
+const METRICS: &[MetricSpec] = &[
+    MetricSpec {
+        name: "seconds",
+        unit: "s",
+        about: "time for `requests` round trips, at the client (the original's y axis)",
+    },
+    MetricSpec {
+        name: "req_per_s",
+        unit: "1/s",
+        about: "round trips per second",
+    },
+    MetricSpec {
+        name: "server_cpu_us_per_req",
+        unit: "us",
+        about: "server CPU time (user + system) per request answered",
+    },
+];
+
+/// Descriptors a process holds besides its connections: the poll set,
+/// report and control pipes inherited from the parent, a little room.
+const EXTRA_FDS: u64 = 12;
+/// How long the server and the idle holder may take to end after the client.
+const GRACE: Duration = Duration::from_secs(5);
+
+impl Scenario for PollScale {
+    fn name(&self) -> &'static str {
+        "poll-scale"
+    }
+    fn about(&self) -> &'static str {
+        "a server answering active clients while idle connections pile up, per poller (3 processes)"
+    }
+    fn params(&self) -> &'static [ParamSpec] {
+        PARAMS
+    }
+    fn metrics(&self) -> &'static [MetricSpec] {
+        METRICS
+    }
+    fn uses_mechanisms(&self) -> bool {
+        false
+    }
+
+    fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
+        let poller = poller_of(case)?;
+        let (idle, active) = (case.int("idle"), case.int("active"));
+        FdBudget::for_poller(poller)?.check("server", "idle", idle, active + EXTRA_FDS, 1)?;
+        FdBudget::process()?.check("idle holder", "idle", idle, EXTRA_FDS, 1)?;
+        let requests = case.int("requests");
+        let sched = Schedule {
+            warmup: case.warmup_or(requests / 10),
+            reps: case.repeat,
+            count: requests,
+        };
+        let corrupt_at = ctx.fault.map(|_| sched.warmup + requests / 2);
+        let deadline = Instant::now() + ctx.timeout;
+        let (listen_fd, addr) = listener(case.text("transport"), ctx.dir)?;
+        let (go_rx, go_tx) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let (stop_rx, stop_tx) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
+        let cpus = pin::choose(Placement::CrossCpu).unwrap_or([None, None]);
+        let cfg = ServerCfg {
+            poller,
+            conns: idle + active,
+            tcp: addr.is_tcp(),
+            total: sched.total(),
+            corrupt_at,
+        };
+        let mut srv = procs::spawn("server", cpus[0], |r| server(listen_fd, cfg, r))?;
+        let mut holder = procs::spawn("idle holder", None, |r| {
+            idle_holder(&addr, idle, stop_rx, r)
+        })?;
+        let mut cli = procs::spawn("client", cpus[1], |r| {
+            client(&addr, active, sched, go_rx, r)
+        })?;
+        procs::wait_ready(&mut [&mut srv, &mut holder, &mut cli], deadline)?;
+        crate::mechanism::write_all_fd(&go_tx, b"g").context("starting the client")?;
+        let reports = finish_pair(cli, srv, deadline)?;
+        let _ = crate::mechanism::write_all_fd(&stop_tx, b"s");
+        holder.finish::<u64>(deadline.min(Instant::now() + GRACE))?;
+        if let Some([c, s]) = settle(out, reports, ["client", "server"]) {
+            fill_metrics(out, &c, &s, sched);
+        }
+        Ok(())
+    }
+
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        // Wall time is what the original plotted; the server's CPU per
+        // request shows the same cost without the machine's other load.
+        let mut lines = growth(results, "idle", None);
+        lines.extend(growth(results, "idle", Some("server_cpu_us_per_req")));
+        lines
+    }
+}
+
+type Reports = [Result<SideOut, String>; 2];
+
+/// The client's and the server's reports; an `unsupported` from either
+/// (select refusing a descriptor) makes the whole case unsupported.
+/// The server stops by itself after the last answer: once the client is
+/// done it gets a short grace period, none if the client gave up early.
+fn finish_pair(cli: Child, srv: Child, deadline: Instant) -> anyhow::Result<Reports> {
+    let c = cli.finish::<SideOut>(deadline);
+    let clean = matches!(&c, Ok(out) if out.mismatch.is_none());
+    let grace = if clean { GRACE } else { Duration::ZERO };
+    let s = srv.finish::<SideOut>(deadline.min(Instant::now() + grace));
+    for r in [&c, &s] {
+        if let Err(e) = r {
+            if let Some(u) = e.downcast_ref::<super::Unsupported>() {
+                return Err(super::Unsupported(u.0.clone()).into());
+            }
+        }
+    }
+    Ok([c, s].map(|r| r.map_err(|e| format!("{e:#}"))))
+}
+
+fn fill_metrics(out: &mut CaseResult, c: &SideOut, s: &SideOut, sched: Schedule) {
+    let count = sched.count as f64;
+    let reps = c.rep_ns.len();
+    let seconds = per_rep(reps, |i| c.rep_ns[i] as f64 / 1e9);
+    let rate = per_rep(reps, |i| count * 1e9 / c.rep_ns[i] as f64);
+    out.metrics.insert("seconds".into(), metric(seconds, "s"));
+    out.metrics.insert("req_per_s".into(), metric(rate, "1/s"));
+    let server = s.total_usage();
+    let cpu_us = (server.user_ns + server.sys_ns) as f64 / 1e3 / s.messages.max(1) as f64;
+    out.metrics
+        .insert("server_cpu_us_per_req".into(), metric(vec![cpu_us], "us"));
+    out.cpu = Some(cpu_usage(server));
+    out.headline = Some("seconds".into());
+    if let Some(blob) = &c.histogram {
+        if let Ok(hist) = Latencies::from_v2(blob) {
+            out.latency = Some(hist.summary(LatencyKind::RoundTrip));
+        }
+        out.histogram = Some(blob.clone());
+    }
+}
