@@ -1,7 +1,7 @@
 //! The fidelity baseline for iolab's pipe round trip: the smallest program
 //! that does the same thing, two processes pinned to one CPU exchanging one
-//! byte over two pipes, timed as a whole with no per-operation clock reads,
-//! histograms or checks. Compare its figure with
+//! byte over two pipes through std's read/write (libc), timed as a whole
+//! with no per-operation clock reads, histograms or checks. Compare its figure with
 //! `iolab run pingpong --mech pipe --placement same-cpu` run back to back.
 //!
 //! cargo run --release --example pipe_baseline -- [ROUND_TRIPS] [REPS]
@@ -10,23 +10,24 @@ use iolab::measure::clock::now_ns;
 use iolab::measure::pin::{choose, pin_current, Placement};
 use iolab::measure::stats::median;
 use iolab::sys::fork::{exit_child, fork, Forked};
-use rustix::io::{read, write};
 use rustix::pipe::pipe;
+use std::fs::File;
+use std::io::{Read, Write};
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
     let trips: u64 = args.next().map_or(Ok(20_000), |a| a.parse())?;
     let reps: u64 = args.next().map_or(Ok(5), |a| a.parse())?;
     let [cpu, _] = choose(Placement::SameCpu).map_err(anyhow::Error::msg)?;
-    let (to_child_rx, to_child_tx) = pipe()?;
-    let (to_parent_rx, to_parent_tx) = pipe()?;
+    let (mut to_child_rx, mut to_child_tx) = files(pipe()?);
+    let (mut to_parent_rx, mut to_parent_tx) = files(pipe()?);
     let total = trips * (reps + 1);
     if let Forked::Child = fork()? {
         pin_current(cpu)?;
         let mut byte = [0u8; 1];
         for _ in 0..total {
-            read(&to_child_rx, &mut byte)?;
-            write(&to_parent_tx, &byte)?;
+            to_child_rx.read_exact(&mut byte)?;
+            to_parent_tx.write_all(&byte)?;
         }
         exit_child(0);
     }
@@ -36,13 +37,14 @@ fn main() -> anyhow::Result<()> {
     for rep in 0..=reps {
         let start = now_ns();
         for _ in 0..trips {
-            write(&to_child_tx, &byte)?;
-            read(&to_parent_rx, &mut byte)?;
+            to_child_tx.write_all(&byte)?;
+            to_parent_rx.read_exact(&mut byte)?;
         }
         if rep > 0 {
             per_rep.push((now_ns() - start) as f64 / trips as f64);
         }
     }
+    let usage = iolab::sys::rusage::usage(iolab::sys::rusage::Who::Thread)?;
     let (lo, hi) = per_rep
         .iter()
         .fold((f64::MAX, 0f64), |(l, h), v| (l.min(*v), h.max(*v)));
@@ -50,5 +52,15 @@ fn main() -> anyhow::Result<()> {
         "pipe same-cpu processes 1B: {:.0} ns per round trip (median of {reps}, spread {lo:.0}-{hi:.0})",
         median(&mut per_rep)
     );
+    println!(
+        "initiator context switches: {} voluntary, {} involuntary",
+        usage.voluntary_csw, usage.involuntary_csw
+    );
     Ok(())
+}
+
+/// Pipe ends as `File`s, so the loop calls read(2) and write(2) through
+/// libc as a hand-written C or Rust program would.
+fn files((rx, tx): (rustix::fd::OwnedFd, rustix::fd::OwnedFd)) -> (File, File) {
+    (File::from(rx), File::from(tx))
 }
