@@ -7,8 +7,6 @@ use super::read_text;
 use crate::model::Availability;
 use perf_event::events::Software;
 use perf_event::Builder;
-use rustix::time::{clock_gettime, ClockId, Timespec};
-use std::hint::black_box;
 
 const PERF_PARANOID: &str = "/proc/sys/kernel/perf_event_paranoid";
 const IO_URING_DISABLED: &str = "/proc/sys/kernel/io_uring_disabled";
@@ -17,7 +15,7 @@ const SAMPLE_PERIOD_NS: u64 = 1_000_000;
 /// Ring buffer bytes for the sampling probe (plus one metadata page).
 const SAMPLE_RING_BYTES: usize = 8 * 4096;
 const TIMER_BATCHES: usize = 9;
-const TIMER_READS_PER_BATCH: u32 = 100_000;
+const TIMER_READS_PER_BATCH: u64 = 100_000;
 
 /// Whether a software `cpu-clock` sampling counter, kernel included, opens
 /// on the current thread; falls back to user-space-only and says so.
@@ -86,44 +84,12 @@ fn unavailable(detail: String) -> Availability {
 /// Cost of one `CLOCK_MONOTONIC` read in ns: the median over batches of
 /// back-to-back reads, each batch timed by the same clock.
 pub fn timer_ns() -> f64 {
-    let mut per_read: Vec<f64> = (0..TIMER_BATCHES).map(|_| timer_batch_ns()).collect();
-    median(&mut per_read)
-}
-
-fn timer_batch_ns() -> f64 {
-    let start = clock_gettime(ClockId::Monotonic);
-    for _ in 0..TIMER_READS_PER_BATCH {
-        black_box(clock_gettime(ClockId::Monotonic));
-    }
-    let end = clock_gettime(ClockId::Monotonic);
-    elapsed_ns(&start, &end) as f64 / f64::from(TIMER_READS_PER_BATCH)
-}
-
-fn elapsed_ns(start: &Timespec, end: &Timespec) -> i128 {
-    let ns = |t: &Timespec| i128::from(t.tv_sec) * 1_000_000_000 + i128::from(t.tv_nsec);
-    ns(end) - ns(start)
-}
-
-/// Median of a non-empty slice (mean of the middle two for even lengths).
-pub(crate) fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    if values.len().is_multiple_of(2) {
-        (values[mid - 1] + values[mid]) / 2.0
-    } else {
-        values[mid]
-    }
+    crate::measure::clock::timer_cost_ns(TIMER_BATCHES, TIMER_READS_PER_BATCH)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn median_odd_and_even() {
-        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
-        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
-    }
 
     #[test]
     fn knob_text_says_when_unreadable() {
