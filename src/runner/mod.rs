@@ -31,10 +31,7 @@ pub trait Observer {
 
 pub fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     cleanup::install();
-    let tmp = tempfile::Builder::new()
-        .prefix("iolab-")
-        .tempdir()
-        .context("creating a private temp dir")?;
+    let tmp = private_temp_dir().context("creating a private temp dir")?;
     cleanup::track_dir(tmp.path().to_path_buf());
     let results = run_cases(plan, tmp.path(), observer);
     cleanup::untrack_dir(tmp.path());
@@ -44,6 +41,16 @@ pub fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResul
         return Err(Interrupted.into());
     }
     results
+}
+
+/// `$TMPDIR/iolab-XXXXXX`, readable by this user only: FIFOs and test
+/// files of the cases live inside it.
+fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .prefix("iolab-")
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()
 }
 
 fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
@@ -95,4 +102,23 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
 fn mark(out: &mut CaseResult, status: Status, reason: String) {
     out.status = status;
     out.reason = Some(reason);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    #[test]
+    fn the_temp_dir_is_private() {
+        let dir = super::private_temp_dir().unwrap();
+        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        assert!(dir
+            .path()
+            .file_name()
+            .unwrap()
+            .to_str()
+            .unwrap()
+            .starts_with("iolab-"));
+    }
 }
