@@ -36,6 +36,24 @@ pub enum Command {
     Report(ReportArgs),
     /// Compare two stored runs case by case: ratios and their significance
     Compare(CompareArgs),
+    /// Which classic claims (E1-E6) hold in a stored run, with the evidence
+    Claims(ClaimsArgs),
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab run seeds && iolab claims            re-test the classic claims, then read the verdicts\n  \
+iolab claims latest~1 --json -             the previous run's claims as JSON")]
+pub struct ClaimsArgs {
+    /// A run id, `latest` or `latest~N`
+    #[arg(value_name = "RUN", default_value = "latest")]
+    pub run: String,
+    /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -69,6 +87,10 @@ pub struct RunArgs {
     /// Set a scenario parameter, e.g. size=1,64,4096 (repeatable; a list sweeps)
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+    /// Small sizes: a suite runs its `-quick` variant (e.g. seeds-quick) or
+    /// the quick suite's entries for its scenarios; a scenario its quick entry
+    #[arg(long)]
+    pub quick: bool,
     /// Repetitions per case; the headline is their median (default 5, or the suite's)
     #[arg(long, value_name = "N")]
     pub repeat: Option<String>,

@@ -91,3 +91,13 @@ fn write_fixture_page() {
     std::fs::write(&path, render(&chart_run(), None)).unwrap();
     println!("{}", path.display());
 }
+
+#[test]
+fn claims_section_links_each_claim_to_its_scenario() {
+    let html = render(&crate::report::fixtures::run(), None);
+    assert!(html.contains("<h2 id=\"claims\">Claims</h2>"));
+    assert!(html.contains("<a href=\"#scenario-pingpong\">E9-fixture</a>"));
+    assert!(html.contains("<h2 id=\"scenario-pingpong\">pingpong</h2>"));
+    assert!(html.contains("class=\"verdict-holds\">holds</td>"));
+    assert!(html.contains(crate::report::fixtures::CLAIM_FIGURE));
+}

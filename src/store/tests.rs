@@ -4,6 +4,7 @@
 use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::{
+    ClaimStatus, ClaimVerdict,
     CaseResult, CpuUsage, Environment, LatencyKind, LatencySummary, Metric, Side, Status, Verdict,
     Verified,
 };
@@ -103,6 +104,15 @@ fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
         verdicts: vec![Verdict {
             scenario: "pingpong".into(),
             text: "pipe wins".into(),
+        }],
+        claims: vec![ClaimVerdict {
+            id: "E1-noatime-faster".into(),
+            source: "E1".into(),
+            claim: "O_NOATIME is faster".into(),
+            verdict: ClaimStatus::Inconclusive,
+            figure: "no result pipe-atime in this run".into(),
+            original: "oprofile".into(),
+            scenario: "pipe-atime".into(),
         }],
     }
 }
