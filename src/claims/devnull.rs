@@ -16,8 +16,7 @@ fn metric(r: &CaseResult, name: &'static str) -> Found<Value> {
 }
 
 fn file_pages(r: &CaseResult) -> Found<f64> {
-    let bytes =
-        param_f64(r, "file-size").ok_or_else(|| format!("{} has no file-size", r.case))?;
+    let bytes = param_f64(r, "file-size").ok_or_else(|| format!("{} has no file-size", r.case))?;
     let page = rustix::param::page_size() as f64;
     Ok((bytes / page).ceil().max(1.0))
 }

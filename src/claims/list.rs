@@ -29,7 +29,13 @@ const fn near(select: Select, key: &'static str, target: f64) -> Select {
 
 const MIB64: f64 = 64.0 * 1024.0 * 1024.0;
 
-const fn stall(id: &'static str, mech: &'static str, expect: bool, sentence: &'static str, original: &'static str) -> Claim {
+const fn stall(
+    id: &'static str,
+    mech: &'static str,
+    expect: bool,
+    sentence: &'static str,
+    original: &'static str,
+) -> Claim {
     Claim {
         id,
         source: "E3",
@@ -44,7 +50,11 @@ const DEVNULL_MMAP: Select = near(
     sel(
         "mmap-write to /dev/null",
         "devnull",
-        &[("copier", "mmap-write"), ("sink", "dev-null"), ("cache", "cold")],
+        &[
+            ("copier", "mmap-write"),
+            ("sink", "dev-null"),
+            ("cache", "cold"),
+        ],
     ),
     "file-size",
     MIB64,

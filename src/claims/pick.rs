@@ -47,7 +47,11 @@ pub type Found<T> = Result<T, String>;
 impl Select {
     /// The filters as text, e.g. "poller=poll active=1".
     pub fn describe(&self) -> String {
-        let mut parts: Vec<String> = self.params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let mut parts: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
         if let Some((key, target)) = self.nearest {
             parts.push(format!("{key} nearest {target}"));
         }
@@ -57,7 +61,10 @@ impl Select {
     /// The label, and the point taken when the select looks for the
     /// nearest, e.g. "poll at fds=5000".
     pub fn name(&self, r: &CaseResult) -> String {
-        match self.nearest.and_then(|(key, _)| r.param_str(key).map(|v| (key, v))) {
+        match self
+            .nearest
+            .and_then(|(key, _)| r.param_str(key).map(|v| (key, v)))
+        {
             Some((key, v)) => format!("{} at {key}={v}", self.label),
             None => self.label.to_string(),
         }
@@ -139,9 +146,7 @@ impl Quantity {
     pub fn of(&self, r: &CaseResult) -> Found<Value> {
         match *self {
             Quantity::Metric(name) => Ok(Value::from_metric(metric(r, name)?)),
-            Quantity::Per(a, b, unit) => {
-                Ok(ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit))
-            }
+            Quantity::Per(a, b, unit) => Ok(ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit)),
         }
     }
 }

@@ -5,9 +5,9 @@
 //! unsupported result never reaches a rule's arithmetic (`pick` returns the
 //! reason instead), so it can only make a claim `inconclusive`.
 
-use super::{devnull, stall};
 use super::pick::{num, Found, Quantity, Select, Value};
 use super::sweep;
+use super::{devnull, stall};
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, ClaimStatus};
 
@@ -52,9 +52,17 @@ pub enum Rule {
         hi: f64,
     },
     /// `q` grows linearly with the parameter `x` over the sweep `at`.
-    Linear { q: Quantity, at: Select, x: &'static str },
+    Linear {
+        q: Quantity,
+        at: Select,
+        x: &'static str,
+    },
     /// `q` stays flat over the sweep `at` of the parameter `x`.
-    Flat { q: Quantity, at: Select, x: &'static str },
+    Flat {
+        q: Quantity,
+        at: Select,
+        x: &'static str,
+    },
     /// `contention` of mechanism `mech`: with both sides, max over 1 ms and
     /// mean several times the reader alone (`expect` true: it stalls).
     Stalls { mech: &'static str, expect: bool },
@@ -156,13 +164,7 @@ pub fn faster(
     Ok(Outcome::new(status, figure + &why))
 }
 
-fn no_faster(
-    a_name: &str,
-    a: &Value,
-    b_name: &str,
-    b: &Value,
-    tolerance: f64,
-) -> Found<Outcome> {
+fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -> Found<Outcome> {
     positive(a, a_name)?;
     positive(b, b_name)?;
     let ratio = b.value / a.value;

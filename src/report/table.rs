@@ -383,7 +383,10 @@ mod tests {
         )));
         assert!(text.contains(&format!("\n-> {VERDICT}\n")), "{text}");
         assert!(text.contains("\n-> only one case\n"), "{text}");
-        let claims = text.split("== Claims ==\n").nth(1).expect("a Claims section");
+        let claims = text
+            .split("== Claims ==\n")
+            .nth(1)
+            .expect("a Claims section");
         assert!(
             claims.starts_with("E9-fixture               holds         pipe 4.82 us"),
             "{claims}"

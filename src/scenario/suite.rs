@@ -287,7 +287,12 @@ pub fn quick_variant(suite: &'static Suite) -> Vec<&'static Entry> {
 /// `--quick` for one scenario: the quick suite's entries for it.
 pub fn quick_entries(scenario: &str) -> Vec<&'static Entry> {
     find("quick")
-        .map(|q| q.entries.iter().filter(|e| e.scenario == scenario).collect())
+        .map(|q| {
+            q.entries
+                .iter()
+                .filter(|e| e.scenario == scenario)
+                .collect()
+        })
         .unwrap_or_default()
 }
 

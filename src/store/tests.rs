@@ -4,9 +4,8 @@
 use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::{
-    ClaimStatus, ClaimVerdict,
-    CaseResult, CpuUsage, Environment, LatencyKind, LatencySummary, Metric, Side, Status, Verdict,
-    Verified,
+    CaseResult, ClaimStatus, ClaimVerdict, CpuUsage, Environment, LatencyKind, LatencySummary,
+    Metric, Side, Status, Verdict, Verified,
 };
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
