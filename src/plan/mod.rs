@@ -108,9 +108,10 @@ fn resolve_targets(targets: &[String], quick: bool) -> UsageResult<Vec<Invocatio
     let mut out: Vec<Invocation> = Vec::new();
     for name in targets {
         if let Some(s) = scenario::find(name) {
-            let entries = quick
-                .then(|| suite::quick_entries(name))
-                .unwrap_or_default();
+            let entries = match quick {
+                true => suite::quick_entries(name),
+                false => Vec::new(),
+            };
             if entries.is_empty() {
                 out.push(Invocation {
                     scenario: s,
