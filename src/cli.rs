@@ -37,23 +37,8 @@ pub enum Command {
     /// Compare two stored runs case by case: ratios and their significance
     Compare(CompareArgs),
     /// Which classic claims (E1-E6) hold in a stored run, with the evidence
-    Claims(ClaimsArgs),
-}
-
-#[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab run seeds && iolab claims            re-test the classic claims, then read the verdicts\n  \
-iolab claims latest~1 --json -             the previous run's claims as JSON")]
-pub struct ClaimsArgs {
-    /// A run id, `latest` or `latest~N`
-    #[arg(value_name = "RUN", default_value = "latest")]
-    pub run: String,
-    /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
-    #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    /// (RUN defaults to latest; --json - for JSON)
+    Claims(ShowArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

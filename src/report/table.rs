@@ -509,6 +509,7 @@ mod tests {
         run.results.truncate(1);
         assert!(render(&run, false).ends_with("\n1 result: 1 ok, 0 failed, 0 unsupported\n"));
         run.results.clear();
+        run.claims.clear();
         assert_eq!(
             render(&run, false),
             "0 results: 0 ok, 0 failed, 0 unsupported\n"
