@@ -19,16 +19,20 @@ const POOR_R2: f64 = 0.5;
 const FLAT: f64 = 1.5;
 const STEEP: f64 = 2.0;
 
-/// One value per parameter point, sorted by the parameter; of several
-/// results at one point, the one with the most repetitions.
+/// One value per parameter point, sorted by the parameter. Points come
+/// from one sweep: of results measured with different repetition counts
+/// (a suite's sweep and an extra point), the set covering the most points,
+/// so both ends were measured alike.
 pub fn points(
     results: &[CaseResult],
     at: &Select,
     q: Quantity,
     x: &str,
 ) -> Found<Vec<(f64, Value)>> {
+    let all = at.all(results)?;
+    let reps_of_sweep = widest(&all, x);
     let mut found: Vec<(f64, f64, Value)> = Vec::new();
-    for r in at.all(results)? {
+    for r in all.into_iter().filter(|r| repeats(r) == reps_of_sweep) {
         let px = param_f64(r, x).ok_or_else(|| format!("{} has no numeric {x}", r.case))?;
         let v = q.of(r)?;
         match found.iter_mut().find(|(fx, _, _)| *fx == px) {
@@ -46,6 +50,25 @@ pub fn points(
     }
     found.sort_by(|a, b| a.0.total_cmp(&b.0));
     Ok(found.into_iter().map(|(x, _, v)| (x, v)).collect())
+}
+
+/// The repetition count whose results cover the most distinct `x` points.
+fn widest(results: &[&CaseResult], x: &str) -> f64 {
+    let mut best = (0usize, 1.0);
+    for r in results {
+        let reps = repeats(r);
+        let mut xs: Vec<f64> = results
+            .iter()
+            .filter(|o| repeats(o) == reps)
+            .filter_map(|o| param_f64(o, x))
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        if xs.len() > best.0 {
+            best = (xs.len(), reps);
+        }
+    }
+    best.1
 }
 
 /// Least-squares r² of y over x.

@@ -454,3 +454,24 @@ fn only_claims_whose_scenario_ran_are_answered() {
         "claim ids are unique"
     );
 }
+
+#[test]
+fn a_sweep_is_not_mixed_with_an_extra_point() {
+    let mut rs = sweep(
+        "epoll-lt",
+        &[(0, 5.0), (1000, 5.1), (2000, 4.9), (4000, 4.5)],
+    );
+    rs.push(result(
+        "poll-scale",
+        &[
+            ("poller", json!("epoll-lt")),
+            ("transport", json!("tcp")),
+            ("idle", json!(0)),
+            ("repeat", json!(5)),
+        ],
+        &[("seconds", &[2.5, 2.5, 2.6, 2.4, 2.5])],
+    ));
+    let v = answer("E5-epoll-flat", &rs);
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+    assert!(v.figure.contains("at idle=0: 0.900x"), "{}", v.figure);
+}
