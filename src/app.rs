@@ -32,6 +32,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Show(args) => show(&args),
         Command::Report(args) => report(&args),
         Command::Compare(args) => compare(&args),
+        Command::Claims(args) => claims(&args),
     }
 }
 
@@ -52,6 +53,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         suite: Some(plan.targets.clone()),
         environment,
         verdicts: runner::verdicts(&results),
+        claims: crate::claims::evaluate(&results),
         results,
     };
     if let Some(store) = store.as_mut() {
@@ -145,6 +147,26 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
         );
     }
     Ok(ExitCode::from(1))
+}
+
+/// The claims of a stored run; a run stored before claims existed gets
+/// them computed from its results now.
+fn claims(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let run = store.load(&args.run)?;
+    let claims = match run.claims.is_empty() {
+        true => crate::claims::evaluate(&run.results),
+        false => run.claims,
+    };
+    match &args.json {
+        Some(path) => write_json(path, &claims)?,
+        None if claims.is_empty() => println!(
+            "run {} answers no claim: run `iolab run seeds` to re-test them",
+            run.run_id
+        ),
+        None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims)?,
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn regression_pct(pct: f64) -> anyhow::Result<f64> {

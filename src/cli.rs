@@ -36,6 +36,9 @@ pub enum Command {
     Report(ReportArgs),
     /// Compare two stored runs case by case: ratios and their significance
     Compare(CompareArgs),
+    /// Which classic claims (E1-E6) hold in a stored run, with the evidence
+    /// (RUN defaults to latest; --json - for JSON)
+    Claims(ShowArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -69,6 +72,10 @@ pub struct RunArgs {
     /// Set a scenario parameter, e.g. size=1,64,4096 (repeatable; a list sweeps)
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
     pub params: Vec<String>,
+    /// Small sizes: a suite runs its `-quick` variant (e.g. seeds-quick) or
+    /// the quick suite's entries for its scenarios; a scenario its quick entry
+    #[arg(long)]
+    pub quick: bool,
     /// Repetitions per case; the headline is their median (default 5, or the suite's)
     #[arg(long, value_name = "N")]
     pub repeat: Option<String>,

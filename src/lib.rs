@@ -2,6 +2,7 @@
 //! everything; `main.rs` only maps the outcome to an exit code.
 
 pub mod app;
+pub mod claims;
 pub mod cli;
 pub mod compare;
 pub mod copier;

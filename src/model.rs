@@ -25,6 +25,48 @@ pub struct Run {
     /// One line per scenario group, e.g. "eventfd is 1.08x faster than pipe (...)".
     #[serde(default)]
     pub verdicts: Vec<Verdict>,
+    /// The classic claims this run's results can answer (`src/claims/`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claims: Vec<ClaimVerdict>,
+}
+
+/// One classic claim answered by a run: its verdict, the figure that
+/// decided it and the original's figure beside it.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClaimVerdict {
+    /// e.g. "E5-poll-linear".
+    pub id: String,
+    /// The experiment it comes from, "E1".."E6".
+    pub source: String,
+    /// The claim as the original stated it.
+    pub claim: String,
+    pub verdict: ClaimStatus,
+    /// What decided it, or why it could not be decided.
+    pub figure: String,
+    /// The original's figure.
+    pub original: String,
+    /// The scenario whose results it read (the report links to its charts).
+    pub scenario: String,
+}
+
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+pub enum ClaimStatus {
+    #[serde(rename = "holds")]
+    Holds,
+    #[serde(rename = "does not hold")]
+    DoesNotHold,
+    #[serde(rename = "inconclusive")]
+    Inconclusive,
+}
+
+impl ClaimStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClaimStatus::Holds => "holds",
+            ClaimStatus::DoesNotHold => "does not hold",
+            ClaimStatus::Inconclusive => "inconclusive",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -50,7 +50,7 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
     } else {
         args.targets.clone()
     };
-    let invocations = resolve_targets(&targets)?;
+    let invocations = resolve_targets(&targets, args.quick)?;
     let mechs = select_mechs(&args.mech)?;
     let params = parse_params(&args.params, &invocations, &mechs)?;
     let common = Common {
@@ -93,24 +93,39 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
     })
 }
 
-fn resolve_targets(targets: &[String]) -> UsageResult<Vec<Invocation>> {
+/// A suite entry as an invocation.
+fn invocation(entry: &'static suite::Entry) -> Invocation {
+    Invocation {
+        scenario: scenario::find(entry.scenario).expect("suites name known scenarios"),
+        suite_params: entry.params,
+        suite_repeat: entry.repeat,
+    }
+}
+
+/// The scenarios and suites named, as invocations; `quick` swaps in the
+/// small-size entries (see `suite::quick_entries`).
+fn resolve_targets(targets: &[String], quick: bool) -> UsageResult<Vec<Invocation>> {
     let mut out: Vec<Invocation> = Vec::new();
     for name in targets {
         if let Some(s) = scenario::find(name) {
-            out.push(Invocation {
-                scenario: s,
-                suite_params: &[],
-                suite_repeat: None,
-            });
-        } else if let Some(suite) = suite::find(name) {
-            for entry in suite.entries {
-                let s = scenario::find(entry.scenario).expect("suites name known scenarios");
+            let entries = match quick {
+                true => suite::quick_entries(name),
+                false => Vec::new(),
+            };
+            if entries.is_empty() {
                 out.push(Invocation {
                     scenario: s,
-                    suite_params: entry.params,
-                    suite_repeat: entry.repeat,
+                    suite_params: &[],
+                    suite_repeat: None,
                 });
             }
+            out.extend(entries.into_iter().map(invocation));
+        } else if let Some(suite) = suite::find(name) {
+            let entries = match quick {
+                true => suite::quick_variant(suite),
+                false => suite.entries.iter().collect(),
+            };
+            out.extend(entries.into_iter().map(invocation));
         } else {
             let suites: Vec<&str> = suite::ALL.iter().map(|s| s.name).collect();
             return Err(UsageError::new(format!(

@@ -12,6 +12,7 @@ pub(crate) const UNSUPPORTED_CASE: &str = "shm-futex/same-cpu/threads/1B";
 pub(crate) const STREAM_CASE: &str = "pipe/cross-cpu/threads/65536B";
 pub(crate) const FAILED_REASON: &str = "sequence gap: expected message 4097, got 4099";
 pub(crate) const UNSUPPORTED_REASON: &str = "futex wake-up needs CONFIG_FUTEX";
+pub(crate) const CLAIM_FIGURE: &str = "pipe 4.82 us (4.70-4.90, 5 reps) (the claim: 1-10)";
 pub(crate) const VERDICT: &str = "unix-stream is 1.08x slower than pipe (5.21 us vs 4.82 us)";
 
 pub(crate) fn run() -> Run {
@@ -39,6 +40,15 @@ pub(crate) fn run() -> Run {
                 text: "only one case".into(),
             },
         ],
+        claims: vec![ClaimVerdict {
+            id: "E9-fixture".into(),
+            source: "E9".into(),
+            claim: "pipes are fast".into(),
+            verdict: ClaimStatus::Holds,
+            figure: CLAIM_FIGURE.into(),
+            original: "about 5 us".into(),
+            scenario: "pingpong".into(),
+        }],
     }
 }
 

@@ -63,6 +63,8 @@ fn user_and_system_strings_are_escaped() {
 #[test]
 fn nothing_is_fetched_from_elsewhere() {
     let html = render(&chart_run(), Some(&chart_run()));
+    // Links within the page (claims to their scenario) fetch nothing.
+    let html = html.replace("href=\"#", "");
     for bad in ["src=", "href=", "url(", "@import", "<script", "<link"] {
         assert!(!html.contains(bad), "found {bad}");
     }
@@ -90,4 +92,14 @@ fn write_fixture_page() {
     let path = std::env::temp_dir().join("iolab-fixture-report.html");
     std::fs::write(&path, render(&chart_run(), None)).unwrap();
     println!("{}", path.display());
+}
+
+#[test]
+fn claims_section_links_each_claim_to_its_scenario() {
+    let html = render(&crate::report::fixtures::run(), None);
+    assert!(html.contains("<h2 id=\"claims\">Claims</h2>"));
+    assert!(html.contains("<a href=\"#scenario-pingpong\">E9-fixture</a>"));
+    assert!(html.contains("<h2 id=\"scenario-pingpong\">pingpong</h2>"));
+    assert!(html.contains("class=\"verdict-holds\">holds</td>"));
+    assert!(html.contains(crate::report::fixtures::CLAIM_FIGURE));
 }

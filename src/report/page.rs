@@ -15,6 +15,9 @@ pub(crate) struct Page {
     pub runs: Vec<RunInfo>,
     pub environment: Vec<EnvRow>,
     pub scenarios: Vec<Section>,
+    /// The classic claims the (last) run answered; each links to its
+    /// scenario's section.
+    pub claims: Vec<crate::model::ClaimVerdict>,
 }
 
 #[derive(Debug, Serialize)]
@@ -75,6 +78,10 @@ pub(crate) fn build(runs: &[(&str, &Run)], with_charts: bool) -> anyhow::Result<
         runs: runs.iter().map(|(tag, run)| info(tag, run)).collect(),
         environment: environment(runs),
         scenarios,
+        claims: runs
+            .last()
+            .map(|(_, r)| r.claims.clone())
+            .unwrap_or_default(),
     })
 }
 

@@ -63,6 +63,10 @@ impl Reporter for TableReporter {
             }
             writeln!(out)?;
         }
+        crate::claims::render::write(out, &run.claims)?;
+        if !run.claims.is_empty() {
+            writeln!(out)?;
+        }
         writeln!(out, "{}", summary(&run.results))?;
         Ok(())
     }
@@ -379,6 +383,15 @@ mod tests {
         )));
         assert!(text.contains(&format!("\n-> {VERDICT}\n")), "{text}");
         assert!(text.contains("\n-> only one case\n"), "{text}");
+        let claims = text
+            .split("== Claims ==\n")
+            .nth(1)
+            .expect("a Claims section");
+        assert!(
+            claims.starts_with("E9-fixture               holds         pipe 4.82 us"),
+            "{claims}"
+        );
+        assert!(claims.contains("original: about 5 us\n"), "{claims}");
         assert!(
             text.ends_with("\n4 results: 2 ok, 1 failed, 1 unsupported\n"),
             "{text}"
@@ -496,6 +509,7 @@ mod tests {
         run.results.truncate(1);
         assert!(render(&run, false).ends_with("\n1 result: 1 ok, 0 failed, 0 unsupported\n"));
         run.results.clear();
+        run.claims.clear();
         assert_eq!(
             render(&run, false),
             "0 results: 0 ok, 0 failed, 0 unsupported\n"

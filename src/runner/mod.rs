@@ -23,9 +23,11 @@ const CASE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Told about progress; the progress bar and quiet mode implement it.
 pub trait Observer {
-    fn start(&self, cases: usize);
+    /// `work`: the expected work of all cases, in `progress::weight` units.
+    fn start(&self, work: u64);
     fn case_started(&self, name: &str);
-    fn case_finished(&self, result: &CaseResult);
+    /// `weight`: this case's share of the work.
+    fn case_finished(&self, result: &CaseResult, weight: u64);
     fn finish(&self);
 }
 
@@ -54,7 +56,7 @@ fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
 }
 
 fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
-    observer.start(plan.cases.len());
+    observer.start(plan.cases.iter().map(progress::weight).sum());
     let mut results = Vec::with_capacity(plan.cases.len());
     for (index, case) in plan.cases.iter().enumerate() {
         if cleanup::cancelled() {
@@ -71,7 +73,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
         };
         let result = run_one(case, &ctx, plan.profile);
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
-        observer.case_finished(&result);
+        observer.case_finished(&result, progress::weight(case));
         results.push(result);
     }
     Ok(results)

@@ -1,8 +1,12 @@
 //! Progress observers: an indicatif bar on stderr when it is a terminal
-//! (cases done, current case, time left), or nothing at all.
+//! (work done, current case, time left), or nothing at all. The bar counts
+//! expected seconds, not cases, so its time left stays meaningful when one
+//! 10-second contention case follows many short ones.
 
 use super::Observer;
 use crate::model::CaseResult;
+use crate::scenario::params::Value;
+use crate::scenario::CaseSpec;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
@@ -21,7 +25,7 @@ impl Bar {
         };
         let bar = ProgressBar::with_draw_target(Some(0), target);
         let style = ProgressStyle::with_template(
-            "{spinner} [{bar:30}] {pos}/{len} {wide_msg} {elapsed}<{eta}",
+            "{spinner} [{bar:30}] {percent:>3}% {wide_msg} {elapsed}, about {eta} left",
         )
         .expect("static template")
         .progress_chars("=> ");
@@ -31,17 +35,27 @@ impl Bar {
 }
 
 impl Observer for Bar {
-    fn start(&self, cases: usize) {
-        self.bar.set_length(cases as u64);
+    fn start(&self, work: u64) {
+        self.bar.set_length(work);
         self.bar.enable_steady_tick(Duration::from_millis(200));
     }
     fn case_started(&self, name: &str) {
         self.bar.set_message(name.to_string());
     }
-    fn case_finished(&self, _result: &CaseResult) {
-        self.bar.inc(1);
+    fn case_finished(&self, _result: &CaseResult, weight: u64) {
+        self.bar.inc(weight);
     }
     fn finish(&self) {
         self.bar.finish_and_clear();
+    }
+}
+
+/// Expected work of a case in tenths of a second: a case that states how
+/// long it runs (a `duration` parameter, e.g. contention) counts that per
+/// repetition; any other case counts about a second.
+pub fn weight(case: &CaseSpec) -> u64 {
+    match case.values.get("duration") {
+        Some(Value::Int(ns)) => (ns / 100_000_000).max(1) * case.repeat.max(1) + 2,
+        _ => 10,
     }
 }

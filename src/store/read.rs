@@ -95,21 +95,25 @@ fn not_found(
 }
 
 fn load_run(conn: &Connection, run_id: &str) -> anyhow::Result<Run> {
-    let (mut run, environment, verdicts) = conn.query_row(
+    let (mut run, environment, verdicts, claims) = conn.query_row(
         "SELECT run_id, started_at, finished_at, label, suite, iolab_version,
-                environment_json, verdicts_json
+                environment_json, verdicts_json, claims_json
          FROM runs WHERE run_id = ?1",
         [run_id],
         run_row,
     )?;
     run.environment = serde_json::from_str(&environment).context("environment_json")?;
     run.verdicts = serde_json::from_str(&verdicts).context("verdicts_json")?;
+    if let Some(claims) = claims {
+        run.claims = serde_json::from_str(&claims).context("claims_json")?;
+    }
     run.results = load_results(conn, run_id)?;
     Ok(run)
 }
 
-/// The plain columns as a `Run`, and its environment and verdicts still as JSON.
-fn run_row(row: &Row) -> rusqlite::Result<(Run, String, String)> {
+/// The plain columns as a `Run`, and its environment, verdicts and claims
+/// still as JSON (claims NULL in runs stored before migration 2).
+fn run_row(row: &Row) -> rusqlite::Result<(Run, String, String, Option<String>)> {
     let run = Run {
         run_id: row.get(0)?,
         started_at: row.get(1)?,
@@ -120,8 +124,9 @@ fn run_row(row: &Row) -> rusqlite::Result<(Run, String, String)> {
         environment: Environment::default(),
         results: Vec::new(),
         verdicts: Vec::new(),
+        claims: Vec::new(),
     };
-    Ok((run, row.get(6)?, row.get(7)?))
+    Ok((run, row.get(6)?, row.get(7)?, row.get(8)?))
 }
 
 fn load_results(conn: &Connection, run_id: &str) -> anyhow::Result<Vec<CaseResult>> {

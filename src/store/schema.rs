@@ -35,6 +35,9 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (run_id, idx)
      );
      CREATE INDEX results_by_case ON results(scenario, case_name);",
+    // 2: the classic claims the run answered (`src/claims/`), as JSON; NULL
+    // for runs stored before.
+    "ALTER TABLE runs ADD COLUMN claims_json TEXT;",
 ];
 
 /// The schema version this build of iolab writes and understands.

@@ -4,8 +4,8 @@
 use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::{
-    CaseResult, CpuUsage, Environment, LatencyKind, LatencySummary, Metric, Side, Status, Verdict,
-    Verified,
+    CaseResult, ClaimStatus, ClaimVerdict, CpuUsage, Environment, LatencyKind, LatencySummary,
+    Metric, Side, Status, Verdict, Verified,
 };
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
@@ -103,6 +103,15 @@ fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
         verdicts: vec![Verdict {
             scenario: "pingpong".into(),
             text: "pipe wins".into(),
+        }],
+        claims: vec![ClaimVerdict {
+            id: "E1-noatime-faster".into(),
+            source: "E1".into(),
+            claim: "O_NOATIME is faster".into(),
+            verdict: ClaimStatus::Inconclusive,
+            figure: "no result pipe-atime in this run".into(),
+            original: "oprofile".into(),
+            scenario: "pipe-atime".into(),
         }],
     }
 }

@@ -24,8 +24,8 @@ fn insert_run(tx: &Transaction, run: &Run) -> anyhow::Result<()> {
     })?;
     tx.execute(
         "INSERT INTO runs (run_id, seq, started_at, finished_at, label, suite, kernel,
-                           iolab_version, environment_json, verdicts_json)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                           iolab_version, environment_json, verdicts_json, claims_json)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",
         params![
             run.run_id,
             seq,
@@ -37,6 +37,7 @@ fn insert_run(tx: &Transaction, run: &Run) -> anyhow::Result<()> {
             run.iolab_version,
             serde_json::to_string(&run.environment)?,
             serde_json::to_string(&run.verdicts)?,
+            serde_json::to_string(&run.claims)?,
         ],
     )?;
     Ok(())

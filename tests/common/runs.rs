@@ -70,6 +70,7 @@ pub fn run(id: &str, started_at: &str, label: &str, results: Vec<CaseResult>) ->
         },
         results,
         verdicts: Vec::new(),
+        claims: Vec::new(),
     }
 }
 

@@ -1,0 +1,82 @@
+//! The E6 /dev/null rules on `devnull` results: was the file read at all
+//! (its pages in the page cache after a cold-cache copy), and did the copy
+//! change its access time (and under which mount atime mode)?
+
+use super::pick::{num, param_f64, Found, Quantity, Value};
+use super::rules::Outcome;
+use crate::model::{CaseResult, ClaimStatus};
+
+/// At most this share of the file's pages resident after: not read.
+const UNREAD: f64 = 0.05;
+/// At least this share: read.
+const READ: f64 = 0.5;
+
+fn metric(r: &CaseResult, name: &'static str) -> Found<Value> {
+    Quantity::Metric(name).of(r)
+}
+
+fn file_pages(r: &CaseResult) -> Found<f64> {
+    let bytes = param_f64(r, "file-size").ok_or_else(|| format!("{} has no file-size", r.case))?;
+    let page = rustix::param::page_size() as f64;
+    Ok((bytes / page).ceil().max(1.0))
+}
+
+pub fn not_read(r: &CaseResult) -> Found<Outcome> {
+    let pages = file_pages(r)?;
+    let before = metric(r, "pages_resident_before")?;
+    if before.value > UNREAD * pages {
+        return Err(format!(
+            "{}: the cache was not cold ({} of {} pages resident before the copy)",
+            r.case,
+            num(before.value),
+            num(pages)
+        ));
+    }
+    let after = metric(r, "pages_resident_after")?;
+    let rate = metric(r, "bytes_per_s")
+        .map(|v| format!(", 'moved' at {} GB/s", num(v.value / 1e9)))
+        .unwrap_or_default();
+    let figure = format!(
+        "{}: {} of {} pages resident after a cold-cache copy ({}%){rate}",
+        r.case,
+        num(after.value),
+        num(pages),
+        num(after.value / pages * 100.0)
+    );
+    let status = if after.hi / 1.05 <= UNREAD * pages {
+        ClaimStatus::Holds
+    } else if after.lo / 0.95 >= READ * pages {
+        ClaimStatus::DoesNotHold
+    } else {
+        ClaimStatus::Inconclusive
+    };
+    Ok(Outcome::new(status, figure))
+}
+
+pub fn atime_changed(r: &CaseResult) -> Found<Outcome> {
+    let m = r
+        .metrics
+        .get("atime_changed")
+        .ok_or_else(|| format!("{} has no metric atime_changed", r.case))?;
+    let reps = if m.reps.is_empty() {
+        vec![m.value]
+    } else {
+        m.reps.clone()
+    };
+    let changed = reps.iter().filter(|v| **v >= 1.0).count();
+    let mode = r
+        .param_str("atime_mode")
+        .unwrap_or_else(|| "unknown".into());
+    let figure = format!(
+        "{}: atime changed in {changed} of {} repetitions (mount atime mode: {mode}; \
+         iolab sets the atime 48 h back before each copy)",
+        r.case,
+        reps.len()
+    );
+    let status = match changed {
+        n if n == reps.len() => ClaimStatus::Holds,
+        0 => ClaimStatus::DoesNotHold,
+        _ => ClaimStatus::Inconclusive,
+    };
+    Ok(Outcome::new(status, figure))
+}

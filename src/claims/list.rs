@@ -1,0 +1,234 @@
+//! The classic claims of EXPERIMENTS.md (E1-E6) as data: each one's
+//! sentence as the original stated it, the original's figure, the results
+//! it reads and the rule that decides it. A new claim is one more entry.
+
+use super::pick::{Quantity, Select};
+use super::rules::Rule;
+use super::Claim;
+
+const fn sel(
+    label: &'static str,
+    scenario: &'static str,
+    params: &'static [(&'static str, &'static str)],
+) -> Select {
+    Select {
+        label,
+        scenario,
+        params,
+        nearest: None,
+    }
+}
+
+/// The matching result whose `key` is nearest to `target`.
+const fn near(select: Select, key: &'static str, target: f64) -> Select {
+    Select {
+        nearest: Some((key, target)),
+        ..select
+    }
+}
+
+const MIB64: f64 = 64.0 * 1024.0 * 1024.0;
+
+const fn stall(
+    id: &'static str,
+    mech: &'static str,
+    expect: bool,
+    sentence: &'static str,
+    original: &'static str,
+) -> Claim {
+    Claim {
+        id,
+        source: "E3",
+        sentence,
+        original,
+        scenario: "contention",
+        rule: Rule::Stalls { mech, expect },
+    }
+}
+
+const DEVNULL_MMAP: Select = near(
+    sel(
+        "mmap-write to /dev/null",
+        "devnull",
+        &[
+            ("copier", "mmap-write"),
+            ("sink", "dev-null"),
+            ("cache", "cold"),
+        ],
+    ),
+    "file-size",
+    MIB64,
+);
+
+pub static CLAIMS: &[Claim] = &[
+    Claim {
+        id: "E1-noatime-faster",
+        source: "E1",
+        sentence: "O_NOATIME on a pipe's read end makes one-byte pipe traffic measurably faster",
+        original: "oprofile: touch_atime, current_fs_time, file_update_time near the top for 10M one-byte messages; with O_NOATIME touch_atime vanished",
+        scenario: "pipe-atime",
+        rule: Rule::Faster {
+            q: Quantity::Metric("ns_per_msg"),
+            fast: near(sel("noatime", "pipe-atime", &[("variant", "noatime"), ("pipe", "anon")]), "count", 1e7),
+            slow: near(sel("default", "pipe-atime", &[("variant", "default"), ("pipe", "anon")]), "count", 1e7),
+            factor: 1.0,
+            fails_below: 1.0,
+        },
+    },
+    Claim {
+        id: "E2-port-tens-of-us",
+        source: "E2",
+        sentence: "a round trip through an external port program over pipes costs tens of microseconds",
+        original: "about 34,500 messages/s on 2 cores, about 30 us per message (10 relays x 8 rings, /bin/cat)",
+        scenario: "port-ring",
+        rule: Rule::Within {
+            q: Quantity::Metric("us_per_msg"),
+            at: near(sel("/bin/cat ring", "port-ring", &[("relay", "threads"), ("echo", "/bin/cat")]), "relays", 10.0),
+            lo: 10.0,
+            hi: 100.0,
+        },
+    },
+    Claim {
+        id: "E2-ring-csw-bound",
+        source: "E2",
+        sentence: "the port ring is bound by context switches",
+        original: "about 60,000 context switches/s at 34,500 messages/s (dstat): about 1.7 per message",
+        scenario: "port-ring",
+        rule: Rule::Within {
+            q: Quantity::Per("csw_per_s", "msgs_per_s", " csw/msg"),
+            at: near(sel("/bin/cat ring", "port-ring", &[("relay", "threads"), ("echo", "/bin/cat")]), "relays", 10.0),
+            lo: 1.0,
+            hi: f64::INFINITY,
+        },
+    },
+    stall(
+        "E3-fifo-stalls",
+        "fifo",
+        true,
+        "FIFO calls stall when a reader and a writer contend: max latency over 1 ms, mean several times the uncontended one",
+        "alone about 0.4 us per call, max below 0.1 ms; together 4-6 us mean, frequent calls over 1 ms, max of several ms",
+    ),
+    stall(
+        "E3-udp-no-stall",
+        "udp",
+        false,
+        "UDP does not stall under the same contention",
+        "UDP showed no such stalls",
+    ),
+    stall(
+        "E3-eventfd-no-stall",
+        "eventfd",
+        false,
+        "eventfd does not stall under the same contention (the better notifier)",
+        "not measured: the post recommends eventfd (since 2.6.22) instead of the FIFO",
+    ),
+    Claim {
+        id: "E3-hogs-lower-mean",
+        source: "E3",
+        sentence: "CPU hogs lower the contended mean latency of FIFO calls",
+        original: "with 3 CPU-burning processes on 4 cores the average sometimes fell",
+        scenario: "contention",
+        rule: Rule::Faster {
+            q: Quantity::Metric("reader_mean_ns"),
+            fast: sel("fifo both+hogs", "contention", &[("mech", "fifo"), ("test", "both+hogs")]),
+            slow: sel("fifo both", "contention", &[("mech", "fifo"), ("test", "both")]),
+            factor: 1.0,
+            fails_below: 1.0,
+        },
+    },
+    Claim {
+        id: "E4-sendfile-no-faster",
+        source: "E4",
+        sentence: "sendfile is no faster than read+send on a 100 Mbit link",
+        original: "64 MB over 100 Mbit Ethernet: read+send, sendfile and sendfile+TCP_CORK all about 5.4 s",
+        scenario: "file-transfer",
+        rule: Rule::NoFaster {
+            q: Quantity::Metric("wall_s"),
+            a: near(sel("sendfile", "file-transfer", &[("copier", "sendfile"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
+            b: near(sel("read+send", "file-transfer", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
+            tolerance: 0.05,
+        },
+    },
+    Claim {
+        id: "E4-sendfile-less-cpu",
+        source: "E4",
+        sentence: "sendfile uses less sender CPU than read+send",
+        original: "not measured: the post guesses sendfile pays off with many concurrent transfers or little memory",
+        scenario: "file-transfer",
+        rule: Rule::Faster {
+            q: Quantity::Metric("sender_cpu_s"),
+            fast: near(sel("sendfile (loopback)", "file-transfer", &[("copier", "sendfile"), ("tcp", "plain"), ("link", "loopback"), ("cache", "warm")]), "file-size", MIB64),
+            slow: near(sel("read+send (loopback)", "file-transfer", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "loopback"), ("cache", "warm")]), "file-size", MIB64),
+            factor: 1.0,
+            fails_below: 1.0,
+        },
+    },
+    Claim {
+        id: "E5-poll-linear",
+        source: "E5",
+        sentence: "poll's time grows linearly with idle connections",
+        original: "seconds for 40,000 requests grow linearly over 0-10,240 zombie connections (the post's graph)",
+        scenario: "poll-scale",
+        rule: Rule::Linear {
+            q: Quantity::Metric("seconds"),
+            at: sel("poll", "poll-scale", &[("poller", "poll"), ("transport", "tcp")]),
+            x: "idle",
+        },
+    },
+    Claim {
+        id: "E5-epoll-flat",
+        source: "E5",
+        sentence: "epoll's time stays flat as idle connections grow",
+        original: "epoll's line stays flat over 0-10,240 zombies",
+        scenario: "poll-scale",
+        rule: Rule::Flat {
+            q: Quantity::Metric("seconds"),
+            at: sel("epoll", "poll-scale", &[("poller", "epoll-lt"), ("transport", "tcp")]),
+            x: "idle",
+        },
+    },
+    Claim {
+        id: "E5-poll-faster-at-0",
+        source: "E5",
+        sentence: "with no idle connections poll is slightly faster than epoll",
+        original: "at 0 zombies poll slightly below epoll on the graph",
+        scenario: "poll-scale",
+        rule: Rule::Faster {
+            q: Quantity::Metric("seconds"),
+            fast: sel("poll", "poll-scale", &[("poller", "poll"), ("transport", "tcp"), ("idle", "0")]),
+            slow: sel("epoll", "poll-scale", &[("poller", "epoll-lt"), ("transport", "tcp"), ("idle", "0")]),
+            factor: 1.0,
+            fails_below: 1.0,
+        },
+    },
+    Claim {
+        id: "E6-devnull-not-read",
+        source: "E6",
+        sentence: "writing an mmap of a file to /dev/null does not read the file",
+        original: "Solaris cat file > /dev/null: an impossible 726 GB/s; the file was never read",
+        scenario: "devnull",
+        rule: Rule::NotRead { at: DEVNULL_MMAP },
+    },
+    Claim {
+        id: "E6-devnull-atime",
+        source: "E6",
+        sentence: "the access time still changes when the file is written to /dev/null unread",
+        original: "atime was updated anyway, because cat reads one byte on purpose",
+        scenario: "devnull",
+        rule: Rule::AtimeChanged { at: DEVNULL_MMAP },
+    },
+    Claim {
+        id: "E6-events-beat-poll",
+        source: "E6",
+        sentence: "an event mechanism that scales with events beats poll by about 10x at 7,500 descriptors with few active",
+        original: "libevent bench: event ports about 10x faster than poll at 7,500 descriptors (about 2x when most are active)",
+        scenario: "event-bench",
+        rule: Rule::Faster {
+            q: Quantity::Metric("us_per_loop"),
+            fast: near(sel("epoll", "event-bench", &[("poller", "epoll-lt"), ("pair", "pipe"), ("active", "1")]), "fds", 7500.0),
+            slow: near(sel("poll", "event-bench", &[("poller", "poll"), ("pair", "pipe"), ("active", "1")]), "fds", 7500.0),
+            factor: 5.0,
+            fails_below: 2.0,
+        },
+    },
+];

@@ -1,0 +1,232 @@
+//! Finding the results a claim reads and the values it weighs: a selection
+//! is a scenario plus parameter filters (and optionally "the point nearest
+//! to X"); a value carries its spread over repetitions. Anything missing,
+//! failed or unsupported comes back as `Err(reason)`, so a rule can only
+//! decide on results that are really there.
+
+use crate::model::{CaseResult, Metric, Status};
+
+/// Results of one scenario whose parameters match `params` (as text, e.g.
+/// `("file-size", "67108864")`); with `nearest`, the matching ok result
+/// whose parameter is closest to the target.
+#[derive(Debug, Clone, Copy)]
+pub struct Select {
+    /// How the figure names it, e.g. "noatime".
+    pub label: &'static str,
+    pub scenario: &'static str,
+    pub params: &'static [(&'static str, &'static str)],
+    pub nearest: Option<(&'static str, f64)>,
+}
+
+/// What a rule weighs: one metric, or the ratio of two metrics of the same
+/// result (per repetition when both have them).
+#[derive(Debug, Clone, Copy)]
+pub enum Quantity {
+    Metric(&'static str),
+    /// `a / b`, shown with the given unit, e.g. `Per("csw_per_s", "msgs_per_s", " csw/msg")`.
+    Per(&'static str, &'static str, &'static str),
+}
+
+/// One decided-upon number: the median and its spread (min..max of the
+/// repetitions; with a single repetition, `SINGLE_NOISE` either side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub value: f64,
+    pub lo: f64,
+    pub hi: f64,
+    pub reps: usize,
+    /// Shown after the number, e.g. " ns".
+    pub unit: String,
+}
+
+/// The spread assumed either side of a value measured only once.
+pub const SINGLE_NOISE: f64 = 0.05;
+
+pub type Found<T> = Result<T, String>;
+
+impl Select {
+    /// The filters as text, e.g. "poller=poll active=1".
+    pub fn describe(&self) -> String {
+        let mut parts: Vec<String> = self
+            .params
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        if let Some((key, target)) = self.nearest {
+            parts.push(format!("{key} nearest {target}"));
+        }
+        format!("{} {}", self.scenario, parts.join(" "))
+    }
+
+    /// The label, and the point taken when the select looks for the
+    /// nearest, e.g. "poll at fds=5000".
+    pub fn name(&self, r: &CaseResult) -> String {
+        match self
+            .nearest
+            .and_then(|(key, _)| r.param_str(key).map(|v| (key, v)))
+        {
+            Some((key, v)) => format!("{} at {key}={v}", self.label),
+            None => self.label.to_string(),
+        }
+    }
+
+    fn matches(&self, r: &CaseResult) -> bool {
+        r.scenario == self.scenario
+            && self
+                .params
+                .iter()
+                .all(|(k, v)| r.param_str(k).as_deref() == Some(*v))
+    }
+
+    /// Every ok result matching the filters, or why there is none.
+    pub fn all<'a>(&self, results: &'a [CaseResult]) -> Found<Vec<&'a CaseResult>> {
+        let matching: Vec<&CaseResult> = results.iter().filter(|r| self.matches(r)).collect();
+        let ok: Vec<&CaseResult> = matching
+            .iter()
+            .copied()
+            .filter(|r| r.status == Status::Ok)
+            .collect();
+        match (ok.is_empty(), matching.first()) {
+            (false, _) => Ok(ok),
+            (true, Some(bad)) => Err(not_ok(bad)),
+            (true, None) => Err(format!("no result {} in this run", self.describe())),
+        }
+    }
+
+    /// The one result the claim reads: the nearest to the target if there
+    /// is one, and of equals the one with the most repetitions.
+    pub fn one<'a>(&self, results: &'a [CaseResult]) -> Found<&'a CaseResult> {
+        let ok = self.all(results)?;
+        let distance = |r: &CaseResult| match self.nearest {
+            Some((key, target)) => param_f64(r, key).map(|x| (x - target).abs()),
+            None => Some(0.0),
+        };
+        let key = |r: &CaseResult| (distance(r).unwrap_or(f64::INFINITY), -repeats(r));
+        ok.into_iter()
+            .filter(|r| distance(r).is_some())
+            .min_by(|a, b| {
+                let (da, ra) = key(a);
+                let (db, rb) = key(b);
+                da.total_cmp(&db).then(ra.total_cmp(&rb))
+            })
+            .ok_or_else(|| format!("no result {} has a numeric parameter", self.describe()))
+    }
+}
+
+fn not_ok(r: &CaseResult) -> String {
+    let why = r.reason.as_deref().unwrap_or("no reason recorded");
+    format!("{} {} {}: {why}", r.scenario, r.case, r.status.as_str())
+}
+
+/// How many repetitions a result was measured with (1 when unknown).
+pub fn repeats(r: &CaseResult) -> f64 {
+    param_f64(r, "repeat").unwrap_or(1.0)
+}
+
+/// A parameter as a number, e.g. `idle` or `file-size`.
+pub fn param_f64(r: &CaseResult, key: &str) -> Option<f64> {
+    r.params.get(key).and_then(|v| v.as_f64())
+}
+
+fn metric<'a>(r: &'a CaseResult, name: &str) -> Found<&'a Metric> {
+    r.metrics
+        .get(name)
+        .ok_or_else(|| format!("{} {} has no metric {name}", r.scenario, r.case))
+}
+
+impl Quantity {
+    pub fn name(&self) -> String {
+        match self {
+            Quantity::Metric(m) => m.to_string(),
+            Quantity::Per(a, b, _) => format!("{a}/{b}"),
+        }
+    }
+
+    /// The quantity in result `r`, with its spread.
+    pub fn of(&self, r: &CaseResult) -> Found<Value> {
+        match *self {
+            Quantity::Metric(name) => Ok(Value::from_metric(metric(r, name)?)),
+            Quantity::Per(a, b, unit) => Ok(ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit)),
+        }
+    }
+}
+
+/// `a / b`, per repetition when both metrics carry the same number of them.
+fn ratio(a: &Metric, b: &Metric) -> Found<Value> {
+    if b.value == 0.0 {
+        return Err("division by a zero metric".into());
+    }
+    if a.reps.len() == b.reps.len() && a.reps.len() > 1 {
+        let per: Vec<f64> = a.reps.iter().zip(&b.reps).map(|(x, y)| x / y).collect();
+        return Ok(Value::from_metric(&crate::measure::stats::metric(per, "")));
+    }
+    Ok(Value::single(a.value / b.value))
+}
+
+impl Value {
+    pub fn from_metric(m: &Metric) -> Value {
+        let reps = m.reps.len().max(1);
+        if reps < 2 {
+            return Value::single(m.value).with_unit(&format!(" {}", m.unit));
+        }
+        Value {
+            value: m.value,
+            lo: m.min.unwrap_or(m.value),
+            hi: m.max.unwrap_or(m.value),
+            reps,
+            unit: String::new(),
+        }
+        .with_unit(&format!(" {}", m.unit))
+    }
+
+    pub fn with_unit(mut self, unit: &str) -> Value {
+        self.unit = unit.trim_end().to_string();
+        self
+    }
+
+    pub fn single(value: f64) -> Value {
+        let (a, b) = (value * (1.0 - SINGLE_NOISE), value * (1.0 + SINGLE_NOISE));
+        Value {
+            value,
+            lo: a.min(b),
+            hi: a.max(b),
+            reps: 1,
+            unit: String::new(),
+        }
+    }
+
+    /// The spread as a `Metric`, for `crate::measure::stats::clearly_differs`.
+    pub fn as_metric(&self) -> Metric {
+        Metric {
+            value: self.value,
+            unit: String::new(),
+            min: Some(self.lo),
+            max: Some(self.hi),
+            reps: Vec::new(),
+        }
+    }
+
+    /// The value with its unit and spread: "3.21 ns (3.10-3.40, 5 reps)".
+    pub fn text(&self) -> String {
+        let spread = if self.reps < 2 {
+            "1 rep".to_string()
+        } else {
+            format!("{}-{}, {} reps", num(self.lo), num(self.hi), self.reps)
+        };
+        format!("{}{} ({spread})", num(self.value), self.unit)
+    }
+}
+
+/// A number with three significant digits or so.
+pub fn num(x: f64) -> String {
+    let a = x.abs();
+    if a >= 100.0 || a == 0.0 {
+        format!("{x:.0}")
+    } else if a >= 10.0 {
+        format!("{x:.1}")
+    } else if a >= 1.0 {
+        format!("{x:.2}")
+    } else {
+        format!("{x:.3}")
+    }
+}

@@ -1,0 +1,57 @@
+//! The E3 stall test on `contention` results: with reader and writer
+//! contending, is the slowest call over 1 ms and the reader's mean several
+//! times what it is alone? Both signs make a stall, neither makes none, one
+//! alone is inconclusive.
+
+use super::pick::{num, Found, Quantity, Select, Value};
+use super::rules::Outcome;
+use crate::model::{CaseResult, ClaimStatus};
+
+/// The original's "frequent calls over 1 ms".
+const SLOW_NS: f64 = 1e6;
+/// "Several times the uncontended mean".
+const MEAN_FACTOR: f64 = 3.0;
+
+fn value(results: &[CaseResult], mech: &str, test: &str, metric: &'static str) -> Found<Value> {
+    let params: &'static [(&'static str, &'static str)] = match test {
+        "both" => &[("test", "both")],
+        _ => &[("test", "reader-only")],
+    };
+    let sel = Select {
+        label: "",
+        scenario: "contention",
+        params,
+        nearest: None,
+    };
+    let all = sel.all(results)?;
+    let r = all
+        .into_iter()
+        .find(|r| r.param_str("mech").as_deref() == Some(mech))
+        .ok_or_else(|| format!("no ok contention result mech={mech} test={test} in this run"))?;
+    Quantity::Metric(metric).of(r)
+}
+
+pub fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome> {
+    let alone = value(results, mech, "reader-only", "reader_mean_ns")?;
+    let both = value(results, mech, "both", "reader_mean_ns")?;
+    let max_r = value(results, mech, "both", "reader_max_ns")?;
+    let max_w = value(results, mech, "both", "writer_max_ns")?;
+    let max = max_r.value.max(max_w.value);
+    let factor = both.value / alone.value;
+    let signs = [max > SLOW_NS, factor >= MEAN_FACTOR];
+    let count = signs.iter().filter(|s| **s).count();
+    let figure = format!(
+        "{mech} both sides: reader mean {} ns = {}x the reader alone ({} ns), slowest call {} ms (stall: over 1 ms and at least {}x)",
+        num(both.value),
+        num(factor),
+        num(alone.value),
+        num(max / 1e6),
+        num(MEAN_FACTOR)
+    );
+    let status = match (count, expect) {
+        (2, true) | (0, false) => ClaimStatus::Holds,
+        (0, true) | (2, false) => ClaimStatus::DoesNotHold,
+        _ => ClaimStatus::Inconclusive,
+    };
+    Ok(Outcome::new(status, figure))
+}

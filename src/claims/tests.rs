@@ -1,0 +1,477 @@
+//! The rules on fabricated results: each rule kind holds, does not hold and
+//! is inconclusive, and a missing or failed result is inconclusive with the
+//! reason. No timing involved.
+
+use super::{evaluate, CLAIMS};
+use crate::measure::stats::metric;
+use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Status};
+use serde_json::{json, Value};
+use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
+
+fn result(scenario: &str, params: &[(&str, Value)], metrics: &[(&str, &[f64])]) -> CaseResult {
+    let params = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.clone()))
+        .collect();
+    let mut r = CaseResult::new(scenario, &format!("{scenario}-case"), params);
+    for (name, reps) in metrics {
+        let unit = match *name {
+            n if n.contains("ns") => "ns",
+            n if n == "seconds" || n.ends_with("_s") => "s",
+            _ => "",
+        };
+        r.metrics
+            .insert(name.to_string(), metric(reps.to_vec(), unit));
+    }
+    r
+}
+
+fn answer(id: &str, results: &[CaseResult]) -> ClaimVerdict {
+    let claim = CLAIMS.iter().find(|c| c.id == id).expect("claim id");
+    claim.answer(results)
+}
+
+fn atime(variant: &str, reps: &[f64]) -> CaseResult {
+    result(
+        "pipe-atime",
+        &[
+            ("variant", json!(variant)),
+            ("pipe", json!("anon")),
+            ("count", json!(10_000_000)),
+        ],
+        &[("ns_per_msg", reps)],
+    )
+}
+
+#[test]
+fn faster_holds_fails_and_is_inconclusive_on_overlap() {
+    let holds = answer(
+        "E1-noatime-faster",
+        &[
+            atime("noatime", &[300.0, 310.0, 305.0]),
+            atime("default", &[350.0, 360.0, 355.0]),
+        ],
+    );
+    assert_eq!(holds.verdict, Holds, "{}", holds.figure);
+    assert!(
+        holds.figure.contains("noatime at count=10000000 305 ns"),
+        "{}",
+        holds.figure
+    );
+    let fails = answer(
+        "E1-noatime-faster",
+        &[
+            atime("noatime", &[400.0, 410.0, 405.0]),
+            atime("default", &[350.0, 360.0, 355.0]),
+        ],
+    );
+    assert_eq!(fails.verdict, DoesNotHold, "{}", fails.figure);
+    let unsure = answer(
+        "E1-noatime-faster",
+        &[
+            atime("noatime", &[300.0, 370.0, 340.0]),
+            atime("default", &[350.0, 360.0, 355.0]),
+        ],
+    );
+    assert_eq!(unsure.verdict, Inconclusive, "{}", unsure.figure);
+    assert!(
+        unsure.figure.contains("spread is wider"),
+        "{}",
+        unsure.figure
+    );
+}
+
+#[test]
+fn missing_or_failed_results_are_inconclusive_with_the_reason() {
+    let missing = answer("E1-noatime-faster", &[atime("default", &[350.0])]);
+    assert_eq!(missing.verdict, Inconclusive);
+    assert!(
+        missing
+            .figure
+            .contains("no result pipe-atime variant=noatime"),
+        "{}",
+        missing.figure
+    );
+    let mut failed = atime("noatime", &[]);
+    failed.status = Status::Failed;
+    failed.reason = Some("sequence gap at message 7".into());
+    failed.metrics.clear();
+    let v = answer("E1-noatime-faster", &[failed, atime("default", &[350.0])]);
+    assert_eq!(v.verdict, Inconclusive);
+    assert!(
+        v.figure.contains("failed: sequence gap at message 7"),
+        "{}",
+        v.figure
+    );
+    let mut unsupported = atime("noatime", &[]);
+    unsupported.status = Status::Unsupported;
+    unsupported.reason = Some("needs root".into());
+    let v = answer(
+        "E1-noatime-faster",
+        &[unsupported, atime("default", &[350.0])],
+    );
+    assert_eq!(v.verdict, Inconclusive);
+    assert!(v.figure.contains("unsupported: needs root"), "{}", v.figure);
+}
+
+fn ring(us: &[f64], csw: &[f64], msgs: &[f64]) -> CaseResult {
+    result(
+        "port-ring",
+        &[
+            ("relay", json!("threads")),
+            ("echo", json!("/bin/cat")),
+            ("relays", json!(10)),
+        ],
+        &[("us_per_msg", us), ("csw_per_s", csw), ("msgs_per_s", msgs)],
+    )
+}
+
+#[test]
+fn within_holds_fails_and_straddles() {
+    let r = |us: &[f64]| answer("E2-port-tens-of-us", &[ring(us, &[1.0], &[1.0])]).verdict;
+    assert_eq!(r(&[30.0, 31.0, 29.0]), Holds);
+    assert_eq!(r(&[3.0, 3.1, 2.9]), DoesNotHold);
+    assert_eq!(r(&[8.0, 12.0, 15.0]), Inconclusive);
+    // Context switches per message, per repetition.
+    let csw = |c: &[f64]| {
+        answer(
+            "E2-ring-csw-bound",
+            &[ring(&[30.0], c, &[30000.0, 30000.0])],
+        )
+    };
+    let bound = csw(&[60000.0, 54000.0]);
+    assert_eq!(bound.verdict, Holds, "{}", bound.figure);
+    assert!(
+        bound.figure.contains("1.90 csw/msg (1.80-2.00, 2 reps)"),
+        "{}",
+        bound.figure
+    );
+    assert_eq!(csw(&[3000.0, 3300.0]).verdict, DoesNotHold);
+    assert_eq!(csw(&[27000.0, 33000.0]).verdict, Inconclusive);
+}
+
+fn transfer(copier: &str, link: &str, wall: &[f64], cpu: &[f64]) -> CaseResult {
+    result(
+        "file-transfer",
+        &[
+            ("copier", json!(copier)),
+            ("buf", json!(4096)),
+            ("tcp", json!("plain")),
+            ("link", json!(link)),
+            ("cache", json!("warm")),
+            ("file-size", json!(67108864)),
+        ],
+        &[("wall_s", wall), ("sender_cpu_s", cpu)],
+    )
+}
+
+#[test]
+fn no_faster_holds_fails_and_is_inconclusive() {
+    let v = |send: &[f64], rw: &[f64]| {
+        answer(
+            "E4-sendfile-no-faster",
+            &[
+                transfer("sendfile", "100mbit", send, &[1.0]),
+                transfer("read-write", "100mbit", rw, &[1.0]),
+            ],
+        )
+        .verdict
+    };
+    assert_eq!(v(&[5.4, 5.41], &[5.4, 5.42]), Holds);
+    assert_eq!(v(&[3.0, 3.1], &[5.4, 5.42]), DoesNotHold);
+    assert_eq!(v(&[4.0, 6.0], &[5.4, 5.42]), Inconclusive);
+    // Loopback results do not answer the 100 Mbit claim.
+    let other = answer(
+        "E4-sendfile-no-faster",
+        &[transfer("sendfile", "loopback", &[1.0], &[1.0])],
+    );
+    assert_eq!(other.verdict, Inconclusive);
+    assert!(other.figure.contains("link=100mbit"), "{}", other.figure);
+    let cpu = answer(
+        "E4-sendfile-less-cpu",
+        &[
+            transfer("sendfile", "loopback", &[1.0], &[0.02, 0.021]),
+            transfer("read-write", "loopback", &[1.0], &[0.05, 0.06]),
+        ],
+    );
+    assert_eq!(cpu.verdict, Holds, "{}", cpu.figure);
+    let zero = answer(
+        "E4-sendfile-less-cpu",
+        &[
+            transfer("sendfile", "loopback", &[1.0], &[0.0, 0.0]),
+            transfer("read-write", "loopback", &[1.0], &[0.05, 0.06]),
+        ],
+    );
+    assert_eq!(zero.verdict, Inconclusive);
+    assert!(
+        zero.figure.contains("too small to compare"),
+        "{}",
+        zero.figure
+    );
+}
+
+fn sweep(poller: &str, points: &[(u64, f64)]) -> Vec<CaseResult> {
+    points
+        .iter()
+        .map(|(idle, s)| {
+            result(
+                "poll-scale",
+                &[
+                    ("poller", json!(poller)),
+                    ("transport", json!("tcp")),
+                    ("idle", json!(idle)),
+                    ("repeat", json!(1)),
+                ],
+                &[("seconds", &[*s])],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn linear_and_flat_sweeps() {
+    let linear = sweep(
+        "poll",
+        &[(0, 1.0), (1000, 2.0), (2000, 3.1), (4000, 5.0), (8000, 9.0)],
+    );
+    let flat = sweep(
+        "poll",
+        &[
+            (0, 1.0),
+            (1000, 1.02),
+            (2000, 0.99),
+            (4000, 1.01),
+            (8000, 1.03),
+        ],
+    );
+    let some = sweep(
+        "poll",
+        &[(0, 1.0), (1000, 1.1), (2000, 1.3), (4000, 1.4), (8000, 1.6)],
+    );
+    let v = answer("E5-poll-linear", &linear);
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+    assert!(
+        v.figure
+            .contains("at idle=8000 vs 1.00 s (1 rep) at idle=0: 9.00x"),
+        "{}",
+        v.figure
+    );
+    assert_eq!(answer("E5-poll-linear", &flat).verdict, DoesNotHold);
+    assert_eq!(answer("E5-poll-linear", &some).verdict, Inconclusive);
+    let too_few = answer("E5-poll-linear", &linear[..3]);
+    assert_eq!(too_few.verdict, Inconclusive);
+    assert!(
+        too_few.figure.contains("3 idle points, at least 4 needed"),
+        "{}",
+        too_few.figure
+    );
+    let as_epoll = |rs: Vec<CaseResult>| {
+        let rs: Vec<CaseResult> = rs
+            .into_iter()
+            .map(|mut r| {
+                r.params.insert("poller".into(), json!("epoll-lt"));
+                r
+            })
+            .collect();
+        answer("E5-epoll-flat", &rs).verdict
+    };
+    assert_eq!(as_epoll(flat), Holds);
+    assert_eq!(as_epoll(linear), DoesNotHold);
+    assert_eq!(as_epoll(some), Inconclusive);
+}
+
+#[test]
+fn the_point_with_more_repetitions_wins() {
+    let mut rs = sweep("poll", &[(0, 1.3)]);
+    rs.extend(sweep("epoll-lt", &[(0, 1.2)]));
+    let mut better = result(
+        "poll-scale",
+        &[
+            ("poller", json!("poll")),
+            ("transport", json!("tcp")),
+            ("idle", json!(0)),
+            ("repeat", json!(5)),
+        ],
+        &[("seconds", &[1.0, 1.01, 0.99, 1.0, 1.02])],
+    );
+    better.case = "poll-5-reps".into();
+    rs.push(better);
+    let v = answer("E5-poll-faster-at-0", &rs);
+    assert!(
+        v.figure.starts_with("poll 1.00 s (0.990-1.02, 5 reps)"),
+        "{}",
+        v.figure
+    );
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+}
+
+fn contention(mech: &str, test: &str, mean: f64, max: f64) -> CaseResult {
+    result(
+        "contention",
+        &[("mech", json!(mech)), ("test", json!(test))],
+        &[
+            ("reader_mean_ns", &[mean]),
+            ("reader_max_ns", &[max]),
+            ("writer_max_ns", &[max / 2.0]),
+        ],
+    )
+}
+
+#[test]
+fn stalls_need_both_signs() {
+    let case = |mean: f64, max: f64| {
+        vec![
+            contention("fifo", "reader-only", 400.0, 5e4),
+            contention("fifo", "both", mean, max),
+        ]
+    };
+    assert_eq!(answer("E3-fifo-stalls", &case(5000.0, 4e6)).verdict, Holds);
+    assert_eq!(
+        answer("E3-fifo-stalls", &case(500.0, 5e4)).verdict,
+        DoesNotHold
+    );
+    let one = answer("E3-fifo-stalls", &case(500.0, 4e6));
+    assert_eq!(one.verdict, Inconclusive);
+    assert!(
+        one.figure.contains("slowest call 4.00 ms"),
+        "{}",
+        one.figure
+    );
+    let udp = |mean: f64, max: f64| {
+        answer(
+            "E3-udp-no-stall",
+            &[
+                contention("udp", "reader-only", 400.0, 5e4),
+                contention("udp", "both", mean, max),
+            ],
+        )
+        .verdict
+    };
+    assert_eq!(udp(500.0, 5e4), Holds);
+    assert_eq!(udp(5000.0, 4e6), DoesNotHold);
+    assert_eq!(udp(5000.0, 5e4), Inconclusive);
+    let none = answer("E3-eventfd-no-stall", &case(5000.0, 4e6));
+    assert_eq!(none.verdict, Inconclusive);
+    assert!(none.figure.contains("mech=eventfd"), "{}", none.figure);
+}
+
+fn devnull(before: f64, after: &[f64], atime: &[f64]) -> CaseResult {
+    result(
+        "devnull",
+        &[
+            ("copier", json!("mmap-write")),
+            ("sink", json!("dev-null")),
+            ("cache", json!("cold")),
+            ("file-size", json!(4096 * 1000)),
+            ("atime_mode", json!("relatime")),
+        ],
+        &[
+            ("pages_resident_before", &[before]),
+            ("pages_resident_after", after),
+            ("atime_changed", atime),
+        ],
+    )
+}
+
+#[test]
+fn devnull_read_and_atime() {
+    let page = rustix::param::page_size() as f64;
+    let pages = 4096.0 * 1000.0 / page;
+    let read = |after: f64| {
+        answer(
+            "E6-devnull-not-read",
+            &[devnull(0.0, &[after, after], &[1.0])],
+        )
+        .verdict
+    };
+    assert_eq!(read(0.0), Holds);
+    assert_eq!(read(pages), DoesNotHold);
+    assert_eq!(read(pages * 0.2), Inconclusive);
+    let warm = answer("E6-devnull-not-read", &[devnull(pages, &[pages], &[1.0])]);
+    assert_eq!(warm.verdict, Inconclusive);
+    assert!(
+        warm.figure.contains("the cache was not cold"),
+        "{}",
+        warm.figure
+    );
+    let atime = |reps: &[f64]| answer("E6-devnull-atime", &[devnull(0.0, &[0.0], reps)]);
+    let all = atime(&[1.0, 1.0, 1.0]);
+    assert_eq!(all.verdict, Holds);
+    assert!(
+        all.figure
+            .contains("3 of 3 repetitions (mount atime mode: relatime"),
+        "{}",
+        all.figure
+    );
+    assert_eq!(atime(&[0.0, 0.0]).verdict, DoesNotHold);
+    assert_eq!(atime(&[1.0, 0.0]).verdict, Inconclusive);
+}
+
+fn bench(poller: &str, fds: u64, us: &[f64]) -> CaseResult {
+    result(
+        "event-bench",
+        &[
+            ("poller", json!(poller)),
+            ("pair", json!("pipe")),
+            ("active", json!(1)),
+            ("fds", json!(fds)),
+        ],
+        &[("us_per_loop", us)],
+    )
+}
+
+#[test]
+fn events_beat_poll_at_the_nearest_point() {
+    let rs = [
+        bench("poll", 5000, &[1000.0]),
+        bench("poll", 7000, &[2000.0, 2100.0]),
+        bench("epoll-lt", 7000, &[100.0, 110.0]),
+    ];
+    let v = answer("E6-events-beat-poll", &rs);
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+    assert!(v.figure.contains("poll at fds=7000"), "{}", v.figure);
+    let three = [
+        bench("poll", 7000, &[300.0, 310.0]),
+        bench("epoll-lt", 7000, &[100.0, 101.0]),
+    ];
+    assert_eq!(answer("E6-events-beat-poll", &three).verdict, Inconclusive);
+    let same = [
+        bench("poll", 7000, &[120.0, 121.0]),
+        bench("epoll-lt", 7000, &[100.0, 101.0]),
+    ];
+    assert_eq!(answer("E6-events-beat-poll", &same).verdict, DoesNotHold);
+}
+
+#[test]
+fn only_claims_whose_scenario_ran_are_answered() {
+    assert!(evaluate(&[]).is_empty());
+    let got = evaluate(&[atime("default", &[1.0])]);
+    let ids: Vec<&str> = got.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["E1-noatime-faster"]);
+    let mut seen = std::collections::BTreeSet::new();
+    assert!(
+        CLAIMS.iter().all(|c| seen.insert(c.id)),
+        "claim ids are unique"
+    );
+}
+
+#[test]
+fn a_sweep_is_not_mixed_with_an_extra_point() {
+    let mut rs = sweep(
+        "epoll-lt",
+        &[(0, 5.0), (1000, 5.1), (2000, 4.9), (4000, 4.5)],
+    );
+    rs.push(result(
+        "poll-scale",
+        &[
+            ("poller", json!("epoll-lt")),
+            ("transport", json!("tcp")),
+            ("idle", json!(0)),
+            ("repeat", json!(5)),
+        ],
+        &[("seconds", &[2.5, 2.5, 2.6, 2.4, 2.5])],
+    ));
+    let v = answer("E5-epoll-flat", &rs);
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+    assert!(v.figure.contains("at idle=0: 0.900x"), "{}", v.figure);
+}
