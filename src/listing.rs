@@ -21,25 +21,28 @@ pub fn overview() -> String {
     for s in scenario::ALL {
         scenarios.add_row(vec![s.name(), s.about()]);
     }
-    let mut mechs = table(&["mechanism", "here", "what it is"]);
-    for m in mechanism::ALL {
-        mechs.add_row(vec![
-            m.name().to_string(),
-            support(m.probe()),
-            m.about().to_string(),
-        ]);
-    }
-    let mut pollers = table(&["poller", "here", "what it is"]);
-    for p in crate::poller::ALL {
-        pollers.add_row(vec![
-            p.name().to_string(),
-            support(p.probe()),
-            p.about().to_string(),
-        ]);
-    }
+    let mechs = support_table(
+        "mechanism",
+        mechanism::ALL
+            .iter()
+            .map(|m| (m.name(), m.probe(), m.about())),
+    );
+    let pollers = support_table(
+        "poller",
+        crate::poller::ALL
+            .iter()
+            .map(|p| (p.name(), p.probe(), p.about())),
+    );
+    let copiers = support_table(
+        "copier",
+        crate::copier::ALL
+            .iter()
+            .map(|c| (c.name(), c.probe(), c.about())),
+    );
     let mut suites = table(&["suite", "what it runs"]);
     for s in suite::ALL {
-        let names: Vec<&str> = s.entries.iter().map(|e| e.scenario).collect();
+        let mut names: Vec<&str> = s.entries.iter().map(|e| e.scenario).collect();
+        names.dedup();
         suites.add_row(vec![
             s.name.to_string(),
             format!("{} ({})", s.about, names.join(", ")),
@@ -47,11 +50,21 @@ pub fn overview() -> String {
     }
     let _ = writeln!(
         out,
-        "{scenarios}\n\n{mechs}\n\n{pollers}\n\n{suites}\n\n{}",
+        "{scenarios}\n\n{mechs}\n\n{pollers}\n\n{copiers}\n\n{suites}\n\n{}",
         placements()
     );
     out.push_str("\n`iolab list --scenario NAME` shows a scenario's parameters and metrics.\n");
     out
+}
+
+/// One row per implementation of a seam: its name, whether this machine
+/// supports it (and why not), and what it is.
+fn support_table<'a>(kind: &str, rows: impl Iterator<Item = (&'a str, Support, &'a str)>) -> Table {
+    let mut t = table(&[kind, "here", "what it is"]);
+    for (name, here, about) in rows {
+        t.add_row(vec![name.to_string(), support(here), about.to_string()]);
+    }
+    t
 }
 
 fn support(s: Support) -> String {
