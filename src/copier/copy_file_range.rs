@@ -2,7 +2,7 @@
 //! (a reflink or server-side copy where the filesystem offers one). It
 //! writes only to regular files.
 
-use super::{stalled, Copier, CopyOpts, CopyStats, SinkKind, Support};
+use super::{copy_in_calls, Copier, CopyOpts, CopyStats, SinkKind, Support};
 use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
@@ -37,17 +37,15 @@ impl Copier for CopyFileRange {
         out: BorrowedFd,
         _opts: &CopyOpts,
     ) -> io::Result<CopyStats> {
-        let mut stats = CopyStats::default();
         let mut offset = 0u64;
-        while stats.bytes < len {
-            stats.syscalls += 1;
-            let want = (len - stats.bytes) as usize;
-            let n = rustix::fs::copy_file_range(file, Some(&mut offset), out, None, want)?;
-            if n == 0 {
-                return Err(stalled("copy_file_range", stats.bytes, len));
-            }
-            stats.bytes += n as u64;
-        }
-        Ok(stats)
+        copy_in_calls("copy_file_range", len, |want| {
+            Ok(rustix::fs::copy_file_range(
+                file,
+                Some(&mut offset),
+                out,
+                None,
+                want,
+            )?)
+        })
     }
 }

@@ -115,6 +115,25 @@ pub(crate) fn write_all(out: BorrowedFd, mut data: &[u8], stats: &mut CopyStats)
     Ok(())
 }
 
+/// Calls `call(want)` until `len` bytes have moved, one system call each;
+/// `call` gets the bytes still to move and returns how many it moved.
+pub(crate) fn copy_in_calls(
+    what: &str,
+    len: u64,
+    mut call: impl FnMut(usize) -> io::Result<usize>,
+) -> io::Result<CopyStats> {
+    let mut stats = CopyStats::default();
+    while stats.bytes < len {
+        stats.syscalls += 1;
+        let n = call((len - stats.bytes).min(usize::MAX as u64) as usize)?;
+        if n == 0 {
+            return Err(stalled(what, stats.bytes, len));
+        }
+        stats.bytes += n as u64;
+    }
+    Ok(stats)
+}
+
 /// The error of a copier that made no progress before `len` was reached.
 pub(crate) fn stalled(what: &str, done: u64, len: u64) -> io::Error {
     io::Error::new(

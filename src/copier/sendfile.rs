@@ -1,7 +1,7 @@
 //! `sendfile`: the kernel moves the file's pages to the output without a
 //! trip through user space (E4's method B; with `tcp=cork`, method C).
 
-use super::{stalled, Copier, CopyOpts, CopyStats};
+use super::{copy_in_calls, Copier, CopyOpts, CopyStats};
 use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
@@ -26,17 +26,14 @@ impl Copier for SendFile {
         out: BorrowedFd,
         _opts: &CopyOpts,
     ) -> io::Result<CopyStats> {
-        let mut stats = CopyStats::default();
         let mut offset = 0u64;
-        while stats.bytes < len {
-            stats.syscalls += 1;
-            let want = (len - stats.bytes).min(MAX_CHUNK) as usize;
-            let n = rustix::fs::sendfile(out, file, Some(&mut offset), want)?;
-            if n == 0 {
-                return Err(stalled("sendfile", stats.bytes, len));
-            }
-            stats.bytes += n as u64;
-        }
-        Ok(stats)
+        copy_in_calls("sendfile", len, |want| {
+            Ok(rustix::fs::sendfile(
+                out,
+                file,
+                Some(&mut offset),
+                want.min(MAX_CHUNK as usize),
+            )?)
+        })
     }
 }
