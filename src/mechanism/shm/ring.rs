@@ -23,6 +23,10 @@ const MAX_SLOTS: usize = 1024;
 const HEADER: usize = 16;
 
 /// Where the two rings, the two sides' flags and the slots are.
+fn prev_power_of_two(n: usize) -> usize {
+    1 << (usize::BITS - 1 - n.leading_zeros())
+}
+
 #[derive(Debug, Clone, Copy)]
 pub struct Layout {
     pub slot: usize,
@@ -34,7 +38,8 @@ impl Layout {
     /// A layout whose slots carry messages of up to `slot` bytes.
     pub fn new(slot: usize) -> Layout {
         let stride = (HEADER + slot).next_multiple_of(64);
-        let slots = (RING_BYTES / stride).clamp(MIN_SLOTS, MAX_SLOTS);
+        // A power of two, so a slot index is a mask, not a division.
+        let slots = prev_power_of_two((RING_BYTES / stride).clamp(MIN_SLOTS, MAX_SLOTS));
         Layout {
             slot,
             slots,
@@ -79,7 +84,7 @@ impl RingRef {
     }
 
     fn slot_at(&self, index: u64) -> usize {
-        let slot = (index % self.layout.slots as u64) as usize;
+        let slot = (index & (self.layout.slots as u64 - 1)) as usize;
         self.layout.data(self.ring) + slot * self.layout.stride
     }
 }
