@@ -102,9 +102,6 @@ impl Scenario for DevNull {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
-    fn uses_mechanisms(&self) -> bool {
-        false
-    }
     fn fit_point(&self, values: &mut BTreeMap<&'static str, Value>) {
         copier_params::drop_unused_buf(values);
     }

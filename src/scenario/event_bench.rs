@@ -88,10 +88,6 @@ impl Scenario for EventBench {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
-    fn uses_mechanisms(&self) -> bool {
-        false
-    }
-
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let poller = poller_of(case)?;
         let shape = Shape {

@@ -78,10 +78,6 @@ impl Scenario for Limits {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
-    fn uses_mechanisms(&self) -> bool {
-        false
-    }
-
     fn run(&self, case: &CaseSpec, _ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let count = case.int("count");
         let reps = case.repeat as usize;

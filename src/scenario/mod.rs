@@ -58,7 +58,9 @@ pub trait Scenario: Sync {
     /// The metrics this scenario reports; the first is the usual headline.
     fn metrics(&self) -> &'static [MetricSpec];
     /// True when the scenario runs over mechanisms and placements.
-    fn uses_mechanisms(&self) -> bool;
+    fn uses_mechanisms(&self) -> bool {
+        false
+    }
     /// Runs one case, filling `out` (status, metrics, latency, cpu, sides).
     /// An error makes the case `failed` with the error chain as the reason.
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()>;

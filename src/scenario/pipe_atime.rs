@@ -76,10 +76,6 @@ impl Scenario for PipeAtime {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
-    fn uses_mechanisms(&self) -> bool {
-        false
-    }
-
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let count = case.int("count");
         let noatime = case.text("variant") == "noatime";

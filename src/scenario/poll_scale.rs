@@ -91,10 +91,6 @@ impl Scenario for PollScale {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
-    fn uses_mechanisms(&self) -> bool {
-        false
-    }
-
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let poller = poller_of(case)?;
         let (idle, active) = (case.int("idle"), case.int("active"));

@@ -109,10 +109,6 @@ impl Scenario for PortRing {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
-    fn uses_mechanisms(&self) -> bool {
-        false
-    }
-
     fn check_point(&self, values: &BTreeMap<&'static str, Value>) -> Result<(), String> {
         match values.get("echo") {
             Some(Value::Text(text)) => echo::parse(text).map(|_| ()),
