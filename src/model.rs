@@ -114,6 +114,13 @@ pub struct Environment {
     /// Cost of one CLOCK_MONOTONIC read, measured once per run.
     #[serde(default)]
     pub timer_ns: Option<f64>,
+    /// The clock that times each operation of fast loops (pingpong's round
+    /// trips): the TSC where it is invariant, else CLOCK_MONOTONIC.
+    #[serde(default)]
+    pub tick_timer: Option<String>,
+    /// Cost of one read of that clock.
+    #[serde(default)]
+    pub tick_ns: Option<f64>,
 }
 
 /// Whether a kernel facility can be used here, and why not.

@@ -7,7 +7,7 @@ mod cpu;
 mod probe;
 mod system;
 
-pub use probe::{io_uring, perf, timer_ns};
+pub use probe::{io_uring, perf, tick_ns, timer_ns};
 
 use crate::model::{Availability, Environment};
 use std::path::Path;
@@ -24,6 +24,8 @@ pub fn fingerprint() -> Environment {
     env.perf = perf();
     env.io_uring = io_uring();
     env.timer_ns = Some(timer_ns());
+    env.tick_timer = Some(crate::measure::ticks::tick_clock().describe().to_string());
+    env.tick_ns = Some(tick_ns());
     env
 }
 
@@ -74,6 +76,7 @@ pub fn rows(env: &Environment) -> Vec<(&'static str, String)> {
         ("perf", availability_text(&env.perf)),
         ("io_uring", availability_text(&env.io_uring)),
         ("timer", timer_text(env.timer_ns)),
+        ("ticks", tick_text(env)),
     ]
 }
 
@@ -161,6 +164,14 @@ fn timer_text(ns: Option<f64>) -> String {
     }
 }
 
+fn tick_text(env: &Environment) -> String {
+    match (&env.tick_timer, env.tick_ns) {
+        (Some(clock), Some(ns)) => format!("{clock}, {ns:.1} ns per read"),
+        (Some(clock), None) => clock.clone(),
+        _ => "not measured".into(),
+    }
+}
+
 /// A sysfs or procfs file's text without surrounding whitespace; None when
 /// it cannot be read.
 pub(crate) fn read_text(path: impl AsRef<Path>) -> Option<String> {
@@ -173,7 +184,7 @@ pub(crate) fn read_text(path: impl AsRef<Path>) -> Option<String> {
 mod tests {
     use super::*;
 
-    const KEYS: [&str; 16] = [
+    const KEYS: [&str; 17] = [
         "kernel",
         "arch",
         "hostname",
@@ -190,6 +201,7 @@ mod tests {
         "perf",
         "io_uring",
         "timer",
+        "ticks",
     ];
 
     #[test]
@@ -199,6 +211,8 @@ mod tests {
         assert!(!env.kernel.is_empty());
         assert!(env.nofile_hard >= env.nofile_soft);
         assert!(env.timer_ns.is_some());
+        assert!(env.tick_ns.is_some());
+        assert!(env.tick_timer.as_deref().is_some_and(|t| !t.is_empty()));
     }
 
     #[test]

@@ -87,6 +87,12 @@ pub fn timer_ns() -> f64 {
     crate::measure::clock::timer_cost_ns(TIMER_BATCHES, TIMER_READS_PER_BATCH)
 }
 
+/// Cost of one read of the tick clock (see measure::ticks), timed the same way.
+pub fn tick_ns() -> f64 {
+    let clock = crate::measure::ticks::tick_clock();
+    crate::measure::clock::read_cost_ns(TIMER_BATCHES, TIMER_READS_PER_BATCH, || clock.now())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +114,6 @@ mod tests {
         assert!(!perf().detail.is_empty());
         assert!(!io_uring().detail.is_empty());
         assert!(timer_ns() >= 0.0);
+        assert!(tick_ns() >= 0.0);
     }
 }

@@ -8,4 +8,5 @@ pub mod pin;
 pub mod procstat;
 pub mod profile;
 pub mod stats;
+pub mod ticks;
 pub mod time;

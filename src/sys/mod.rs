@@ -9,6 +9,7 @@ pub mod select;
 pub mod shared;
 pub mod signals;
 pub mod spawn;
+pub mod tsc;
 pub mod uring;
 pub mod uring_poll;
 
