@@ -56,7 +56,8 @@ impl Payload {
         Ok(())
     }
 
-    /// Damages `buf` so that `check` must reject it (the test-only fault).
+    /// Damages `buf` so that `check` must reject it (the test-only fault);
+    /// doing it twice restores the original.
     pub fn corrupt(buf: &mut [u8]) {
         buf[0] ^= 0x5a;
     }
@@ -100,11 +101,13 @@ mod tests {
     }
 
     #[test]
-    fn corrupt_breaks_the_tag() {
+    fn corrupt_breaks_the_tag_and_twice_restores_it() {
         let p = Payload::new(1);
         let mut buf = p.buffer();
         p.stamp(&mut buf, 3);
         Payload::corrupt(&mut buf);
         assert!(p.check(&buf, 3, false).is_err());
+        Payload::corrupt(&mut buf);
+        assert_eq!(p.check(&buf, 3, false), Ok(()));
     }
 }
