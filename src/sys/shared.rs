@@ -38,6 +38,7 @@ impl SharedRegion {
         Ok(SharedRegion { ptr, len })
     }
 
+    #[inline]
     fn at(&self, offset: usize, size: usize, align: usize) -> *mut u8 {
         assert!(
             offset.checked_add(size).is_some_and(|end| end <= self.len),
@@ -52,6 +53,7 @@ impl SharedRegion {
         unsafe { self.ptr.as_ptr().add(offset) }
     }
 
+    #[inline]
     pub fn atomic_u64(&self, offset: usize) -> &AtomicU64 {
         let p = self.at(offset, 8, 8);
         // SAFETY: in bounds and 8-byte aligned (checked); the mapping lives
@@ -60,6 +62,7 @@ impl SharedRegion {
         unsafe { AtomicU64::from_ptr(p.cast::<u64>()) }
     }
 
+    #[inline]
     pub fn atomic_u32(&self, offset: usize) -> &AtomicU32 {
         let p = self.at(offset, 4, 4);
         // SAFETY: as for `atomic_u64`, with 4-byte alignment.
@@ -67,6 +70,7 @@ impl SharedRegion {
     }
 
     /// Copies `src` into the region at `offset`.
+    #[inline]
     pub fn write(&self, offset: usize, src: &[u8]) {
         let p = self.at(offset, src.len(), 1);
         // SAFETY: the destination is in bounds (checked) and cannot overlap
@@ -76,6 +80,7 @@ impl SharedRegion {
     }
 
     /// Copies bytes at `offset` into `dst`.
+    #[inline]
     pub fn read(&self, offset: usize, dst: &mut [u8]) {
         let p = self.at(offset, dst.len(), 1);
         // SAFETY: the source is in bounds (checked) and does not overlap

@@ -99,7 +99,10 @@ fn channels(mode: Mode, dir: &Path) -> io::Result<[Option<Channel>; 2]> {
 /// Side `side` produces into ring `side` and consumes ring `1 - side`.
 /// Only an end that was used says "closed" when dropped: across fork each
 /// process holds copies of both ends, and dropping the unused copies must
-/// not tell the real peer that its partner went away.
+/// not tell the real peer that its partner went away. Aligned to the
+/// ring's line size: with the sides as threads, the two ends are heap
+/// neighbours, and sharing a cache line would bounce it on every message.
+#[repr(align(128))]
 struct ShmEndpoint {
     tx: Producer,
     rx: Consumer,
@@ -124,25 +127,41 @@ impl ShmEndpoint {
     }
 }
 
+impl ShmEndpoint {
+    /// Before waiting on an empty ring: publish what was taken, so a
+    /// producer waiting for space is not waiting on us.
+    fn release_space(&mut self) -> io::Result<()> {
+        self.rx.publish();
+        self.wake_producer()
+    }
+
+    /// Wakes a producer sleeping for space, if space was just published.
+    fn wake_producer(&mut self) -> io::Result<()> {
+        if self.rx.take_published() {
+            self.waker.notify(Want::Space)?;
+        }
+        Ok(())
+    }
+}
+
 impl Endpoint for ShmEndpoint {
     fn send(&mut self, msg: &[u8]) -> io::Result<()> {
         self.used = true;
-        let tx = &mut self.tx;
-        self.waker.wait(Want::Space, || tx.has_space())?;
-        if !self.tx.try_push(msg)? {
-            return Err(io::Error::other("ring full after waiting for space"));
+        while !self.tx.try_push(msg)? {
+            let tx = &mut self.tx;
+            self.waker.wait(Want::Space, || tx.has_space())?;
         }
         self.waker.notify(Want::Data)
     }
 
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()> {
         self.used = true;
-        let rx = &mut self.rx;
-        self.waker.wait(Want::Data, || rx.has_data())?;
-        if !self.rx.try_pop(buf)? {
-            return Err(io::Error::other("ring empty after waiting for data"));
+        while !self.rx.try_pop(buf)? {
+            self.release_space()?;
+            let rx = &self.rx;
+            self.waker.wait(Want::Data, || rx.has_data())?;
         }
-        self.waker.notify(Want::Space)
+        self.wake_producer()
     }
 
     fn set_nonblocking(&mut self) -> io::Result<()> {
@@ -165,9 +184,12 @@ impl Endpoint for ShmEndpoint {
         self.used = true;
         let got = self.rx.try_pop(buf)?;
         if got {
-            self.waker.notify(Want::Space)?;
-        } else if self.waker.peer_closed() && !self.rx.has_data() {
-            return Err(wake::closed());
+            self.wake_producer()?;
+        } else {
+            self.release_space()?;
+            if self.waker.peer_closed() && !self.rx.has_data() {
+                return Err(wake::closed());
+            }
         }
         Ok(got)
     }

@@ -1,11 +1,14 @@
 //! The SPSC ring in shared memory: where everything lives in the region,
-//! and the producer's and consumer's views of one ring. A slot holds a
-//! sequence word, an 8-byte length and up to `slot` bytes of message; the
-//! producer publishes a slot by storing its sequence number (release), and
-//! the consumer polls the next slot's sequence, so a small message costs
-//! one cache line moving from one CPU to the other. The consumer's tail
-//! (messages consumed) sits on its own 128-byte line; the producer caches it
-//! and rereads it only when the ring looks full.
+//! and the producer's and consumer's views of one ring. A slot holds one
+//! 8-byte word, the message's sequence number and length together, then
+//! up to `slot` bytes of message; the producer publishes a slot by storing
+//! that word (release), and the consumer polls the next slot's word, so a
+//! small message costs one cache line moving from one CPU to the other.
+//! The consumer's tail (messages consumed) sits on its own 128-byte line,
+//! and is published lazily: every quarter ring, and whenever the consumer
+//! finds the ring empty (before it waits), so a producer waiting for space
+//! always sees it eventually, and a round trip pays no extra store. The
+//! producer caches the tail and rereads it only when the ring looks full.
 
 use crate::sys::shared::SharedRegion;
 use std::io;
@@ -19,8 +22,17 @@ pub const LINE: usize = 128;
 const RING_BYTES: usize = 1 << 20;
 const MIN_SLOTS: usize = 4;
 const MAX_SLOTS: usize = 1024;
-/// Sequence word and length before the message in each slot.
-const HEADER: usize = 16;
+/// The slot word before the message in each slot.
+const HEADER: usize = 8;
+/// Low bits of the slot word hold the message length (up to 1 MiB, so 21
+/// bits); the rest the message's index + 1 (2^43 messages per ring).
+const LEN_BITS: u32 = 21;
+const LEN_MASK: u64 = (1 << LEN_BITS) - 1;
+
+/// The word that publishes message `index` of `len` bytes.
+fn slot_word(index: u64, len: usize) -> u64 {
+    ((index + 1) << LEN_BITS) | len as u64
+}
 
 /// Where the two rings, the two sides' flags and the slots are.
 fn prev_power_of_two(n: usize) -> usize {
@@ -37,7 +49,7 @@ pub struct Layout {
 impl Layout {
     /// A layout whose slots carry messages of up to `slot` bytes.
     pub fn new(slot: usize) -> Layout {
-        let stride = (HEADER + slot).next_multiple_of(64);
+        let stride = (HEADER + slot).next_multiple_of(LINE);
         // A power of two, so a slot index is a mask, not a division.
         let slots = prev_power_of_two((RING_BYTES / stride).clamp(MIN_SLOTS, MAX_SLOTS));
         Layout {
@@ -65,17 +77,20 @@ impl Layout {
     }
 }
 
-/// One ring as seen from one side.
+/// One ring as seen from one side, with the slot arithmetic precomputed.
 struct RingRef {
     region: Arc<SharedRegion>,
     layout: Layout,
     ring: usize,
+    /// Offset of slot 0 in the region.
+    base: usize,
+    mask: u64,
 }
 
 impl RingRef {
-    /// The sequence word of the slot for message `index`: index + 1 once
-    /// that message is published.
-    fn seq(&self, index: u64) -> &AtomicU64 {
+    /// The word of the slot for message `index`: `slot_word(index, len)`
+    /// once that message is published.
+    fn word(&self, index: u64) -> &AtomicU64 {
         self.region.atomic_u64(self.slot_at(index))
     }
 
@@ -83,9 +98,19 @@ impl RingRef {
         self.region.atomic_u64(Layout::tail(self.ring))
     }
 
+    fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> RingRef {
+        RingRef {
+            region,
+            layout,
+            ring,
+            base: layout.data(ring),
+            mask: layout.slots as u64 - 1,
+        }
+    }
+
+    #[inline]
     fn slot_at(&self, index: u64) -> usize {
-        let slot = (index & (self.layout.slots as u64 - 1)) as usize;
-        self.layout.data(self.ring) + slot * self.layout.stride
+        self.base + (index & self.mask) as usize * self.layout.stride
     }
 }
 
@@ -98,11 +123,7 @@ pub struct Producer {
 impl Producer {
     pub fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Producer {
         Producer {
-            ring: RingRef {
-                region,
-                layout,
-                ring,
-            },
+            ring: RingRef::new(region, layout, ring),
             head: 0,
             cached_tail: 0,
         }
@@ -119,6 +140,7 @@ impl Producer {
     }
 
     /// Publishes `msg` if there is room; Ok(false) when the ring is full.
+    #[inline]
     pub fn try_push(&mut self, msg: &[u8]) -> io::Result<bool> {
         if msg.len() > self.ring.layout.slot {
             return Err(io::Error::new(
@@ -134,12 +156,10 @@ impl Producer {
             return Ok(false);
         }
         let at = self.ring.slot_at(self.head);
-        let region = &self.ring.region;
-        region.write(at + 8, &(msg.len() as u64).to_le_bytes());
-        region.write(at + HEADER, msg);
+        self.ring.region.write(at + HEADER, msg);
         self.ring
-            .seq(self.head)
-            .store(self.head + 1, Ordering::Release);
+            .word(self.head)
+            .store(slot_word(self.head, msg.len()), Ordering::Release);
         self.head += 1;
         Ok(true)
     }
@@ -148,45 +168,69 @@ impl Producer {
 pub struct Consumer {
     ring: RingRef,
     tail: u64,
+    /// The tail as last stored for the producer to see.
+    published: u64,
+    /// Set by a publication, cleared by `take_published`.
+    fresh: bool,
 }
 
 impl Consumer {
     pub fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Consumer {
         Consumer {
-            ring: RingRef {
-                region,
-                layout,
-                ring,
-            },
+            ring: RingRef::new(region, layout, ring),
             tail: 0,
+            published: 0,
+            fresh: false,
         }
     }
 
+    /// The next message's length, if it is published.
+    #[inline]
+    fn next_len(&self) -> Option<usize> {
+        let word = self.ring.word(self.tail).load(Ordering::Acquire);
+        (word >> LEN_BITS == self.tail + 1).then_some((word & LEN_MASK) as usize)
+    }
+
     /// True when the next message is published.
-    pub fn has_data(&mut self) -> bool {
-        self.ring.seq(self.tail).load(Ordering::Acquire) == self.tail + 1
+    pub fn has_data(&self) -> bool {
+        self.next_len().is_some()
     }
 
     /// Takes the next message into `buf` (which must be its exact size);
     /// Ok(false) when the ring is empty.
+    #[inline]
     pub fn try_pop(&mut self, buf: &mut [u8]) -> io::Result<bool> {
-        if !self.has_data() {
+        let Some(len) = self.next_len() else {
             return Ok(false);
-        }
-        let at = self.ring.slot_at(self.tail);
-        let mut len = [0u8; 8];
-        self.ring.region.read(at + 8, &mut len);
-        let len = u64::from_le_bytes(len) as usize;
+        };
         if len != buf.len() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("message of {len} bytes, expected {}", buf.len()),
             ));
         }
+        let at = self.ring.slot_at(self.tail);
         self.ring.region.read(at + HEADER, buf);
         self.tail += 1;
-        self.ring.tail().store(self.tail, Ordering::Release);
+        if self.tail - self.published >= (self.ring.layout.slots as u64 / 4).max(1) {
+            self.publish();
+        }
         Ok(true)
+    }
+
+    /// Lets the producer see every message taken so far.
+    pub fn publish(&mut self) {
+        if self.published != self.tail {
+            self.ring.tail().store(self.tail, Ordering::Release);
+            self.published = self.tail;
+            self.fresh = true;
+        }
+    }
+
+    /// True once after each publication: the moment to wake a producer
+    /// waiting for space.
+    pub fn take_published(&mut self) -> bool {
+        std::mem::take(&mut self.fresh)
     }
 }
 
@@ -219,6 +263,45 @@ mod tests {
         }
         assert!(!c.try_pop(&mut buf).unwrap());
         assert!(p.try_push(&[9; 16]).unwrap());
+    }
+
+    #[test]
+    fn the_tail_is_published_every_quarter_ring() {
+        let (mut p, mut c, layout) = ring(8);
+        let quarter = layout.slots / 4;
+        let mut buf = [0u8; 8];
+        for _ in 0..layout.slots {
+            assert!(p.try_push(&[1; 8]).unwrap());
+        }
+        for _ in 0..quarter - 1 {
+            assert!(c.try_pop(&mut buf).unwrap());
+        }
+        assert!(!c.take_published());
+        assert!(!p.has_space());
+        assert!(c.try_pop(&mut buf).unwrap());
+        assert!(c.take_published());
+        assert!(!c.take_published(), "reported once");
+        assert!(p.has_space());
+        assert!(c.try_pop(&mut buf).unwrap());
+        c.publish();
+        assert!(
+            c.take_published(),
+            "an explicit publish of one more message"
+        );
+        c.publish();
+        assert!(!c.take_published(), "nothing new to publish");
+    }
+
+    #[test]
+    fn lengths_travel_in_the_slot_word() {
+        let (mut p, mut c, _) = ring(1 << 20);
+        let big = vec![7u8; 1 << 20];
+        assert!(p.try_push(&big).unwrap());
+        let mut got = vec![0u8; 1 << 20];
+        assert!(c.try_pop(&mut got).unwrap());
+        assert_eq!(got, big);
+        assert!(p.try_push(&[3; 5]).unwrap());
+        assert_eq!(c.next_len(), Some(5));
     }
 
     #[test]
