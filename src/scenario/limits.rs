@@ -228,8 +228,8 @@ fn bounce(
 }
 
 /// Two threads bounce a counter: A writes odd values, B answers with the
-/// next even one.
-fn cacheline_rtt(trips: u64, cpus: [Option<usize>; 2]) -> f64 {
+/// next even one. Returns the mean ns per round trip.
+pub fn cacheline_rtt(trips: u64, cpus: [Option<usize>; 2]) -> f64 {
     #[repr(align(128))]
     struct Line(AtomicU64);
     let line = Line(AtomicU64::new(0));
