@@ -101,15 +101,17 @@ impl Scenario for PingPong {
         lines
     }
 
+    /// Blocking round trips are held to a system call (same CPU) or a
+    /// wake-up (across CPUs); a spinning shm ring across CPUs to the cache
+    /// line bounced between the same two CPUs, the most it could approach.
     fn limit_for(&self, result: &CaseResult) -> Option<LimitRef> {
-        match result.param_str("placement").as_deref() {
-            Some("cross-cpu") => Some(LimitRef {
-                metric: "wake_rtt_ns",
-            }),
-            _ => Some(LimitRef {
-                metric: "syscall_ns",
-            }),
-        }
+        let spins = result.param_str("wake").as_deref() == Some("spin");
+        let metric = match (result.param_str("placement").as_deref(), spins) {
+            (Some("cross-cpu"), true) => "cacheline_rtt_ns",
+            (Some("cross-cpu"), false) => "wake_rtt_ns",
+            _ => "syscall_ns",
+        };
+        Some(LimitRef { metric })
     }
 }
 
@@ -227,4 +229,32 @@ fn echoer(
     }
     out.syscalls = ep.syscalls();
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn limit(params: &[(&str, &str)]) -> &'static str {
+        let params = params
+            .iter()
+            .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
+            .collect();
+        let result = CaseResult::new("pingpong", "x", params);
+        PingPong.limit_for(&result).unwrap().metric
+    }
+
+    #[test]
+    fn each_round_trip_is_held_to_its_own_floor() {
+        assert_eq!(limit(&[("placement", "same-cpu")]), "syscall_ns");
+        assert_eq!(limit(&[("placement", "cross-cpu")]), "wake_rtt_ns");
+        assert_eq!(
+            limit(&[("placement", "cross-cpu"), ("wake", "futex")]),
+            "wake_rtt_ns"
+        );
+        assert_eq!(
+            limit(&[("placement", "cross-cpu"), ("wake", "spin")]),
+            "cacheline_rtt_ns"
+        );
+    }
 }
