@@ -3,7 +3,7 @@
 //! every round trip into a histogram.
 
 use super::payload::Payload;
-use super::side::{syscalls_per_msg, Meter, Schedule, SideOut};
+use super::side::{syscalls_per_msg, Meter, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::two_sided::{per_rep, run_sides, settle};
 use super::{
     verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
@@ -49,11 +49,7 @@ const METRICS: &[MetricSpec] = &[
         unit: "csw",
         about: "context switches (both sides, voluntary + involuntary) per round trip",
     },
-    MetricSpec {
-        name: "syscalls_per_msg",
-        unit: "calls",
-        about: "system calls (both sides) per message, where the mechanism counts them (shm)",
-    },
+    SYSCALLS_PER_MSG,
 ];
 
 impl Scenario for PingPong {

@@ -122,6 +122,13 @@ pub fn cpu_usage(u: Usage) -> CpuUsage {
     }
 }
 
+/// The metric `syscalls_per_msg` reports, for every two-sided scenario.
+pub const SYSCALLS_PER_MSG: super::MetricSpec = super::MetricSpec {
+    name: "syscalls_per_msg",
+    unit: "calls",
+    about: "system calls (both sides) per message, where the mechanism counts them (shm)",
+};
+
 /// Both sides' counted system calls per message carried, when known.
 pub fn syscalls_per_msg(a: &SideOut, b: &SideOut, messages: u64) -> Option<f64> {
     Some((a.syscalls? + b.syscalls?) as f64 / messages.max(1) as f64)

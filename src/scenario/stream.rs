@@ -6,7 +6,7 @@
 //! message and the sum the receiver reads must equal the writes.
 
 use super::payload::Payload;
-use super::side::{syscalls_per_msg, Meter, Schedule, SideOut};
+use super::side::{syscalls_per_msg, Meter, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::two_sided::{per_rep, run_sides, settle};
 use super::{
     verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
@@ -45,11 +45,7 @@ const METRICS: &[MetricSpec] = &[
         unit: "1/s",
         about: "messages per second at the receiver",
     },
-    MetricSpec {
-        name: "syscalls_per_msg",
-        unit: "calls",
-        about: "system calls (both sides) per message, where the mechanism counts them (shm)",
-    },
+    SYSCALLS_PER_MSG,
 ];
 
 impl Scenario for Stream {
@@ -158,6 +154,7 @@ fn sender(
     let credit = credit(&ep, size);
     let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
     let mut acks = 0u64;
+    let mut ends = sched.rep_ends();
     for seq in 0..sched.total() {
         if seq == sched.warmup {
             meter.reset();
@@ -173,7 +170,7 @@ fn sender(
                 acks += 1;
             }
         }
-        if sched.rep_ending_at(seq).is_some() {
+        if ends.at(seq) {
             meter.mark(&mut out);
         }
     }
@@ -206,6 +203,7 @@ fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result
     let mut out = SideOut::default();
     let mut meter = Meter::start(&mut out);
     let step = credit(&ep, size).map(|(_, step)| step);
+    let mut ends = sched.rep_ends();
     for seq in 0..sched.total() {
         ep.recv(&mut msg)?;
         if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
@@ -221,7 +219,7 @@ fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result
         if step.is_some_and(|s| (seq + 1).is_multiple_of(s) || last) {
             ep.send(&(seq + 1).to_le_bytes())?;
         }
-        if sched.rep_ending_at(seq).is_some() {
+        if ends.at(seq) {
             meter.mark(&mut out);
         }
     }
@@ -238,13 +236,14 @@ fn count_sender(
     let mut out = SideOut::default();
     let mut meter = Meter::start(&mut out);
     let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
+    let mut ends = sched.rep_ends();
     for seq in 0..sched.total() {
         if seq == sched.warmup {
             meter.reset();
         }
         let add: u64 = if corrupt_at == Some(seq) { 2 } else { 1 };
         ep.send(&add.to_le_bytes())?;
-        if sched.rep_ending_at(seq).is_some() {
+        if ends.at(seq) {
             meter.mark(&mut out);
         }
     }
