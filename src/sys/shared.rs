@@ -40,15 +40,10 @@ impl SharedRegion {
 
     #[inline]
     fn at(&self, offset: usize, size: usize, align: usize) -> *mut u8 {
-        assert!(
-            offset.checked_add(size).is_some_and(|end| end <= self.len),
-            "shared region access {offset}+{size} beyond {} bytes",
-            self.len
-        );
-        assert!(
-            offset.is_multiple_of(align),
-            "misaligned shared access at {offset}"
-        );
+        let in_bounds = offset.checked_add(size).is_some_and(|end| end <= self.len);
+        if !in_bounds || !offset.is_multiple_of(align) {
+            bad_access(offset, size, align, self.len);
+        }
         // SAFETY: offset + size is within the mapping (checked above).
         unsafe { self.ptr.as_ptr().add(offset) }
     }
@@ -88,6 +83,15 @@ impl SharedRegion {
         // releases it, and any byte pattern is a valid u8.
         unsafe { std::ptr::copy_nonoverlapping(p, dst.as_mut_ptr(), dst.len()) }
     }
+}
+
+/// Out of line, so the checks in `at` cost a compare and a branch.
+#[cold]
+#[inline(never)]
+fn bad_access(offset: usize, size: usize, align: usize, len: usize) -> ! {
+    panic!(
+        "shared region access {offset}+{size} (alignment {align}) beyond {len} bytes or misaligned"
+    )
 }
 
 impl Drop for SharedRegion {

@@ -128,14 +128,8 @@ impl ShmEndpoint {
 }
 
 impl ShmEndpoint {
-    /// Before waiting on an empty ring: publish what was taken, so a
-    /// producer waiting for space is not waiting on us.
-    fn release_space(&mut self) -> io::Result<()> {
-        self.rx.publish();
-        self.wake_producer()
-    }
-
     /// Wakes a producer sleeping for space, if space was just published.
+    #[inline]
     fn wake_producer(&mut self) -> io::Result<()> {
         if self.rx.take_published() {
             self.waker.notify(Want::Space)?;
@@ -147,20 +141,18 @@ impl ShmEndpoint {
 impl Endpoint for ShmEndpoint {
     fn send(&mut self, msg: &[u8]) -> io::Result<()> {
         self.used = true;
-        while !self.tx.try_push(msg)? {
-            let tx = &mut self.tx;
-            self.waker.wait(Want::Space, || tx.has_space())?;
-        }
+        self.tx.check_size(msg.len())?;
+        let tx = &mut self.tx;
+        self.waker
+            .wait_for(Want::Space, || tx.has_space().then_some(()))?;
+        self.tx.push(msg);
         self.waker.notify(Want::Data)
     }
 
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()> {
         self.used = true;
-        while !self.rx.try_pop(buf)? {
-            self.release_space()?;
-            let rx = &self.rx;
-            self.waker.wait(Want::Data, || rx.has_data())?;
-        }
+        let len = self.waker.wait_for(Want::Data, self.rx.next())?;
+        self.rx.take(len, buf)?;
         self.wake_producer()
     }
 
@@ -185,11 +177,8 @@ impl Endpoint for ShmEndpoint {
         let got = self.rx.try_pop(buf)?;
         if got {
             self.wake_producer()?;
-        } else {
-            self.release_space()?;
-            if self.waker.peer_closed() && !self.rx.has_data() {
-                return Err(wake::closed());
-            }
+        } else if self.waker.peer_closed() && self.rx.ready_len().is_none() {
+            return Err(wake::closed());
         }
         Ok(got)
     }

@@ -5,10 +5,12 @@
 //! that word (release), and the consumer polls the next slot's word, so a
 //! small message costs one cache line moving from one CPU to the other.
 //! The consumer's tail (messages consumed) sits on its own 128-byte line,
-//! and is published lazily: every quarter ring, and whenever the consumer
-//! finds the ring empty (before it waits), so a producer waiting for space
-//! always sees it eventually, and a round trip pays no extra store. The
-//! producer caches the tail and rereads it only when the ring looks full.
+//! and is published only every quarter ring, so a round trip pays no extra
+//! store. That is enough: a producer that finds the ring full sees a
+//! publication (and is woken for it) once the consumer has taken a quarter
+//! of it, and a drained ring is never more than a quarter short of empty
+//! in the producer's eyes. The producer caches the tail and rereads it
+//! only when the ring looks full.
 
 use crate::sys::shared::SharedRegion;
 use std::io;
@@ -85,15 +87,11 @@ struct RingRef {
     /// Offset of slot 0 in the region.
     base: usize,
     mask: u64,
+    /// How many messages the consumer takes between two publications.
+    quarter: u64,
 }
 
 impl RingRef {
-    /// The word of the slot for message `index`: `slot_word(index, len)`
-    /// once that message is published.
-    fn word(&self, index: u64) -> &AtomicU64 {
-        self.region.atomic_u64(self.slot_at(index))
-    }
-
     fn tail(&self) -> &AtomicU64 {
         self.region.atomic_u64(Layout::tail(self.ring))
     }
@@ -105,6 +103,7 @@ impl RingRef {
             ring,
             base: layout.data(ring),
             mask: layout.slots as u64 - 1,
+            quarter: layout.slots as u64 / 4,
         }
     }
 
@@ -129,7 +128,22 @@ impl Producer {
         }
     }
 
+    /// An error when `len` bytes do not fit a slot.
+    pub fn check_size(&self, len: usize) -> io::Result<()> {
+        if len <= self.ring.layout.slot {
+            return Ok(());
+        }
+        Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "message of {len} bytes exceeds the {}-byte ring slot",
+                self.ring.layout.slot
+            ),
+        ))
+    }
+
     /// True when one more message fits (rereads the consumer's tail).
+    #[inline]
     pub fn has_space(&mut self) -> bool {
         let slots = self.ring.layout.slots as u64;
         if self.head - self.cached_tail < slots {
@@ -139,35 +153,35 @@ impl Producer {
         self.head - self.cached_tail < slots
     }
 
-    /// Publishes `msg` if there is room; Ok(false) when the ring is full.
-    #[inline]
-    pub fn try_push(&mut self, msg: &[u8]) -> io::Result<bool> {
-        if msg.len() > self.ring.layout.slot {
-            return Err(io::Error::new(
-                io::ErrorKind::InvalidInput,
-                format!(
-                    "message of {} bytes exceeds the {}-byte ring slot",
-                    msg.len(),
-                    self.ring.layout.slot
-                ),
-            ));
-        }
-        if !self.has_space() {
-            return Ok(false);
-        }
+    /// Publishes `msg`, which `check_size` accepted, into the free slot
+    /// `has_space` found.
+    #[inline(always)]
+    pub fn push(&mut self, msg: &[u8]) {
         let at = self.ring.slot_at(self.head);
         self.ring.region.write(at + HEADER, msg);
         self.ring
-            .word(self.head)
+            .region
+            .atomic_u64(at)
             .store(slot_word(self.head, msg.len()), Ordering::Release);
         self.head += 1;
-        Ok(true)
+    }
+
+    /// Publishes `msg` if there is room; Ok(false) when the ring is full.
+    pub fn try_push(&mut self, msg: &[u8]) -> io::Result<bool> {
+        self.check_size(msg.len())?;
+        let room = self.has_space();
+        if room {
+            self.push(msg);
+        }
+        Ok(room)
     }
 }
 
 pub struct Consumer {
     ring: RingRef,
     tail: u64,
+    /// Offset of the next message's slot.
+    next: usize,
     /// The tail as last stored for the producer to see.
     published: u64,
     /// Set by a publication, cleared by `take_published`.
@@ -176,50 +190,64 @@ pub struct Consumer {
 
 impl Consumer {
     pub fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Consumer {
+        let ring = RingRef::new(region, layout, ring);
         Consumer {
-            ring: RingRef::new(region, layout, ring),
+            next: ring.slot_at(0),
+            ring,
             tail: 0,
             published: 0,
             fresh: false,
         }
     }
 
-    /// The next message's length, if it is published.
+    /// A probe for the next message: the length it has once published.
+    /// The slot is found once, so a side spinning on it only loads it.
     #[inline]
-    fn next_len(&self) -> Option<usize> {
-        let word = self.ring.word(self.tail).load(Ordering::Acquire);
-        (word >> LEN_BITS == self.tail + 1).then_some((word & LEN_MASK) as usize)
+    pub fn next(&self) -> impl Fn() -> Option<usize> + '_ {
+        let word = self.ring.region.atomic_u64(self.next);
+        let published = self.tail + 1;
+        move || {
+            let now = word.load(Ordering::Acquire);
+            (now >> LEN_BITS == published).then_some((now & LEN_MASK) as usize)
+        }
     }
 
-    /// True when the next message is published.
-    pub fn has_data(&self) -> bool {
-        self.next_len().is_some()
+    /// The next message's length, once it is published.
+    pub fn ready_len(&self) -> Option<usize> {
+        self.next()()
     }
 
-    /// Takes the next message into `buf` (which must be its exact size);
-    /// Ok(false) when the ring is empty.
-    #[inline]
-    pub fn try_pop(&mut self, buf: &mut [u8]) -> io::Result<bool> {
-        let Some(len) = self.next_len() else {
-            return Ok(false);
-        };
+    /// Takes the next message, of `len` bytes as `ready_len` said, into
+    /// `buf` (which must be its exact size).
+    #[inline(always)]
+    pub fn take(&mut self, len: usize, buf: &mut [u8]) -> io::Result<()> {
         if len != buf.len() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
                 format!("message of {len} bytes, expected {}", buf.len()),
             ));
         }
-        let at = self.ring.slot_at(self.tail);
-        self.ring.region.read(at + HEADER, buf);
+        self.ring.region.read(self.next + HEADER, buf);
         self.tail += 1;
-        if self.tail - self.published >= (self.ring.layout.slots as u64 / 4).max(1) {
+        self.next = self.ring.slot_at(self.tail);
+        if self.tail - self.published >= self.ring.quarter {
             self.publish();
         }
+        Ok(())
+    }
+
+    /// Takes the next message into `buf` (which must be its exact size);
+    /// Ok(false) when the ring is empty.
+    pub fn try_pop(&mut self, buf: &mut [u8]) -> io::Result<bool> {
+        let Some(len) = self.ready_len() else {
+            return Ok(false);
+        };
+        self.take(len, buf)?;
         Ok(true)
     }
 
     /// Lets the producer see every message taken so far.
-    pub fn publish(&mut self) {
+    fn publish(&mut self) {
         if self.published != self.tail {
             self.ring.tail().store(self.tail, Ordering::Release);
             self.published = self.tail;
@@ -293,6 +321,27 @@ mod tests {
     }
 
     #[test]
+    fn a_drained_ring_is_at_most_a_quarter_short_of_empty() {
+        let (mut p, mut c, layout) = ring(8);
+        let quarter = layout.slots / 4;
+        let mut buf = [0u8; 8];
+        for taken in 0..2 * quarter + 3 {
+            for _ in 0..taken {
+                assert!(p.try_push(&[2; 8]).unwrap());
+                assert!(c.try_pop(&mut buf).unwrap());
+            }
+            let mut room = 0;
+            while p.try_push(&[3; 8]).unwrap() {
+                room += 1;
+            }
+            assert!(room > layout.slots - quarter, "room {room} after {taken}");
+            for _ in 0..room {
+                assert!(c.try_pop(&mut buf).unwrap());
+            }
+        }
+    }
+
+    #[test]
     fn lengths_travel_in_the_slot_word() {
         let (mut p, mut c, _) = ring(1 << 20);
         let big = vec![7u8; 1 << 20];
@@ -301,7 +350,7 @@ mod tests {
         assert!(c.try_pop(&mut got).unwrap());
         assert_eq!(got, big);
         assert!(p.try_push(&[3; 5]).unwrap());
-        assert_eq!(c.next_len(), Some(5));
+        assert_eq!(c.ready_len(), Some(5));
     }
 
     #[test]

@@ -101,12 +101,22 @@ impl Waker {
         self.word(self.peer, CLOSED).load(Ordering::Acquire) != 0
     }
 
-    /// Waits until `ready()` holds; an error if the peer closed first.
-    pub fn wait(&mut self, want: Want, mut ready: impl FnMut() -> bool) -> io::Result<()> {
+    /// Waits until `ready()` gives a value, and returns it; an error if
+    /// the peer closed first. Inlined, so that a spinning side's loop is
+    /// one load and a compare, and the value it found is used as it is.
+    #[inline]
+    pub fn wait_for<T>(
+        &mut self,
+        want: Want,
+        mut ready: impl FnMut() -> Option<T>,
+    ) -> io::Result<T> {
         let mut spins = 0u32;
-        while !ready() {
+        loop {
+            if let Some(value) = ready() {
+                return Ok(value);
+            }
             if self.mode != Mode::Spin {
-                self.sleep(want, &mut ready)?;
+                self.sleep(want, &mut || ready().is_some())?;
                 continue;
             }
             std::hint::spin_loop();
@@ -115,7 +125,6 @@ impl Waker {
                 self.checkpoint()?;
             }
         }
-        Ok(())
     }
 
     fn checkpoint(&mut self) -> io::Result<()> {
@@ -168,6 +177,10 @@ impl Waker {
         if self.mode == Mode::Spin {
             return Ok(());
         }
+        self.notify_sleeper(want)
+    }
+
+    fn notify_sleeper(&mut self, want: Want) -> io::Result<()> {
         fence(Ordering::SeqCst);
         let flag = self.word(self.peer, want as usize);
         if flag.load(Ordering::Relaxed) == 0 || flag.swap(0, Ordering::SeqCst) == 0 {
