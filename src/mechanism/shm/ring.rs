@@ -181,7 +181,7 @@ pub struct Consumer {
     ring: RingRef,
     tail: u64,
     /// Offset of the next message's slot.
-    next: usize,
+    next_slot: usize,
     /// The tail as last stored for the producer to see.
     published: u64,
     /// Set by a publication, cleared by `take_published`.
@@ -192,7 +192,7 @@ impl Consumer {
     pub fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Consumer {
         let ring = RingRef::new(region, layout, ring);
         Consumer {
-            next: ring.slot_at(0),
+            next_slot: ring.slot_at(0),
             ring,
             tail: 0,
             published: 0,
@@ -203,8 +203,8 @@ impl Consumer {
     /// A probe for the next message: the length it has once published.
     /// The slot is found once, so a side spinning on it only loads it.
     #[inline]
-    pub fn next(&self) -> impl Fn() -> Option<usize> + '_ {
-        let word = self.ring.region.atomic_u64(self.next);
+    pub fn probe(&self) -> impl Fn() -> Option<usize> + '_ {
+        let word = self.ring.region.atomic_u64(self.next_slot);
         let published = self.tail + 1;
         move || {
             let now = word.load(Ordering::Acquire);
@@ -214,7 +214,8 @@ impl Consumer {
 
     /// The next message's length, once it is published.
     pub fn ready_len(&self) -> Option<usize> {
-        self.next()()
+        let probe = self.probe();
+        probe()
     }
 
     /// Takes the next message, of `len` bytes as `ready_len` said, into
@@ -227,9 +228,9 @@ impl Consumer {
                 format!("message of {len} bytes, expected {}", buf.len()),
             ));
         }
-        self.ring.region.read(self.next + HEADER, buf);
+        self.ring.region.read(self.next_slot + HEADER, buf);
         self.tail += 1;
-        self.next = self.ring.slot_at(self.tail);
+        self.next_slot = self.ring.slot_at(self.tail);
         if self.tail - self.published >= self.ring.quarter {
             self.publish();
         }
