@@ -1,24 +1,35 @@
 //! The shm ring's round trip against the cache-line bounce it is held to
-//! (issue 5: within 1.2x), measured in one process with the two
+//! (issue 5: within 1.2x), measured in one process with all figures
 //! interleaved round by round, so that the host moving this VM's vCPUs
-//! (which changes the cache-line RTT from ~30 to ~75 ns here) moves both.
-//! Each round prints the bounce; the floor under any ring, two bare
-//! sequence-numbered slot rings written inline in this file; and the shm
-//! mechanism's pingpong through its `Endpoint`, bare (send, receive, check
-//! the echoed byte) and timed as the `pingpong` scenario does (a tick-clock
-//! read and a histogram record per round trip, after the send).
+//! (which changes the cache-line RTT from ~30 to ~75 ns here) moves them
+//! all. Each round prints the bounce (one word, both sides write it); the
+//! floor under any request/reply exchange (two words in one line, each
+//! written by one side); the floor under any ring (two bare
+//! sequence-numbered slot rings written inline in this file); and the shm
+//! mechanism's pingpong timed as the `pingpong` scenario does (a tick-clock
+//! read and a histogram record per round trip, after the send), once
+//! through `dyn Endpoint` and once through `run_typed`, as pingpong runs it.
 //!
 //! `cargo bench --bench shm_rtt [-- ROUNDS [TRIPS]]`
 
 use iolab::measure::histogram::Latencies;
-use iolab::measure::pin::{choose, pin_current, Placement};
+use iolab::measure::pin::{choose, Placement};
 use iolab::measure::stats::median;
 use iolab::measure::ticks::tick_clock;
-use iolab::mechanism::{find, BoxEndpoint, Values};
-use iolab::scenario::{cacheline_rtt, Value};
+use iolab::mechanism::{find, run_typed, Endpoint, EndpointLoop, Values};
+use iolab::scenario::{bounce, cacheline_rtt, Value};
 use iolab::sys::shared::SharedRegion;
 use std::sync::atomic::Ordering;
-use std::time::Instant;
+
+type RoundTrip = fn(u64, [Option<usize>; 2]) -> f64;
+
+/// What each round measures besides the cache line, in order.
+const FIGURES: [(&str, RoundTrip); 4] = [
+    ("two words", two_words_rtt),
+    ("bare ring", bare_ring_rtt),
+    ("shm dyn", |trips, cpus| shm_rtt(trips, cpus, false)),
+    ("shm typed", |trips, cpus| shm_rtt(trips, cpus, true)),
+];
 
 fn main() {
     let args: Vec<u64> = std::env::args()
@@ -32,32 +43,28 @@ fn main() {
         "cpus {cpus:?}, {trips} round trips per figure, {}",
         tick_clock().describe()
     );
-    let mut ratios = (Vec::new(), Vec::new(), Vec::new());
+    let mut ratios = vec![Vec::new(); FIGURES.len()];
     for round in 0..rounds {
         let line = cacheline_rtt(trips, cpus);
-        let bare = shm_rtt(trips, cpus, false);
-        let timed = shm_rtt(trips, cpus, true);
-        let floor = bare_ring_rtt(trips, cpus);
-        println!(
-            "round {round}: cache line {line:5.1} ns, bare ring {floor:5.1} ns ({:.2}x), shm {bare:5.1} ns ({:.2}x), shm timed {timed:5.1} ns ({:.2}x)",
-            floor / line,
-            bare / line,
-            timed / line
-        );
-        ratios.0.push(floor / line);
-        ratios.1.push(bare / line);
-        ratios.2.push(timed / line);
+        let mut shown = format!("round {round}: cache line {line:5.1} ns");
+        for ((name, rtt), ratios) in FIGURES.iter().zip(&mut ratios) {
+            let ns = rtt(trips, cpus);
+            shown += &format!(", {name} {ns:5.1} ns ({:.2}x)", ns / line);
+            ratios.push(ns / line);
+        }
+        println!("{shown}");
     }
-    println!(
-        "median ratio to the cache line: bare ring {:.2}x, shm {:.2}x, shm timed {:.2}x",
-        median(&mut ratios.0),
-        median(&mut ratios.1),
-        median(&mut ratios.2)
-    );
+    let medians: Vec<String> = FIGURES
+        .iter()
+        .zip(&mut ratios)
+        .map(|((name, _), ratios)| format!("{name} {:.2}x", median(ratios)))
+        .collect();
+    println!("median ratio to the cache line: {}", medians.join(", "));
 }
 
-/// Mean ns per round trip of a 1-byte shm (wake=spin) pingpong.
-fn shm_rtt(trips: u64, cpus: [Option<usize>; 2], timed: bool) -> f64 {
+/// Mean ns per round trip of a 1-byte shm (wake=spin) pingpong, with the
+/// loops compiled for the shm endpoint (`typed`) or calling through dyn.
+fn shm_rtt(trips: u64, cpus: [Option<usize>; 2], typed: bool) -> f64 {
     let values: Values = [
         ("wake", Value::Text("spin".into())),
         ("size", Value::Int(1)),
@@ -66,44 +73,84 @@ fn shm_rtt(trips: u64, cpus: [Option<usize>; 2], timed: bool) -> f64 {
     .collect();
     let dir = std::env::temp_dir();
     let (mut a, mut b) = find("shm").unwrap().connect(&dir, &values).unwrap();
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            pin_current(cpus[1]).unwrap();
-            echo(&mut b, trips);
-        });
-        s.spawn(move || {
-            pin_current(cpus[0]).unwrap();
-            let start = Instant::now();
-            initiate(&mut a, trips, timed);
-            start.elapsed().as_nanos() as f64 / trips as f64
-        })
-        .join()
-        .unwrap()
-    })
+    bounce(
+        trips,
+        cpus,
+        || match typed {
+            true => run_typed(a.as_mut(), Initiate { trips }),
+            false => Initiate { trips }.run(a.as_mut()),
+        },
+        || match typed {
+            true => run_typed(b.as_mut(), Echo { trips }),
+            false => Echo { trips }.run(b.as_mut()),
+        },
+    )
 }
 
-fn initiate(ep: &mut BoxEndpoint, trips: u64, timed: bool) {
-    let (clock, mut hist) = (tick_clock(), Latencies::new());
-    let mut echo = [0u8; 1];
-    let mut last = clock.now();
-    for i in 0..trips {
-        ep.send(&[i as u8]).unwrap();
-        if timed {
+/// Sends, times the round trip as pingpong does, checks the echoed byte.
+struct Initiate {
+    trips: u64,
+}
+
+impl EndpointLoop for Initiate {
+    type Out = ();
+    fn run<E: Endpoint + ?Sized>(self, ep: &mut E) {
+        let (clock, mut hist) = (tick_clock(), Latencies::new());
+        let mut echo = [0u8; 1];
+        let mut last = clock.now();
+        for i in 0..self.trips {
+            ep.send(&[i as u8]).unwrap();
             let sent = clock.now();
             hist.record(clock.ns(sent - last));
             last = sent;
+            ep.recv(&mut echo).unwrap();
+            assert_eq!(echo[0], i as u8);
         }
-        ep.recv(&mut echo).unwrap();
-        assert_eq!(echo[0], i as u8);
     }
 }
 
-fn echo(ep: &mut BoxEndpoint, trips: u64) {
-    let mut msg = [0u8; 1];
-    for _ in 0..trips {
-        ep.recv(&mut msg).unwrap();
-        ep.send(&msg).unwrap();
+struct Echo {
+    trips: u64,
+}
+
+impl EndpointLoop for Echo {
+    type Out = ();
+    fn run<E: Endpoint + ?Sized>(self, ep: &mut E) {
+        let mut msg = [0u8; 1];
+        for _ in 0..self.trips {
+            ep.recv(&mut msg).unwrap();
+            ep.send(&msg).unwrap();
+        }
     }
+}
+
+/// Mean ns per round trip of two words in one cache line, each written by
+/// one side: A stores its word and spins on B's, B answers. The least any
+/// exchange with a request and a separate reply can cost.
+fn two_words_rtt(trips: u64, cpus: [Option<usize>; 2]) -> f64 {
+    let region = SharedRegion::new(128).unwrap();
+    let (request, reply) = (region.atomic_u64(0), region.atomic_u64(8));
+    let spin_until = |word: &std::sync::atomic::AtomicU64, value: u64| {
+        while word.load(Ordering::Acquire) != value {
+            std::hint::spin_loop();
+        }
+    };
+    bounce(
+        trips,
+        cpus,
+        || {
+            for i in 1..=trips {
+                request.store(i, Ordering::Release);
+                spin_until(reply, i);
+            }
+        },
+        || {
+            for i in 1..=trips {
+                spin_until(request, i);
+                reply.store(i, Ordering::Release);
+            }
+        },
+    )
 }
 
 /// Slots of the bare rings: a sequence word, then the message byte.
@@ -117,26 +164,22 @@ const STRIDE: usize = 128;
 fn bare_ring_rtt(trips: u64, cpus: [Option<usize>; 2]) -> f64 {
     let region = SharedRegion::new(2 * SLOTS * STRIDE).unwrap();
     let region = &region;
-    std::thread::scope(|s| {
-        s.spawn(move || {
-            pin_current(cpus[1]).unwrap();
-            for i in 0..trips {
-                let byte = take(region, 0, i);
-                put(region, 1, i, byte);
-            }
-        });
-        s.spawn(move || {
-            pin_current(cpus[0]).unwrap();
-            let start = Instant::now();
+    bounce(
+        trips,
+        cpus,
+        || {
             for i in 0..trips {
                 put(region, 0, i, i as u8);
                 assert_eq!(take(region, 1, i), i as u8);
             }
-            start.elapsed().as_nanos() as f64 / trips as f64
-        })
-        .join()
-        .unwrap()
-    })
+        },
+        || {
+            for i in 0..trips {
+                let byte = take(region, 0, i);
+                put(region, 1, i, byte);
+            }
+        },
+    )
 }
 
 fn slot(ring: usize, i: u64) -> usize {

@@ -65,6 +65,16 @@ fn corrupted_echo_fails_pingpong() {
 }
 
 #[test]
+fn corrupted_shm_echo_fails_pingpong_in_its_typed_loop() {
+    // shm runs pingpong's loops compiled for its own endpoint type
+    // (mechanism::run_typed), apart from the dyn loops pipe runs.
+    let run = faulty_run("pingpong", "shm", &["count=200", "wake=spin"]);
+    assert_failed_verification(&run);
+    let reason = results(&run)[0]["reason"].as_str().unwrap().to_string();
+    assert!(reason.contains("message 120"), "{reason}");
+}
+
+#[test]
 fn corrupted_eventfd_echo_fails_pingpong() {
     assert_failed_verification(&pingpong_faulty_run("eventfd"));
 }

@@ -8,11 +8,13 @@ mod fifo;
 mod pipe;
 mod shm;
 mod tcp;
+mod typed_loop;
 mod udp;
 mod unix_dgram;
 mod unix_stream;
 
 use crate::scenario::{ParamSpec, Value};
+use std::any::Any;
 use std::collections::BTreeMap;
 use std::io;
 use std::path::Path;
@@ -49,7 +51,7 @@ pub enum Support {
 
 /// One end of a duplex channel. `send` delivers a whole message, `recv`
 /// fills `buf` with exactly one message of `buf.len()` bytes.
-pub trait Endpoint: Send {
+pub trait Endpoint: Send + Any {
     fn send(&mut self, msg: &[u8]) -> io::Result<()>;
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()>;
     /// For an unreliable mechanism: how many `size`-byte messages may be in
@@ -87,6 +89,7 @@ pub type BoxEndpoint = Box<dyn Endpoint>;
 
 pub use fdio::read_exact as read_exact_fd;
 pub use fdio::write_all as write_all_fd;
+pub use typed_loop::{run_typed, EndpointLoop};
 
 pub trait Mechanism: Sync {
     /// The CLI name, kebab-case.

@@ -206,7 +206,7 @@ fn two_cpus(
 /// Runs `initiator` and `responder` on two pinned threads (never on the
 /// caller's, whose affinity must stay as it was); returns the initiator's
 /// mean ns per round trip.
-fn bounce(
+pub fn bounce(
     trips: u64,
     cpus: [Option<usize>; 2],
     initiator: impl FnOnce() + Send,

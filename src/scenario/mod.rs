@@ -30,7 +30,7 @@ mod two_sided;
 mod verdict;
 
 pub use case::{CaseCtx, CaseSpec, Fault, Mode};
-pub use limits::cacheline_rtt;
+pub use limits::{bounce, cacheline_rtt};
 pub use params::{ParamKind, ParamSpec, Value};
 
 use crate::measure::pin::Placement;

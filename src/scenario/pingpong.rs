@@ -3,7 +3,7 @@
 //! every round trip into a histogram.
 
 use super::payload::Payload;
-use super::side::{syscalls_per_msg, Meter, Schedule, SideOut, SYSCALLS_PER_MSG};
+use super::side::{syscalls_per_msg, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::two_sided::{per_rep, run_sides, settle};
 use super::{
     verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
@@ -11,7 +11,7 @@ use super::{
 use crate::measure::histogram::Latencies;
 use crate::measure::stats::metric;
 use crate::measure::ticks::tick_clock;
-use crate::mechanism::BoxEndpoint;
+use crate::mechanism::{run_typed, Endpoint, EndpointLoop};
 use crate::model::{CaseResult, LatencyKind};
 
 pub struct PingPong;
@@ -81,8 +81,8 @@ impl Scenario for PingPong {
         let reports = run_sides(
             case,
             ctx,
-            move |ep| initiator(ep, size, sched),
-            move |ep| echoer(ep, size, sched, fault),
+            move |mut ep| run_typed(ep.as_mut(), Initiator { size, sched }),
+            move |mut ep| run_typed(ep.as_mut(), Echoer { size, sched, fault }),
         )?;
         let Some([a, b]) = settle(out, reports, ["initiator", "echoer"]) else {
             return Ok(());
@@ -144,87 +144,93 @@ fn fill_metrics(out: &mut CaseResult, a: &SideOut, b: &SideOut, sched: Schedule)
 /// made a 70 ns shm round trip 30-60 ns slower). The last round trip of a
 /// repetition ends when its echo arrives; the next repetition's first one
 /// starts at its send, so the CPU counters read in between are not timed.
-fn initiator(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
-    let payload = Payload::new(size);
-    let (mut msg, mut echo) = (payload.buffer(), payload.buffer());
-    let mut out = SideOut::default();
-    let mut hist = Latencies::new();
-    let clock = tick_clock();
-    let mut ends = sched.rep_ends();
-    let mut meter = Meter::start(&mut out);
-    let mut trip_start: Option<u64> = None;
-    for seq in 0..sched.total() {
-        if seq == sched.warmup {
-            meter.reset();
-        }
-        payload.stamp(&mut msg, seq);
-        ep.send(&msg)?;
-        if seq >= sched.warmup {
-            let sent = clock.now();
-            if let Some(start) = trip_start.replace(sent) {
-                hist.record(clock.ns(sent - start));
+struct Initiator {
+    size: usize,
+    sched: Schedule,
+}
+
+impl EndpointLoop for Initiator {
+    type Out = anyhow::Result<SideOut>;
+    fn run<E: Endpoint + ?Sized>(self, ep: &mut E) -> Self::Out {
+        let Initiator { size, sched } = self;
+        let payload = Payload::new(size);
+        let (mut msg, mut echo) = (payload.buffer(), payload.buffer());
+        let mut out = SideOut::default();
+        let mut hist = Latencies::new();
+        let clock = tick_clock();
+        let mut reps = Reps::start(&sched, &mut out);
+        let mut trip_start: Option<u64> = None;
+        for seq in 0..sched.total() {
+            reps.begin(seq);
+            payload.stamp(&mut msg, seq);
+            ep.send(&msg)?;
+            if seq >= sched.warmup {
+                let sent = clock.now();
+                if let Some(start) = trip_start.replace(sent) {
+                    hist.record(clock.ns(sent - start));
+                }
+            }
+            ep.recv(&mut echo)?;
+            if let Err(why) = payload.check(&echo, seq, seq + 1 == sched.total()) {
+                out.mismatch = Some(format!("echo of {why}"));
+                break;
+            }
+            out.messages += 1;
+            out.bytes += size as u64;
+            if reps.ends_at(seq) {
+                if let Some(start) = trip_start.take() {
+                    hist.record(clock.ns(clock.now() - start));
+                }
+                reps.mark(&mut out);
             }
         }
-        ep.recv(&mut echo)?;
-        if let Err(why) = payload.check(&echo, seq, seq + 1 == sched.total()) {
-            out.mismatch = Some(format!("echo of {why}"));
-            break;
-        }
-        out.messages += 1;
-        out.bytes += size as u64;
-        if ends.at(seq) {
-            if let Some(start) = trip_start.take() {
-                hist.record(clock.ns(clock.now() - start));
-            }
-            meter.mark(&mut out);
-        }
+        out.histogram = Some(hist.to_v2());
+        out.syscalls = ep.syscalls();
+        Ok(out)
     }
-    out.histogram = Some(hist.to_v2());
-    out.syscalls = ep.syscalls();
-    Ok(out)
 }
 
 /// Side B: receives message `seq`, sends it back unchanged (or damaged
 /// once, under the test-only fault), then checks it.
-fn echoer(
-    mut ep: BoxEndpoint,
+struct Echoer {
     size: usize,
     sched: Schedule,
     fault: Option<Fault>,
-) -> anyhow::Result<SideOut> {
-    let payload = Payload::new(size);
-    let mut msg = payload.buffer();
-    let mut out = SideOut::default();
-    let mut meter = Meter::start(&mut out);
-    let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
-    let mut ends = sched.rep_ends();
-    for seq in 0..sched.total() {
-        if seq == sched.warmup {
-            meter.reset();
+}
+
+impl EndpointLoop for Echoer {
+    type Out = anyhow::Result<SideOut>;
+    fn run<E: Endpoint + ?Sized>(self, ep: &mut E) -> Self::Out {
+        let Echoer { size, sched, fault } = self;
+        let payload = Payload::new(size);
+        let mut msg = payload.buffer();
+        let mut out = SideOut::default();
+        let mut reps = Reps::start(&sched, &mut out);
+        let corrupt_at = sched.fault_at(fault);
+        for seq in 0..sched.total() {
+            reps.begin(seq);
+            ep.recv(&mut msg)?;
+            // Echo first, check after: the check overlaps the echo's flight.
+            // The test-only fault damages the echo, not the copy checked here.
+            let damage = corrupt_at == Some(seq);
+            if damage {
+                Payload::corrupt(&mut msg);
+            }
+            ep.send(&msg)?;
+            if damage {
+                Payload::corrupt(&mut msg);
+            }
+            if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
+                out.mismatch = Some(why);
+                break;
+            }
+            out.messages += 1;
+            out.bytes += size as u64;
+            reps.end(seq, &mut out);
         }
-        ep.recv(&mut msg)?;
-        // Echo first, check after: the check overlaps the echo's flight.
-        // The test-only fault damages the echo, not the copy checked here.
-        let damage = corrupt_at == Some(seq);
-        if damage {
-            Payload::corrupt(&mut msg);
-        }
-        ep.send(&msg)?;
-        if damage {
-            Payload::corrupt(&mut msg);
-        }
-        if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
-            out.mismatch = Some(why);
-            break;
-        }
-        out.messages += 1;
-        out.bytes += size as u64;
-        if ends.at(seq) {
-            meter.mark(&mut out);
-        }
+        out.syscalls = ep.syscalls();
+        Ok(out)
     }
-    out.syscalls = ep.syscalls();
-    Ok(out)
 }
 
 #[cfg(test)]

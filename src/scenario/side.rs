@@ -2,6 +2,7 @@
 //! schedule both sides follow: untimed warm-up messages, then `reps`
 //! repetitions of `count` messages, with CPU counters read at each boundary.
 
+use super::Fault;
 use crate::measure::pin::current_cpu;
 use crate::model::{CpuUsage, Side};
 use crate::sys::rusage::{usage, Usage, Who};
@@ -24,6 +25,12 @@ impl Schedule {
             next_last: self.warmup + self.count.max(1) - 1,
             count: self.count.max(1),
         }
+    }
+
+    /// The message the test-only fault damages: half-way through the
+    /// first repetition, so a run that goes on past it is caught.
+    pub fn fault_at(&self, fault: Option<Fault>) -> Option<u64> {
+        fault.map(|_| self.warmup + self.count / 2)
     }
 
     /// The repetition that ends with message `seq` (counted from 0), if any.
@@ -106,6 +113,52 @@ impl Meter {
     pub fn reset(&mut self) {
         self.last = thread_usage();
         self.last_ns = crate::measure::clock::now_ns();
+    }
+}
+
+/// A side's repetitions as its loop goes message by message: the meter
+/// restarts when warm-up ends and closes each repetition at its last
+/// message.
+pub struct Reps {
+    meter: Meter,
+    ends: RepEnds,
+    warmup: u64,
+}
+
+impl Reps {
+    pub fn start(sched: &Schedule, out: &mut SideOut) -> Reps {
+        Reps {
+            meter: Meter::start(out),
+            ends: sched.rep_ends(),
+            warmup: sched.warmup,
+        }
+    }
+
+    /// Before message `seq`: restarts the meter if warm-up ends here.
+    #[inline(always)]
+    pub fn begin(&mut self, seq: u64) {
+        if seq == self.warmup {
+            self.meter.reset();
+        }
+    }
+
+    /// True when message `seq` is the last of a repetition; the caller
+    /// then `mark`s it (after timing it, if it times round trips).
+    #[inline(always)]
+    pub fn ends_at(&mut self, seq: u64) -> bool {
+        self.ends.at(seq)
+    }
+
+    pub fn mark(&mut self, out: &mut SideOut) {
+        self.meter.mark(out);
+    }
+
+    /// After message `seq`: closes the repetition it ends, if any.
+    #[inline(always)]
+    pub fn end(&mut self, seq: u64, out: &mut SideOut) {
+        if self.ends.at(seq) {
+            self.meter.mark(out);
+        }
     }
 }
 

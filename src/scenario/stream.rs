@@ -6,7 +6,7 @@
 //! message and the sum the receiver reads must equal the writes.
 
 use super::payload::Payload;
-use super::side::{syscalls_per_msg, Meter, Schedule, SideOut, SYSCALLS_PER_MSG};
+use super::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::two_sided::{per_rep, run_sides, settle};
 use super::{
     verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
@@ -150,15 +150,12 @@ fn sender(
     let payload = Payload::new(size);
     let mut msg = payload.buffer();
     let mut out = SideOut::default();
-    let mut meter = Meter::start(&mut out);
+    let mut reps = Reps::start(&sched, &mut out);
     let credit = credit(&ep, size);
-    let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
+    let corrupt_at = sched.fault_at(fault);
     let mut acks = 0u64;
-    let mut ends = sched.rep_ends();
     for seq in 0..sched.total() {
-        if seq == sched.warmup {
-            meter.reset();
-        }
+        reps.begin(seq);
         payload.stamp(&mut msg, seq);
         if corrupt_at == Some(seq) {
             Payload::corrupt(&mut msg);
@@ -170,9 +167,7 @@ fn sender(
                 acks += 1;
             }
         }
-        if ends.at(seq) {
-            meter.mark(&mut out);
-        }
+        reps.end(seq, &mut out);
     }
     if let Some((_, step)) = credit {
         // Stay until the receiver has everything: closing earlier would
@@ -201,9 +196,8 @@ fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result
     let payload = Payload::new(size);
     let mut msg = payload.buffer();
     let mut out = SideOut::default();
-    let mut meter = Meter::start(&mut out);
+    let mut reps = Reps::start(&sched, &mut out);
     let step = credit(&ep, size).map(|(_, step)| step);
-    let mut ends = sched.rep_ends();
     for seq in 0..sched.total() {
         ep.recv(&mut msg)?;
         if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
@@ -212,16 +206,12 @@ fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result
         }
         out.messages += 1;
         out.bytes += size as u64;
-        if seq + 1 == sched.warmup {
-            meter.reset();
-        }
+        reps.begin(seq + 1);
         let last = seq + 1 == sched.total();
         if step.is_some_and(|s| (seq + 1).is_multiple_of(s) || last) {
             ep.send(&(seq + 1).to_le_bytes())?;
         }
-        if ends.at(seq) {
-            meter.mark(&mut out);
-        }
+        reps.end(seq, &mut out);
     }
     out.syscalls = ep.syscalls();
     Ok(out)
@@ -234,18 +224,13 @@ fn count_sender(
     fault: Option<Fault>,
 ) -> anyhow::Result<SideOut> {
     let mut out = SideOut::default();
-    let mut meter = Meter::start(&mut out);
-    let corrupt_at = fault.map(|_| sched.warmup + sched.count / 2);
-    let mut ends = sched.rep_ends();
+    let mut reps = Reps::start(&sched, &mut out);
+    let corrupt_at = sched.fault_at(fault);
     for seq in 0..sched.total() {
-        if seq == sched.warmup {
-            meter.reset();
-        }
+        reps.begin(seq);
         let add: u64 = if corrupt_at == Some(seq) { 2 } else { 1 };
         ep.send(&add.to_le_bytes())?;
-        if ends.at(seq) {
-            meter.mark(&mut out);
-        }
+        reps.end(seq, &mut out);
     }
     Ok(out)
 }

@@ -103,7 +103,7 @@ fn channels(mode: Mode, dir: &Path) -> io::Result<[Option<Channel>; 2]> {
 /// ring's line size: with the sides as threads, the two ends are heap
 /// neighbours, and sharing a cache line would bounce it on every message.
 #[repr(align(128))]
-struct ShmEndpoint {
+pub struct ShmEndpoint {
     tx: Producer,
     rx: Consumer,
     waker: Waker,
@@ -139,6 +139,7 @@ impl ShmEndpoint {
 }
 
 impl Endpoint for ShmEndpoint {
+    #[inline(always)]
     fn send(&mut self, msg: &[u8]) -> io::Result<()> {
         self.used = true;
         self.tx.check_size(msg.len())?;
@@ -149,6 +150,7 @@ impl Endpoint for ShmEndpoint {
         self.waker.notify(Want::Data)
     }
 
+    #[inline(always)]
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()> {
         self.used = true;
         let len = self.waker.wait_for(Want::Data, self.rx.probe())?;
