@@ -110,3 +110,24 @@ pub fn results(run: &serde_json::Value) -> &Vec<serde_json::Value> {
 pub fn exists(path: &Path) -> bool {
     path.exists()
 }
+
+/// Whether a test's requirement beyond Rust (chromium, root, perf, ...) is
+/// met. When it is not, the test prints `skipped: <what>` and returns false
+/// so the caller returns early, unless `IOLAB_STRICT_TESTS=1` (set by
+/// `.ci/run`), which makes the missing requirement a failure.
+pub fn require(available: bool, what: &str) -> bool {
+    if available {
+        return true;
+    }
+    if std::env::var("IOLAB_STRICT_TESTS").as_deref() == Ok("1") {
+        panic!("missing requirement (IOLAB_STRICT_TESTS=1): {what}");
+    }
+    println!("skipped: {what}");
+    eprintln!("skipped: {what}");
+    false
+}
+
+/// True when the tests run as root.
+pub fn is_root() -> bool {
+    rustix::process::geteuid().is_root()
+}
