@@ -98,3 +98,44 @@ fn stream_counts_every_message_and_eventfd_sums_its_counter() {
     }
     sb.assert_tmp_empty();
 }
+
+#[test]
+fn stream_sizes_its_repetitions_by_time_from_a_probe() {
+    let sb = Sandbox::new();
+    let run = sb.run_json(&[
+        "run",
+        "stream",
+        "--mech",
+        "pipe,eventfd",
+        "--placement",
+        "same-cpu",
+        "--param",
+        "size=64",
+        "--param",
+        "rep_time=20ms",
+        "--repeat",
+        "2",
+        "--json",
+        "-",
+        "--no-store",
+    ]);
+    for r in results(&run) {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["params"]["bytes"], "auto", "{}", r["case"]);
+        let per_rep = r["params"]["messages_per_rep"]
+            .as_u64()
+            .expect("chosen count");
+        assert!(per_rep >= 1024, "{}: {per_rep}", r["case"]);
+        // the default warm-up is a tenth of a repetition
+        let expected = per_rep / 10 + 2 * per_rep;
+        assert_eq!(r["verified"]["messages"], expected, "{}", r["case"]);
+        assert_eq!(
+            r["metrics"]["bytes_per_s"]["reps"]
+                .as_array()
+                .unwrap()
+                .len(),
+            2
+        );
+    }
+    sb.assert_tmp_empty();
+}

@@ -7,6 +7,9 @@ use std::fmt;
 pub enum ParamKind {
     /// A byte count: 64, 4k, 9M (powers of 1024).
     Bytes,
+    /// A positive byte count, or `auto` (carried as text) for a size the
+    /// scenario chooses itself.
+    BytesOrAuto,
     /// A positive count: 2000, 100k, 10M (powers of 1000).
     Count,
     /// A count that may be 0: 0, 10, 10k (powers of 1000).
@@ -64,6 +67,9 @@ impl ParamKind {
     pub fn expected(&self) -> String {
         match self {
             ParamKind::Bytes => "a positive byte count such as 64, 4k or 9M".to_string(),
+            ParamKind::BytesOrAuto => {
+                "auto or a positive byte count such as 64, 4k or 9M".to_string()
+            }
             ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
             ParamKind::Number => "a count such as 0, 10 or 10k".to_string(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
@@ -78,6 +84,8 @@ impl ParamKind {
     pub fn parse(&self, text: &str) -> Option<Value> {
         match self {
             ParamKind::Bytes => parse_scaled(text, 1024).filter(|n| *n > 0).map(Value::Int),
+            ParamKind::BytesOrAuto if text.trim() == "auto" => Some(Value::Text("auto".into())),
+            ParamKind::BytesOrAuto => ParamKind::Bytes.parse(text),
             ParamKind::Count => parse_scaled(text, 1000).filter(|n| *n > 0).map(Value::Int),
             ParamKind::Number => parse_scaled(text, 1000).map(Value::Int),
             ParamKind::Choice(words) => words
@@ -234,5 +242,9 @@ mod tests {
         assert_eq!(ParamKind::Workers.parse("0"), Some(Value::Int(0)));
         assert_eq!(ParamKind::Workers.parse("-1"), None);
         assert!(ParamKind::Workers.parse("auto").is_some());
+        let auto = Some(Value::Text("auto".into()));
+        assert_eq!(ParamKind::BytesOrAuto.parse("auto"), auto);
+        assert_eq!(ParamKind::BytesOrAuto.parse("4k"), Some(Value::Int(4096)));
+        assert_eq!(ParamKind::BytesOrAuto.parse("0"), None);
     }
 }

@@ -4,7 +4,13 @@
 //! at most a receive buffer's worth in flight (the receiver acknowledges
 //! every half window). eventfd carries a counter: the sender adds 1 per
 //! message and the sum the receiver reads must equal the writes.
+//!
+//! A repetition is sized by time, not bytes (`bytes=auto`): a short probe
+//! run measures the rate and each repetition then carries about `rep_time`
+//! of traffic, because short repetitions land in whichever mode the host is
+//! in and their median jumps between runs.
 
+use super::params::Value;
 use super::payload::Payload;
 use super::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::two_sided::{per_rep, run_sides, settle};
@@ -14,6 +20,7 @@ use super::{
 use crate::measure::stats::metric;
 use crate::mechanism::BoxEndpoint;
 use crate::model::CaseResult;
+use crate::runner::peers::SideResult;
 
 pub struct Stream;
 
@@ -27,9 +34,17 @@ const PARAMS: &[ParamSpec] = &[
     },
     ParamSpec {
         name: "bytes",
-        kind: ParamKind::Bytes,
-        default: "16M",
-        about: "bytes per repetition (at least 1024 messages; eventfd counts 64 bytes a write)",
+        kind: ParamKind::BytesOrAuto,
+        default: "auto",
+        about: "bytes per repetition (at least 1024 messages; eventfd counts 64 bytes a \
+                write); auto: as many as take rep_time, measured by a probe run first",
+        in_name: false,
+    },
+    ParamSpec {
+        name: "rep_time",
+        kind: ParamKind::Duration,
+        default: "250ms",
+        about: "with bytes=auto, how long one repetition should take",
         in_name: false,
     },
 ];
@@ -67,30 +82,21 @@ impl Scenario for Stream {
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let size = case.int("size") as usize;
-        let count = messages_per_rep(case.int("bytes"), size);
+        let count = match case.values.get("bytes") {
+            Some(Value::Int(bytes)) => messages_per_rep(*bytes, size),
+            _ => match calibrate(case, ctx, size, out)? {
+                Some(count) => count,
+                None => return Ok(()),
+            },
+        };
+        out.params.insert("messages_per_rep".into(), count.into());
         let sched = Schedule {
             warmup: case.warmup_or(count / 10),
             reps: case.repeat,
             count,
         };
-        let fault = ctx.fault;
-        let counter = case.mech.is_some_and(|m| m.caps().counter);
-        let reports = if counter {
-            run_sides(
-                case,
-                ctx,
-                move |ep| count_sender(ep, sched, fault),
-                move |ep| count_receiver(ep, sched),
-            )?
-        } else {
-            run_sides(
-                case,
-                ctx,
-                move |ep| sender(ep, size, sched, fault),
-                move |ep| receiver(ep, size, sched),
-            )?
-        };
-        let Some([a, b]) = settle(out, reports, ["sender", "receiver"]) else {
+        let reports = run_stream(case, ctx, size, sched, ctx.fault)?;
+        let Some([a, b]) = settle(out, reports, ROLES) else {
             return Ok(());
         };
         fill_metrics(out, &b, size, sched);
@@ -111,6 +117,76 @@ impl Scenario for Stream {
         })
     }
 }
+
+const ROLES: [&str; 2] = ["sender", "receiver"];
+
+/// Both sides of one stream schedule; eventfd sends counter increments.
+fn run_stream(
+    case: &CaseSpec,
+    ctx: &CaseCtx,
+    size: usize,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<[SideResult<SideOut>; 2]> {
+    if case.mech.is_some_and(|m| m.caps().counter) {
+        return run_sides(
+            case,
+            ctx,
+            move |ep| count_sender(ep, sched, fault),
+            move |ep| count_receiver(ep, sched),
+        );
+    }
+    run_sides(
+        case,
+        ctx,
+        move |ep| sender(ep, size, sched, fault),
+        move |ep| receiver(ep, size, sched),
+    )
+}
+
+/// Messages per repetition for `rep_time`, from the rate of a probe run of
+/// `PROBE_BYTES` (verified like any run, without the test-only fault).
+/// None when the probe failed; `out` then says why.
+fn calibrate(
+    case: &CaseSpec,
+    ctx: &CaseCtx,
+    size: usize,
+    out: &mut CaseResult,
+) -> anyhow::Result<Option<u64>> {
+    let probe = Schedule {
+        warmup: 0,
+        reps: 1,
+        count: (PROBE_BYTES / size.max(64) as u64).max(PROBE_MIN_MESSAGES),
+    };
+    let reports = run_stream(case, ctx, size, probe, None)?;
+    let probe_ns = match &reports {
+        [Ok(a), Ok(b)] if a.mismatch.is_none() && b.mismatch.is_none() => b.rep_ns.first(),
+        _ => None,
+    };
+    let Some(&probe_ns) = probe_ns else {
+        settle(out, reports, ROLES);
+        return Ok(None);
+    };
+    Ok(Some(scaled_count(
+        probe.count,
+        probe_ns,
+        case.int("rep_time"),
+    )))
+}
+
+/// `probe_count` messages took `probe_ns`: how many take `rep_ns`.
+fn scaled_count(probe_count: u64, probe_ns: u64, rep_ns: u64) -> u64 {
+    let count = probe_count as u128 * rep_ns as u128 / probe_ns.max(1) as u128;
+    u64::try_from(count)
+        .unwrap_or(u64::MAX)
+        .clamp(MIN_MESSAGES, MAX_MESSAGES)
+}
+
+/// The probe: short enough to cost little, long enough to see the rate.
+const PROBE_BYTES: u64 = 4 << 20;
+const PROBE_MIN_MESSAGES: u64 = 64;
+/// A repetition of a very fast mechanism still ends.
+const MAX_MESSAGES: u64 = 1 << 32;
 
 /// Enough messages for a repetition to last; a counter write is counted as
 /// a 64-byte message so eventfd gets as many operations as small messages.
@@ -267,4 +343,29 @@ fn count_receiver(mut ep: BoxEndpoint, sched: Schedule) -> anyhow::Result<SideOu
         ));
     }
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_probe_scales_to_the_repetition_time() {
+        // 1000 messages in 2 ms: 125,000 take 250 ms.
+        assert_eq!(scaled_count(1000, 2_000_000, 250_000_000), 125_000);
+    }
+
+    #[test]
+    fn scaled_counts_stay_within_their_bounds() {
+        assert_eq!(scaled_count(64, 1_000_000_000, 1_000_000), MIN_MESSAGES);
+        assert_eq!(scaled_count(u64::MAX, 1, u64::MAX), MAX_MESSAGES);
+        assert_eq!(scaled_count(100, 0, 1_000), MAX_MESSAGES.min(100_000));
+    }
+
+    #[test]
+    fn a_fixed_byte_count_gives_a_fixed_message_count() {
+        assert_eq!(messages_per_rep(64 << 10, 64), MIN_MESSAGES);
+        assert_eq!(messages_per_rep(16 << 20, 4096), 4096);
+        assert_eq!(messages_per_rep(16 << 20, 8), (16 << 20) / 64);
+    }
 }

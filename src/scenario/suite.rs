@@ -34,7 +34,7 @@ pub static ALL: &[Suite] = &[
         entries: &[
             entry("limits", &[("count", "100000")]),
             entry("pingpong", &[("count", "2000"), ("wake", "spin,futex")]),
-            entry("stream", &[("bytes", "8M"), ("wake", "spin,futex")]),
+            entry("stream", &[("rep_time", "20ms"), ("wake", "spin,futex")]),
             entry(
                 "file-transfer",
                 &[
@@ -224,7 +224,7 @@ pub static ALL: &[Suite] = &[
             ),
             entry(
                 "stream",
-                &[("size", "64,512,4096,65536,1M"), ("bytes", "64M")],
+                &[("size", "64,512,4096,65536,1M"), ("rep_time", "500ms")],
             ),
             entry(
                 "file-transfer",
