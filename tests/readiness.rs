@@ -156,7 +156,7 @@ fn select_is_unsupported_past_fd_setsize_and_the_sweep_goes_on() {
             "fds=100,600",
         ],
     );
-    let r = by_case(&run, "select/pipe/fds=600/active=1");
+    let r = by_case(&run, "select/nonblocking/socketpair/fds=600/active=1");
     assert_eq!(r["status"], "unsupported");
     let reason = r["reason"].as_str().unwrap();
     assert!(
@@ -164,13 +164,13 @@ fn select_is_unsupported_past_fd_setsize_and_the_sweep_goes_on() {
         "{reason}"
     );
     assert_eq!(
-        by_case(&run, "select/pipe/fds=100/active=1")["status"],
+        by_case(&run, "select/nonblocking/socketpair/fds=100/active=1")["status"],
         "ok"
     );
 }
 
 #[test]
-fn event_bench_reads_every_write_for_every_poller() {
+fn event_bench_reads_every_write_for_every_poller_in_both_dispatch_modes() {
     let sb = Sandbox::new();
     let run = run_json(
         &sb,
@@ -183,19 +183,26 @@ fn event_bench_reads_every_write_for_every_poller() {
             "--param",
             "pair=pipe,socketpair",
             "--param",
+            "dispatch=nonblocking,blocking",
+            "--param",
             "writes=200",
             "--repeat",
             "3",
         ],
     );
     let rs = results(&run);
-    assert_eq!(rs.len(), 20);
+    assert_eq!(rs.len(), 40);
+    let blocking = rs.iter().filter(|r| r["params"]["dispatch"] == "blocking");
+    assert_eq!(blocking.count(), 20);
+    let r = by_case(&run, "epoll-et/blocking/pipe/fds=50/active=10");
+    assert_eq!(r["params"]["pair"], "pipe");
     for r in rs.iter().filter(|r| !is_uring_unsupported(r)) {
         assert_eq!(r["status"], "ok", "{r}");
         let active = r["params"]["active"].as_u64().unwrap();
         // Three timed loops (the warm-up loop is not counted), each reading
         // every byte written: the first `active` plus 200 from the callbacks.
         assert_eq!(r["verified"]["messages"], 3 * (active + 200), "{r}");
+        let metric = |name: &str| r["metrics"][name]["value"].as_f64().unwrap();
         assert_eq!(
             r["metrics"]["us_per_loop"]["reps"]
                 .as_array()
@@ -203,12 +210,50 @@ fn event_bench_reads_every_write_for_every_poller() {
                 .len(),
             3
         );
-        assert!(r["metrics"]["events_per_s"]["value"].as_f64().unwrap() > 0.0);
+        assert!(metric("events_per_s") > 0.0);
+        // One byte in flight: every wait, blocking or not, finds exactly
+        // one pair ready (bench.c's xcount equals its count).
+        if active == 1 {
+            assert_eq!(metric("waits_per_loop"), 201.0, "{r}");
+        }
     }
 }
 
 #[test]
-fn a_damaged_byte_fails_event_bench() {
+fn event_bench_defaults_to_bench_c_nonblocking_dispatch_over_socketpairs() {
+    let sb = Sandbox::new();
+    let run = run_json(
+        &sb,
+        &[
+            "event-bench",
+            "--param",
+            "poller=poll",
+            "--param",
+            "fds=10",
+            "--param",
+            "writes=20",
+            "--repeat",
+            "1",
+        ],
+    );
+    assert_eq!(results(&run).len(), 1);
+    let r = by_case(&run, "poll/nonblocking/socketpair/fds=10/active=1");
+    assert_eq!(r["status"], "ok", "{r}");
+    assert_eq!(r["params"]["dispatch"], "nonblocking");
+    assert_eq!(r["params"]["pair"], "socketpair");
+    assert_eq!(r["verified"]["messages"], 21);
+    let err = sb.usage_error(&["run", "event-bench", "--param", "dispatch=sometimes"]);
+    assert!(
+        err.contains(
+            "invalid value 'sometimes' for dispatch: expected one of nonblocking, blocking"
+        ),
+        "{err}"
+    );
+    sb.assert_tmp_empty();
+}
+
+#[test]
+fn a_damaged_byte_fails_event_bench_in_both_dispatch_modes() {
     let sb = Sandbox::new();
     let run = run_json(
         &sb,
@@ -216,14 +261,21 @@ fn a_damaged_byte_fails_event_bench() {
             "event-bench",
             "--param",
             "poller=epoll-lt",
+            "--param",
+            "dispatch=nonblocking,blocking",
             "--fault",
             "corrupt",
         ],
     );
-    let r = by_case(&run, "epoll-lt/pipe/fds=100/active=1");
-    assert_eq!(r["status"], "failed");
-    let reason = r["reason"].as_str().unwrap();
-    assert!(reason.starts_with("verification failed: pair "), "{reason}");
+    for case in [
+        "epoll-lt/nonblocking/socketpair/fds=100/active=1",
+        "epoll-lt/blocking/socketpair/fds=100/active=1",
+    ] {
+        let r = by_case(&run, case);
+        assert_eq!(r["status"], "failed");
+        let reason = r["reason"].as_str().unwrap();
+        assert!(reason.starts_with("verification failed: pair "), "{reason}");
+    }
 }
 
 #[test]
@@ -242,7 +294,7 @@ fn active_above_fds_is_unsupported_and_idle_zero_is_accepted() {
         ],
     );
     assert_eq!(
-        by_case(&run, "poll/pipe/fds=5/active=10")["reason"],
+        by_case(&run, "poll/nonblocking/socketpair/fds=5/active=10")["reason"],
         "active=10 is more than fds=5: at most one first write per pair"
     );
     sb.iolab(&["run", "poll-scale", "--param", "idle=-1"])

@@ -225,8 +225,8 @@ pub static CLAIMS: &[Claim] = &[
         scenario: "event-bench",
         rule: Rule::Faster {
             q: Quantity::Metric("us_per_loop"),
-            fast: near(sel("epoll", "event-bench", &[("poller", "epoll-lt"), ("pair", "pipe"), ("active", "1")]), "fds", 7500.0),
-            slow: near(sel("poll", "event-bench", &[("poller", "poll"), ("pair", "pipe"), ("active", "1")]), "fds", 7500.0),
+            fast: near(sel("epoll", "event-bench", &[("poller", "epoll-lt"), ("dispatch", "nonblocking"), ("pair", "socketpair"), ("active", "1")]), "fds", 7500.0),
+            slow: near(sel("poll", "event-bench", &[("poller", "poll"), ("dispatch", "nonblocking"), ("pair", "socketpair"), ("active", "1")]), "fds", 7500.0),
             factor: 5.0,
             fails_below: 2.0,
         },

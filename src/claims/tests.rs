@@ -412,7 +412,8 @@ fn bench(poller: &str, fds: u64, us: &[f64]) -> CaseResult {
         "event-bench",
         &[
             ("poller", json!(poller)),
-            ("pair", json!("pipe")),
+            ("dispatch", json!("nonblocking")),
+            ("pair", json!("socketpair")),
             ("active", json!(1)),
             ("fds", json!(fds)),
         ],

@@ -35,7 +35,9 @@ pub trait Poller: Sync {
 pub trait PollSet<'fd> {
     fn add(&mut self, fd: BorrowedFd<'fd>, token: usize) -> io::Result<()>;
     /// Waits until at least one descriptor is readable or `timeout` passes
-    /// (None: forever), and appends the ready tokens to `ready`.
+    /// (None: forever), and appends the ready tokens to `ready`. A zero
+    /// timeout never sleeps: it only looks (poll and select then add no
+    /// wait-queue entry to the descriptors they scan).
     fn wait(&mut self, ready: &mut Vec<usize>, timeout: Option<Duration>) -> io::Result<()>;
     fn edge_triggered(&self) -> bool {
         false

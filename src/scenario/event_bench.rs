@@ -1,20 +1,23 @@
 //! `event-bench` (E6b): libevent's test/bench.c over each poller. `fds`
-//! descriptor pairs (pipes or socketpairs), `active` of them written to
-//! first; each time a read end is reported ready, one byte is read and,
-//! while writes remain, one byte is written to the next pair. One loop runs
-//! until every byte written has been read; the loop is timed, registering
-//! the descriptors is not. Every byte is checked and counted.
+//! descriptor pairs (socketpairs, as bench.c, or pipes), `active` of them
+//! written to first; each time a read end is reported ready, one byte is
+//! read and, while writes remain, one byte is written to the next pair.
+//! One loop runs until every byte written has been read; the loop is
+//! timed, registering the descriptors is not. Every byte is checked and
+//! counted. How the loop waits (`dispatch`) is in `dispatch.rs`.
+
+mod dispatch;
+#[cfg(test)]
+mod tests;
 
 use super::fd_budget::{raise_nofile, restore_nofile, FdBudget};
-use super::readiness::{growth, poller_of, read_ready, register, POLLER_PARAM};
+use super::readiness::{growth, poller_of, POLLER_PARAM};
 use super::side::cpu_usage;
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
-use crate::measure::clock::now_ns;
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Side, Status, Verified};
-use crate::poller::Poller;
 use crate::sys::rusage::{usage, Who};
-use rustix::fd::{AsFd, OwnedFd};
+use dispatch::{make_pairs, one_loop, Bench, Damage, Dispatch, Shape, Tally};
 use std::time::Duration;
 
 pub struct EventBench;
@@ -22,10 +25,18 @@ pub struct EventBench;
 const PARAMS: &[ParamSpec] = &[
     POLLER_PARAM,
     ParamSpec {
+        name: "dispatch",
+        kind: ParamKind::Choice(&["nonblocking", "blocking"]),
+        default: "nonblocking",
+        about: "nonblocking: zero-timeout waits called until every byte is read (bench.c's \
+                EVLOOP_NONBLOCK); blocking: each wait may sleep until a pair is ready",
+        in_name: true,
+    },
+    ParamSpec {
         name: "pair",
-        kind: ParamKind::Choice(&["pipe", "socketpair"]),
-        default: "pipe",
-        about: "what each descriptor pair is: a pipe or an AF_UNIX stream socketpair",
+        kind: ParamKind::Choice(&["socketpair", "pipe"]),
+        default: "socketpair",
+        about: "what each descriptor pair is: an AF_UNIX stream socketpair (as bench.c) or a pipe",
         in_name: true,
     },
     ParamSpec {
@@ -65,7 +76,8 @@ const METRICS: &[MetricSpec] = &[
     MetricSpec {
         name: "waits_per_loop",
         unit: "calls",
-        about: "wait calls (select/poll/epoll_wait/io_uring_enter) per loop",
+        about: "wait calls (select/poll/epoll_wait/io_uring_enter) per loop; nonblocking, \
+                the zero-timeout calls (bench.c's xcount)",
     },
 ];
 
@@ -73,7 +85,6 @@ const METRICS: &[MetricSpec] = &[
 const STALL: Duration = Duration::from_secs(1);
 /// The poll set itself, plus room for whatever else opens meanwhile.
 const EXTRA_FDS: u64 = 4;
-const BYTE: u8 = b'e';
 
 impl Scenario for EventBench {
     fn name(&self) -> &'static str {
@@ -114,60 +125,23 @@ impl Scenario for EventBench {
     }
 }
 
-#[derive(Clone, Copy)]
-struct Shape {
-    fds: usize,
-    active: usize,
-    writes: u64,
-}
-
-/// The two ends of every pair.
-struct Pairs {
-    rx: Vec<OwnedFd>,
-    tx: Vec<OwnedFd>,
-}
-
-fn make_pairs(kind: &str, n: usize) -> anyhow::Result<Pairs> {
-    use rustix::net::{socketpair, AddressFamily, SocketFlags, SocketType};
-    let (mut rx, mut tx) = (Vec::with_capacity(n), Vec::with_capacity(n));
-    for _ in 0..n {
-        let (r, t) = match kind {
-            "pipe" => rustix::pipe::pipe_with(
-                rustix::pipe::PipeFlags::NONBLOCK | rustix::pipe::PipeFlags::CLOEXEC,
-            )?,
-            _ => socketpair(
-                AddressFamily::UNIX,
-                SocketType::STREAM,
-                SocketFlags::NONBLOCK | SocketFlags::CLOEXEC,
-                None,
-            )?,
-        };
-        rx.push(r);
-        tx.push(t);
-    }
-    Ok(Pairs { rx, tx })
-}
-
-/// What one loop did.
-#[derive(Default)]
-struct Tally {
-    ns: u64,
-    reads: u64,
-    fired: u64,
-    waits: u64,
-    mismatch: Option<String>,
-}
-
 fn bench(
     case: &CaseSpec,
     ctx: &CaseCtx,
-    poller: &dyn Poller,
+    poller: &dyn crate::poller::Poller,
     shape: Shape,
     out: &mut CaseResult,
 ) -> anyhow::Result<()> {
     let pairs = make_pairs(case.text("pair"), shape.fds)?;
+    let b = Bench {
+        poller,
+        pairs: &pairs,
+        shape,
+        dispatch: Dispatch::from_name(case.text("dispatch"))?,
+        stall: STALL,
+    };
     for _ in 0..case.warmup_or(1) {
-        one_loop(poller, &pairs, shape, None)?;
+        one_loop(&b, None)?;
     }
     let before = usage(Who::Thread).unwrap_or_default();
     let mut loops = Vec::new();
@@ -175,8 +149,11 @@ fn bench(
         if crate::runner::cleanup::cancelled() {
             anyhow::bail!("interrupted");
         }
-        let fault = ctx.fault.filter(|_| rep == 0);
-        let tally = one_loop(poller, &pairs, shape, fault)?;
+        let damage = match ctx.fault {
+            Some(Fault::Corrupt) if rep == 0 => Some(Damage::Corrupt),
+            _ => None,
+        };
+        let tally = one_loop(&b, damage)?;
         let failed = tally.mismatch.is_some();
         loops.push(tally);
         if failed {
@@ -221,77 +198,4 @@ fn settle(out: &mut CaseResult, loops: &[Tally]) {
         metric(per(&|t| t.waits as f64), "calls"),
     );
     out.headline = Some("us_per_loop".into());
-}
-
-/// One timed dispatch loop over a fresh poll set (bench.c's run_once).
-fn one_loop(
-    poller: &dyn Poller,
-    pairs: &Pairs,
-    shape: Shape,
-    fault: Option<Fault>,
-) -> anyhow::Result<Tally> {
-    let n = pairs.rx.len();
-    let mut set = poller.open(n)?;
-    register(&mut *set, &pairs.rx)?;
-    let edge = set.edge_triggered();
-    let mut ready = Vec::new();
-    set.wait(&mut ready, Some(Duration::ZERO))?;
-    if !ready.is_empty() {
-        anyhow::bail!("{} pairs held unread bytes before the loop", ready.len());
-    }
-    let space = n / shape.active;
-    for i in 0..shape.active {
-        rustix::io::write(&pairs.tx[i * space], &[BYTE])?;
-    }
-    let corrupt_at = fault.map(|_| shape.writes / 2);
-    let mut t = Tally {
-        fired: shape.active as u64,
-        ..Tally::default()
-    };
-    let mut left = shape.writes;
-    let mut buf = [0u8; 64];
-    let start = now_ns();
-    while t.reads < t.fired && t.mismatch.is_none() {
-        ready.clear();
-        set.wait(&mut ready, Some(STALL))?;
-        t.waits += 1;
-        if ready.is_empty() {
-            anyhow::bail!(
-                "no pair became readable within {STALL:?} with {} of {} bytes unread",
-                t.fired - t.reads,
-                t.fired
-            );
-        }
-        for &idx in &ready {
-            // Level-triggered: one byte per report, as bench.c reads.
-            let take = if edge { &mut buf[..] } else { &mut buf[..1] };
-            let mut bytes = 0;
-            t.reads += read_ready(pairs.rx[idx].as_fd(), edge, take, |chunk| {
-                if let Some(bad) = chunk.iter().find(|b| **b != BYTE) {
-                    t.mismatch = Some(format!(
-                        "pair {idx} delivered byte {bad:#04x}, not {BYTE:#04x}"
-                    ));
-                }
-                bytes += chunk.len();
-                Ok(())
-            })?;
-            for _ in 0..bytes {
-                if left == 0 {
-                    break;
-                }
-                let byte = if corrupt_at == Some(left) { b'x' } else { BYTE };
-                rustix::io::write(&pairs.tx[(idx + 1) % n], &[byte])?;
-                left -= 1;
-                t.fired += 1;
-            }
-        }
-    }
-    t.ns = now_ns() - start;
-    if t.mismatch.is_none() && (left != 0 || t.reads != shape.active as u64 + shape.writes) {
-        t.mismatch = Some(format!(
-            "{} bytes read, {} written ({left} writes never made)",
-            t.reads, t.fired
-        ));
-    }
-    Ok(t)
 }

@@ -258,7 +258,8 @@ pub static ALL: &[Suite] = &[
                 &[
                     ("fds", "100,1000,2500,5000,7500,9000"),
                     ("active", "1,100"),
-                    ("pair", "pipe,socketpair"),
+                    ("pair", "socketpair,pipe"),
+                    ("dispatch", "nonblocking,blocking"),
                 ],
             ),
         ],

@@ -57,6 +57,12 @@ impl PollRing {
         }
     }
 
+    /// Submits what is queued without waiting: one io_uring_enter, which
+    /// also runs the task work that posts completions already due.
+    pub fn submit(&mut self) -> io::Result<()> {
+        self.ring.submit().map(drop)
+    }
+
     /// Hands each completion (user data, result) to `f`.
     pub fn drain(&mut self, mut f: impl FnMut(u64, i32)) {
         for cqe in self.ring.completion() {
