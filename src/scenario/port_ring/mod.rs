@@ -5,6 +5,7 @@
 //! the ring down. Measures the cost of the external hop: setup per port,
 //! messages per second, and the context switches and CPU split it causes.
 
+mod budget;
 mod echo;
 mod relay;
 mod rings;
@@ -15,6 +16,7 @@ use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Value
 use crate::measure::procstat::ProcStat;
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Status, Verified};
+use crate::scenario::fd_budget::restore_nofile;
 use crate::sys::rusage::{usage, Usage, Who};
 use anyhow::Context;
 use echo::EchoCmd;
@@ -128,7 +130,12 @@ impl Scenario for PortRing {
             rings: case.int("rings") as usize,
             processes: case.text("relay") == "processes",
         };
-        repeat(shape, echo.as_ref(), case.repeat, ctx, out)
+        let raised = budget::fit(shape, echo.is_some())?;
+        let result = repeat(shape, echo.as_ref(), case.repeat, ctx, out);
+        if let Some(old) = raised {
+            restore_nofile(old);
+        }
+        result
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
