@@ -1,22 +1,25 @@
 //! port-ring with echo programs that misbehave: one that changes the data
 //! fails its case with the first mismatch, one that does not exist is a
 //! usage error before anything runs, one that stops answering fails its
-//! case while the run goes on; no echo program or temp file is left.
+//! case while the run goes on; no echo program or temp file is left. A ring
+//! too big for RLIMIT_NOFILE is unsupported with the count it needs.
 
 mod common;
 use common::{results, Sandbox};
 
-/// Processes still running whose command line is exactly `argv`.
+/// Processes still running whose command line is `argv`, the program
+/// compared by file name (iolab starts it by the path it found on PATH).
 fn leftover(argv: &[&str]) -> Vec<String> {
-    let want: Vec<u8> = argv
-        .iter()
-        .flat_map(|a| [a.as_bytes(), b"\0"].concat())
-        .collect();
     std::fs::read_dir("/proc")
         .unwrap()
         .filter_map(|e| e.ok())
         .filter(|e| e.file_name().to_string_lossy().parse::<u32>().is_ok())
-        .filter(|e| std::fs::read(e.path().join("cmdline")).ok().as_deref() == Some(&want[..]))
+        .filter(|e| {
+            let cmdline = std::fs::read(e.path().join("cmdline")).unwrap_or_default();
+            let mut words = cmdline.split(|b| *b == 0).filter(|w| !w.is_empty());
+            let program = words.next().and_then(|p| p.rsplit(|b| *b == b'/').next());
+            program == Some(argv[0].as_bytes()) && words.eq(argv[1..].iter().map(|a| a.as_bytes()))
+        })
         .map(|e| e.file_name().to_string_lossy().into_owned())
         .collect()
 }
@@ -137,4 +140,105 @@ fn a_missing_echo_program_is_a_usage_error_before_anything_runs() {
     assert!(out.stdout.is_empty());
     assert!(!sb.db().exists());
     sb.assert_tmp_empty();
+}
+
+/// `iolab ARGS` in the sandbox under the shell's `ulimit LIMIT`; it must
+/// exit 0, print JSON and leave nothing in TMPDIR.
+fn under_ulimit(sb: &Sandbox, limit: &str, args: &[&str]) -> serde_json::Value {
+    let out = assert_cmd::Command::new("sh")
+        .arg("-c")
+        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+        .arg(env!("CARGO_BIN_EXE_iolab"))
+        .args(args)
+        .env("TMPDIR", sb.tmp())
+        .env("XDG_DATA_HOME", sb.dir.path().join("data"))
+        .env_remove("CI")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    sb.assert_tmp_empty();
+    common::json(&out)
+}
+
+/// Rings of 3 relays, one ring and twenty, threads and processes; `echo`
+/// distinct per test, so its leftovers are told apart.
+fn big_and_small_rings(echo: &str) -> Vec<&str> {
+    vec![
+        "run",
+        "port-ring",
+        "-p",
+        "relays=3",
+        "-p",
+        "rings=1,20",
+        "-p",
+        "messages=50",
+        "-p",
+        echo,
+        "-p",
+        "relay=threads,processes",
+        "--repeat",
+        "1",
+        "--json",
+        "-",
+        "--no-store",
+    ]
+}
+
+/// The number after `needs` in an unsupported reason.
+fn needed(reason: &str) -> u64 {
+    let after = reason.split("needs ").nth(1).expect("needs N");
+    after.split(' ').next().unwrap().parse().expect("a count")
+}
+
+#[test]
+fn a_ring_beyond_the_hard_descriptor_limit_is_unsupported_with_what_it_needs() {
+    let sb = Sandbox::new();
+    let run = under_ulimit(&sb, "-n 64", &big_and_small_rings("echo=cat -u"));
+    let res = results(&run);
+    assert_eq!(res.len(), 4);
+    for r in res {
+        let case = r["case"].as_str().unwrap();
+        if case.contains("rings=1/") {
+            assert_eq!(r["status"], "ok", "{r}");
+            assert_eq!(r["verified"]["messages"], 50);
+            continue;
+        }
+        assert_eq!(r["status"], "unsupported", "{r}");
+        let reason = r["reason"].as_str().unwrap();
+        assert!(
+            reason.starts_with("rings=20 needs ")
+                && reason.contains(
+                    "above the hard RLIMIT_NOFILE of 64; the largest rings that fits is "
+                ),
+            "{reason}"
+        );
+        // 3 relays per ring: their links and echo pipes, and in processes
+        // mode their report pipes.
+        let per_relay = if case.ends_with("processes") { 5 } else { 4 };
+        assert!(needed(reason) > 20 * 3 * per_relay, "{reason}");
+    }
+    assert!(leftover(&["cat", "-u"]).is_empty());
+}
+
+#[test]
+fn a_low_soft_descriptor_limit_is_raised_for_a_ring_that_needs_more() {
+    let hard = rustix::process::getrlimit(rustix::process::Resource::Nofile).maximum;
+    if !common::require(
+        hard.is_none_or(|h| h >= 1024),
+        "a hard RLIMIT_NOFILE of at least 1024",
+    ) {
+        return;
+    }
+    let sb = Sandbox::new();
+    let run = under_ulimit(&sb, "-S -n 64", &big_and_small_rings("echo=cat -u -u"));
+    let res = results(&run);
+    assert_eq!(res.len(), 4);
+    for r in res {
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"]["ok"], true);
+    }
+    assert_eq!(res[2]["verified"]["messages"], 1000, "K x Par echoes");
+    assert!(leftover(&["cat", "-u", "-u"]).is_empty());
 }

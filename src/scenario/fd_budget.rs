@@ -42,8 +42,9 @@ impl FdBudget {
         Ok(budget)
     }
 
-    /// Succeeds when `fixed + per_unit * n` more descriptors fit in `who`;
-    /// otherwise says so, with the largest `param` that would fit.
+    /// Succeeds with the total needed when `fixed + per_unit * n` more
+    /// descriptors fit in `who`; otherwise says so, with the largest
+    /// `param` that would fit.
     pub fn check(
         &self,
         who: &str,
@@ -51,11 +52,11 @@ impl FdBudget {
         n: u64,
         fixed: u64,
         per_unit: u64,
-    ) -> Result<(), Unsupported> {
+    ) -> Result<u64, Unsupported> {
         let base = self.open + fixed;
-        let need = base + per_unit * n;
+        let need = base.saturating_add(per_unit.saturating_mul(n));
         if need <= self.limit {
-            return Ok(());
+            return Ok(need);
         }
         let largest = match self.limit.checked_sub(base) {
             Some(room) => format!("the largest {param} that fits is {}", room / per_unit),

@@ -5,15 +5,21 @@
 //! the ring down. Measures the cost of the external hop: setup per port,
 //! messages per second, and the context switches and CPU split it causes.
 
+mod budget;
 mod echo;
 mod relay;
 mod rings;
+#[cfg(test)]
+mod tests;
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Value};
 use crate::measure::procstat::ProcStat;
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Status, Verified};
+use crate::scenario::fd_budget::restore_nofile;
 use crate::sys::rusage::{usage, Usage, Who};
+use anyhow::Context;
+use echo::EchoCmd;
 use relay::{RelayError, RelayReport};
 use rings::Shape;
 use std::collections::BTreeMap;
@@ -124,25 +130,12 @@ impl Scenario for PortRing {
             rings: case.int("rings") as usize,
             processes: case.text("relay") == "processes",
         };
-        let mut reps = Reps::default();
-        for _ in 0..case.repeat {
-            let mut meter = SystemMeter::default();
-            let run = rings::run(shape, echo.as_ref(), ctx.timeout, &mut |b| meter.mark(b))?;
-            let ok = settle(out, shape, &run.outcomes);
-            reps.messages += out.verified.as_ref().map_or(0, |v| v.messages);
-            reps.bytes += out.verified.as_ref().map_or(0, |v| v.bytes);
-            if !ok {
-                return Ok(());
-            }
-            reps.add(shape, run.setup_ns, run.run_ns, meter.finish()?);
+        let raised = budget::fit(shape, echo.is_some())?;
+        let result = repeat(shape, echo.as_ref(), case.repeat, ctx, out);
+        if let Some(old) = raised {
+            restore_nofile(old);
         }
-        out.verified = Some(Verified {
-            ok: true,
-            messages: reps.messages,
-            bytes: reps.bytes,
-        });
-        reps.fill(out);
-        Ok(())
+        result
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
@@ -152,6 +145,38 @@ impl Scenario for PortRing {
             .filter_map(|r| verdict_line(r))
             .collect()
     }
+}
+
+/// Runs the case's repetitions; the first that fails ends the case.
+fn repeat(
+    shape: Shape,
+    echo: Option<&EchoCmd>,
+    count: u64,
+    ctx: &CaseCtx,
+    out: &mut CaseResult,
+) -> anyhow::Result<()> {
+    let mut reps = Reps::default();
+    for _ in 0..count {
+        let mut meter = SystemMeter::default();
+        let run = rings::run(shape, echo, ctx.timeout, &mut |b| meter.mark(b))?;
+        let ok = settle(out, shape, &run.outcomes);
+        reps.messages += out.verified.as_ref().map_or(0, |v| v.messages);
+        reps.bytes += out.verified.as_ref().map_or(0, |v| v.bytes);
+        if !ok {
+            return Ok(());
+        }
+        let run_ns = run
+            .run_ns()
+            .context("a ring ended without stamping its first send and last receive")?;
+        reps.add(shape, run.setup_ns, run_ns, meter.finish()?);
+    }
+    out.verified = Some(Verified {
+        ok: true,
+        messages: reps.messages,
+        bytes: reps.bytes,
+    });
+    reps.fill(out);
+    Ok(())
 }
 
 /// Checks one repetition's relay outcomes; marks `out` failed with the most
@@ -201,6 +226,9 @@ struct SystemMeter {
 }
 
 struct SystemDelta {
+    /// How long the meter counted: from before the first number was sent
+    /// until the watcher saw the last relay end.
+    window_ns: u64,
     csw: u64,
     user_pct: f64,
     sys_pct: f64,
@@ -221,11 +249,12 @@ impl SystemMeter {
     /// Called after the echo programs were reaped, so their counters are
     /// in RUSAGE_CHILDREN.
     fn finish(self) -> anyhow::Result<SystemDelta> {
-        let (Some((s0, u0, _)), Some((s1, _))) = (self.before, self.after) else {
+        let (Some((s0, u0, t0)), Some((s1, t1))) = (self.before, self.after) else {
             anyhow::bail!("the run ended before it was measured");
         };
         let (csw, user_pct, sys_pct) = s0.delta(&s1);
         Ok(SystemDelta {
+            window_ns: t1.saturating_sub(t0),
             csw,
             user_pct,
             sys_pct,
@@ -254,15 +283,18 @@ struct Reps {
 }
 
 impl Reps {
+    /// `run_ns` is the rings' own time; the switches are a rate over the
+    /// window they were counted in.
     fn add(&mut self, shape: Shape, setup_ns: u64, run_ns: u64, d: SystemDelta) {
         let total = shape.messages as f64 * shape.rings as f64;
         let secs = run_ns.max(1) as f64 / 1e9;
+        let window = d.window_ns.max(1) as f64 / 1e9;
         let ports = (shape.relays * shape.rings) as f64;
         self.setup_ms.push(setup_ns as f64 / 1e6 / ports);
         self.rate.push(total / secs);
         self.us.push(secs * 1e6 / total);
-        self.csw.push(d.csw as f64 / secs);
-        self.iolab_csw.push(d.iolab_csw as f64 / secs);
+        self.csw.push(d.csw as f64 / window);
+        self.iolab_csw.push(d.iolab_csw as f64 / window);
         self.user.push(d.user_pct);
         self.sys.push(d.sys_pct);
     }

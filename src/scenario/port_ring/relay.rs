@@ -2,22 +2,55 @@
 //! previous relay; for K > 0 it writes "K\n" to its echo program, reads the
 //! echoed line, checks it and passes K-1 on; at 0 it closes its echo's
 //! input, passes 0 on and ends. A relay that fails drops its links, so the
-//! rest of the ring sees a closed pipe and ends too.
+//! rest of the ring sees a closed pipe and ends too. The relays stamp the
+//! clock when their ring's first number is taken and when its 0 is taken:
+//! the ring's time is its own, whoever watches it and however often.
 
+use crate::measure::clock::now_ns;
 use crate::runner::cleanup;
 use crate::sys::shared::SharedCounters;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;
 use serde::{Deserialize, Serialize};
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Counter slot set by the runner of the rings when no ring makes progress.
 pub const STALL_SLOT: usize = 0;
 
-/// Counter slot of ring `ring`'s progress (echoes checked).
-pub fn progress_slot(ring: usize) -> usize {
-    1 + ring
+/// Counter slots of one ring, in the shared counters every relay (thread
+/// or forked process) writes to.
+#[derive(Debug, Clone, Copy)]
+pub struct RingSlots {
+    /// Echoes checked so far.
+    pub progress: usize,
+    /// CLOCK_MONOTONIC ns when a relay took the ring's first number, right
+    /// before the ring's first send (0: not yet).
+    pub first_send: usize,
+    /// CLOCK_MONOTONIC ns when a relay took the ring's 0, the last number
+    /// received after the last echo (0: not yet).
+    pub last_receive: usize,
+}
+
+impl RingSlots {
+    pub fn of(ring: usize) -> RingSlots {
+        let base = 1 + 3 * ring;
+        RingSlots {
+            progress: base,
+            first_send: base + 1,
+            last_receive: base + 2,
+        }
+    }
+
+    /// How many counters `rings` rings need (with the stall flag).
+    pub fn counters(rings: usize) -> usize {
+        1 + 3 * rings
+    }
+}
+
+/// Stores the clock in `slot` unless a relay of the ring did already.
+fn stamp_once(slot: &AtomicU64) {
+    let _ = slot.compare_exchange(0, now_ns(), Ordering::Relaxed, Ordering::Relaxed);
 }
 
 /// Everything one relay owns.
@@ -73,7 +106,9 @@ pub fn run(io: RelayIo) -> RelayOutcome {
     } = io;
     let mut echo = echo.map(|(stdin, stdout)| (Some(stdin), LineReader::new(stdout)));
     let mut report = RelayReport::default();
-    let progress = counters.get(progress_slot(ring));
+    let slots = RingSlots::of(ring);
+    let progress = counters.get(slots.progress);
+    let mut first = true;
     loop {
         let k = read_number(&input).map_err(|e| broken("reading from the previous relay", e))?;
         let Some(k) = k else {
@@ -81,7 +116,11 @@ pub fn run(io: RelayIo) -> RelayOutcome {
                 "{who}: the previous relay stopped"
             )));
         };
+        if std::mem::take(&mut first) {
+            stamp_once(counters.get(slots.first_send));
+        }
         if k == 0 {
+            stamp_once(counters.get(slots.last_receive));
             drop(echo.take());
             report.saw_zero = true;
             // The relay that began the shutdown may have ended already.

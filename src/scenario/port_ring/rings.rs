@@ -1,16 +1,18 @@
 //! Building `rings` rings of `relays` relays, running their relays as
 //! threads or forked processes, watching them (Ctrl-C, timeout, a ring
 //! that stops making progress) and collecting every relay's outcome. All
-//! echo programs are killed and reaped whatever happens.
+//! echo programs are killed and reaped whatever happens. The run's time
+//! comes from the clock stamps the relays leave, not from the watcher.
 
 use super::echo::{self, EchoCmd};
-use super::relay::{self, progress_slot, RelayIo, RelayOutcome, STALL_SLOT};
+use super::relay::{self, RelayIo, RelayOutcome, RingSlots, STALL_SLOT};
 use crate::measure::clock::now_ns;
 use crate::runner::cleanup;
 use crate::sys::fork::{exit_child, fork, Forked};
 use crate::sys::shared::SharedCounters;
 use crate::sys::signals::{current_thread, ThreadHandle};
 use anyhow::Context;
+use rustix::event::{poll, PollFd, PollFlags};
 use rustix::fd::OwnedFd;
 use rustix::pipe::{pipe_with, PipeFlags};
 use std::process::Child;
@@ -22,6 +24,8 @@ use std::time::{Duration, Instant};
 const STALL: Duration = Duration::from_secs(3);
 /// After telling relays to stop, how long before everything is killed.
 const GRACE: Duration = Duration::from_secs(3);
+/// The longest the watcher waits before looking at progress, Ctrl-C and
+/// the timeout again; it wakes earlier when a relay ends.
 const POLL: Duration = Duration::from_millis(50);
 
 #[derive(Debug, Clone, Copy)]
@@ -35,20 +39,44 @@ pub struct Shape {
 /// What one repetition of all rings produced.
 pub struct RingsRun {
     pub setup_ns: u64,
-    pub run_ns: u64,
+    /// Per ring, the clock at its first send and at its last receive, as
+    /// its relays stamped them (0: never reached).
+    pub stamps: Vec<(u64, u64)>,
     /// Outcome of each relay, ring by ring.
     pub outcomes: Vec<RelayOutcome>,
 }
 
+impl RingsRun {
+    /// From the earliest first send to the latest last receive of all
+    /// rings; None when a ring did not stamp both.
+    pub fn run_ns(&self) -> Option<u64> {
+        span(&self.stamps)
+    }
+}
+
+pub(super) fn span(stamps: &[(u64, u64)]) -> Option<u64> {
+    if stamps.is_empty()
+        || stamps
+            .iter()
+            .any(|&(first, last)| first == 0 || last < first)
+    {
+        return None;
+    }
+    let first = stamps.iter().map(|s| s.0).min()?;
+    let last = stamps.iter().map(|s| s.1).max()?;
+    Some(last - first)
+}
+
 /// Runs one repetition; `around` is called right before the numbers are
-/// sent in and right after the last relay ended (for /proc/stat readings).
+/// sent in and right after the watcher saw the last relay end (for
+/// /proc/stat readings).
 pub fn run(
     shape: Shape,
     echo: Option<&EchoCmd>,
     timeout: Duration,
     around: &mut dyn FnMut(bool),
 ) -> anyhow::Result<RingsRun> {
-    let counters = Arc::new(SharedCounters::new(1 + shape.rings)?);
+    let counters = Arc::new(SharedCounters::new(RingSlots::counters(shape.rings))?);
     let mut children: Vec<Child> = Vec::new();
     let result = run_inner(shape, echo, timeout, around, &counters, &mut children);
     echo::reap_all(&mut children);
@@ -72,17 +100,20 @@ fn run_inner(
         Relays::threads(ios)?
     };
     around(true);
-    let start = now_ns();
     for kick in &kicks {
         rustix::io::write(kick, &shape.messages.to_le_bytes()).context("starting a ring")?;
     }
     drop(kicks);
     watch(&mut relays, counters, children, shape.rings, timeout);
-    let run_ns = now_ns() - start;
     around(false);
+    let stamps = (0..shape.rings)
+        .map(RingSlots::of)
+        .map(|s| (counters.get(s.first_send), counters.get(s.last_receive)))
+        .map(|(f, l)| (f.load(Ordering::Relaxed), l.load(Ordering::Relaxed)))
+        .collect();
     Ok(RingsRun {
         setup_ns,
-        run_ns,
+        stamps,
         outcomes: relays.outcomes(),
     })
 }
@@ -142,10 +173,13 @@ fn watch(
     let begun = Instant::now();
     let (mut last, mut moved) = (u64::MAX, Instant::now());
     let mut stopping: Option<Instant> = None;
-    while !relays.all_done() {
-        std::thread::sleep(POLL);
+    while !relays.wait(POLL) {
         let progress: u64 = (0..rings)
-            .map(|r| counters.get(progress_slot(r)).load(Ordering::Relaxed))
+            .map(|r| {
+                counters
+                    .get(RingSlots::of(r).progress)
+                    .load(Ordering::Relaxed)
+            })
             .sum();
         if progress != last {
             (last, moved) = (progress, Instant::now());
@@ -233,6 +267,24 @@ impl Relays {
         })
     }
 
+    /// Waits at most `most` for a relay to end; true once all have.
+    fn wait(&mut self, most: Duration) -> bool {
+        if self.all_done() {
+            return true;
+        }
+        match self {
+            Relays::Threads { rx, done, .. } => {
+                if let Ok((i, outcome)) = rx.recv_timeout(most) {
+                    done[i] = Some(outcome);
+                }
+            }
+            Relays::Processes {
+                reports, exited, ..
+            } => wait_hangup(reports, exited, most),
+        }
+        self.all_done()
+    }
+
     fn all_done(&mut self) -> bool {
         match self {
             Relays::Threads { rx, done, .. } => {
@@ -279,6 +331,22 @@ impl Relays {
             Relays::Processes { reports, .. } => reports.iter().map(read_report).collect(),
         }
     }
+}
+
+/// Waits at most `most` until a relay process that has not exited yet
+/// closes its report pipe, which it does by exiting (a hang-up is reported
+/// whatever events are asked for).
+fn wait_hangup(reports: &[OwnedFd], exited: &[bool], most: Duration) {
+    let mut fds: Vec<PollFd> = reports
+        .iter()
+        .zip(exited)
+        .filter(|(_, gone)| !**gone)
+        .map(|(fd, _)| PollFd::new(fd, PollFlags::empty()))
+        .collect();
+    let Ok(ts) = rustix::time::Timespec::try_from(most) else {
+        return;
+    };
+    let _ = poll(&mut fds, Some(&ts));
 }
 
 /// True once `pid` has exited and been reaped.
