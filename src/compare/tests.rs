@@ -105,6 +105,7 @@ fn a_consistent_change_smaller_than_the_min_effect_is_no_change() {
     assert!(!default.cases[0].ranges_overlap);
     assert_eq!(default.cases[0].change, Change::NotSignificant);
     assert_eq!(default.test, TEST);
+    assert!(TEST.contains(&format!("default {DEFAULT_MIN_EFFECT_PCT}%")));
     let strict = compare_with(&a, &b, 2.0);
     assert_eq!(strict.cases[0].change, Change::Worse);
     assert!(strict.cases[0].regressed(1.0) && !strict.cases[0].regressed(3.5));
