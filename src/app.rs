@@ -127,9 +127,13 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
 
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let pct = args.fail_on_regression.map(regression_pct).transpose()?;
+    let min_effect = crate::compare::min_effect(args.min_effect)?;
     let store = Store::open_existing(&db_path(&args.db)?)?;
     let (a, b) = (store.load(&args.a)?, store.load(&args.b)?);
-    let mut result = crate::compare::compare(&a, &b);
+    if let Some(warning) = crate::compare::same_run_warning(&a, &b) {
+        eprintln!("{warning}");
+    }
+    let mut result = crate::compare::compare_with(&a, &b, min_effect);
     if let Some(pct) = pct {
         result.judge(pct);
     }

@@ -191,6 +191,9 @@ pub struct CompareArgs {
     /// Exit 1 when a case got significantly worse by more than PCT percent
     #[arg(long, value_name = "PCT")]
     pub fail_on_regression: Option<f64>,
+    /// A change smaller than PCT percent is no change, however consistent
+    #[arg(long, value_name = "PCT", default_value_t = crate::compare::DEFAULT_MIN_EFFECT_PCT)]
+    pub min_effect: f64,
     /// Write the comparison as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,

@@ -66,6 +66,103 @@ fn compare_fails_on_a_clear_regression_only() {
     against_latest(&sb, "60").assert().code(0);
 }
 
+/// Every case of `pingpong_sweep(scale)` with repetitions spread +-6%:
+/// a tight core and one outlier each way.
+fn noisy_sweep(scale: f64) -> Vec<iolab::model::CaseResult> {
+    pingpong_sweep(scale)
+        .into_iter()
+        .map(|r| {
+            let size = r.params["size"].as_u64().unwrap();
+            let mech = r.params["mech"].as_str().unwrap().to_string();
+            let v = r.metrics["rtt_ns"].value;
+            let reps = [0.94, 0.99, 0.995, 1.0, 1.005, 1.01, 1.06].map(|f| v * f);
+            runs::pingpong(&mech, size, &reps)
+        })
+        .collect()
+}
+
+#[test]
+fn compare_calls_a_shift_inside_the_noise_no_change_and_2x_a_regression() {
+    let sb = Sandbox::new();
+    save(
+        &sb.db(),
+        &[
+            run("base", OLD, "base", noisy_sweep(1.0)),
+            run("drift", NEW, "drift", noisy_sweep(1.03)),
+            run("slow", "2024-01-03T00:00:00Z", "slow", pingpong_sweep(2.0)),
+        ],
+    );
+    let db = db(&sb);
+    let fail_1 = |b: &str| {
+        sb.iolab(&[
+            "compare",
+            "base",
+            b,
+            "--db",
+            &db,
+            "--fail-on-regression",
+            "1",
+        ])
+    };
+    let text = stdout(&mut fail_1("drift"), 0);
+    assert_eq!(text.matches("same (n.s.)").count(), 6, "{text}");
+    assert!(text.contains("no case got significantly worse by more than 1%"));
+    assert!(text.contains("minimum effect"), "names the rule: {text}");
+
+    let text = stdout(&mut fail_1("slow"), 1);
+    assert_eq!(text.matches("worse by 100% *").count(), 6, "{text}");
+    assert!(text.contains("REGRESSION: 6 case(s)"), "{text}");
+
+    let out = stdout(
+        &mut sb.iolab(&[
+            "compare",
+            "base",
+            "drift",
+            "--db",
+            &db,
+            "--min-effect",
+            "0",
+            "--json",
+            "-",
+        ]),
+        0,
+    );
+    let c = json(out.as_bytes());
+    assert_eq!(c["min_effect_pct"], 0.0);
+    for case in c["cases"].as_array().unwrap() {
+        // The interval alone would call it a change; the spread does not.
+        assert!(case["ci_low"].as_f64().unwrap() > 1.0, "{case}");
+        assert_eq!(case["ranges_overlap"], true, "{case}");
+        assert_eq!(case["change"], "not-significant", "{case}");
+    }
+}
+
+#[test]
+fn compare_warns_when_a_run_is_compared_with_itself() {
+    let sb = Sandbox::new();
+    save(
+        &sb.db(),
+        &[
+            run("a", OLD, "a", pingpong_sweep(1.0)),
+            run("b", NEW, "b", pingpong_sweep(1.0)),
+        ],
+    );
+    let db = db(&sb);
+    let stderr = |a: &str, b: &str| {
+        let out = sb.iolab(&["compare", a, b, "--db", &db]).assert().code(0);
+        String::from_utf8(out.get_output().stderr.clone()).unwrap()
+    };
+    let warning = "warning: A and B are the same run a: it is compared with itself\n";
+    assert_eq!(stderr("a", "a"), warning);
+    assert_eq!(
+        stderr("a", "latest~1"),
+        warning,
+        "selectors resolve to one run"
+    );
+    assert_eq!(stderr("latest", "b"), warning.replace("run a", "run b"));
+    assert_eq!(stderr("a", "b"), "");
+}
+
 /// `iolab compare base latest --fail-on-regression PCT`.
 fn against_latest(sb: &Sandbox, pct: &str) -> assert_cmd::Command {
     let db = db(sb);
@@ -149,6 +246,17 @@ fn bad_compare_input_is_a_usage_error() {
     ])
     .assert()
     .code(2);
+    let err = sb
+        .iolab(&["compare", "a", "a", "--db", &db, "--min-effect=-3"])
+        .assert()
+        .code(2)
+        .get_output()
+        .stderr
+        .clone();
+    assert_eq!(
+        String::from_utf8(err).unwrap(),
+        "error: bad --min-effect '-3': expected a percentage of 0 or more, e.g. 5\n"
+    );
     sb.iolab(&["report", "--db", &db]).assert().code(2);
 }
 

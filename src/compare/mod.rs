@@ -1,21 +1,34 @@
 //! `iolab compare A B`: the same cases of two stored runs side by side,
 //! the ratio B/A of their headlines, and whether the difference stands out
-//! from the repetitions' spread (bootstrap.rs). Which direction is worse
-//! follows the unit: a time (ns, s) is better lower, a rate (`/s`) higher.
-//! Rendering as text lives in render.rs; the JSON is this module's types.
+//! from the noise: the bootstrap interval of the ratio (bootstrap.rs) must
+//! lie wholly beyond a minimum effect and the two runs' repetitions must
+//! not overlap, so drift inside the spread reads as no change. Which
+//! direction is worse follows the unit: a time (ns, s) is better lower, a
+//! rate (`/s`) higher. Rendering as text lives in render.rs; the JSON is
+//! this module's types.
 
 mod bootstrap;
 mod render;
 
 pub use render::{cells, text, unmatched_lines, verdict};
 
+use crate::error::UsageError;
+use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Run, Status};
 use serde::Serialize;
+
+/// The smallest change that counts, in percent, unless `--min-effect`
+/// says otherwise: the repetitions of one run do not see what drifts
+/// between two runs (another tenant of the VM, frequency, cache layout),
+/// which moves identical runs by a few percent.
+pub const DEFAULT_MIN_EFFECT_PCT: f64 = 5.0;
 
 /// How significance is decided, for every output to say.
 pub const TEST: &str = "significance: 95% percentile-bootstrap interval of the ratio of \
 medians B/A, resampling each run's repetitions (2000 resamples, fixed seed); \
-* marks an interval that excludes 1";
+* marks a change whose interval lies wholly beyond the minimum effect (--min-effect, \
+default 5%) and whose repetitions' ranges [min, max] do not overlap; anything less is \
+within the noise";
 
 #[derive(Debug, Serialize)]
 pub struct Comparison {
@@ -26,6 +39,8 @@ pub struct Comparison {
     pub only_in_a: Vec<CaseRef>,
     pub only_in_b: Vec<CaseRef>,
     pub not_comparable: Vec<NotComparable>,
+    /// A smaller change than this, in percent, is no change.
+    pub min_effect_pct: f64,
     /// The `--fail-on-regression` threshold, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub fail_on_regression_pct: Option<f64>,
@@ -101,6 +116,9 @@ pub struct CaseComparison {
     pub ci_low: Option<f64>,
     pub ci_high: Option<f64>,
     pub significant: bool,
+    /// The [min, max] ranges of the two runs' repetitions overlap: the
+    /// difference is inside the noise, whatever the interval says.
+    pub ranges_overlap: bool,
     pub direction: Direction,
     pub change: Change,
     /// How much worse B is, in percent (negative: better); None when the
@@ -115,8 +133,14 @@ impl CaseComparison {
     }
 }
 
-/// Match cases by (scenario, case) and compare their headlines.
+/// `compare_with` at the default minimum effect.
 pub fn compare(a: &Run, b: &Run) -> Comparison {
+    compare_with(a, b, DEFAULT_MIN_EFFECT_PCT)
+}
+
+/// Match cases by (scenario, case) and compare their headlines; a change
+/// smaller than `min_effect_pct` percent is no change.
+pub fn compare_with(a: &Run, b: &Run, min_effect_pct: f64) -> Comparison {
     let key = |r: &CaseResult| CaseRef {
         scenario: r.scenario.clone(),
         case: r.case.clone(),
@@ -129,18 +153,19 @@ pub fn compare(a: &Run, b: &Run) -> Comparison {
     let mut out = Comparison {
         a: run_ref(a),
         b: run_ref(b),
-        test: TEST.to_string(),
+        test: test_text(min_effect_pct),
         cases: Vec::new(),
         only_in_a: Vec::new(),
         only_in_b: Vec::new(),
         not_comparable: Vec::new(),
+        min_effect_pct,
         fail_on_regression_pct: None,
         regressions: Vec::new(),
     };
     for ra in &a.results {
         match find(b, &key(ra)) {
             None => out.only_in_a.push(key(ra)),
-            Some(i) => match case(ra, &b.results[i]) {
+            Some(i) => match case(ra, &b.results[i], min_effect_pct) {
                 Ok(c) => out.cases.push(c),
                 Err(reason) => out.not_comparable.push(NotComparable {
                     scenario: ra.scenario.clone(),
@@ -159,6 +184,35 @@ pub fn compare(a: &Run, b: &Run) -> Comparison {
     out
 }
 
+/// `TEST`, naming the minimum effect when it is not the default.
+fn test_text(min_effect_pct: f64) -> String {
+    if min_effect_pct == DEFAULT_MIN_EFFECT_PCT {
+        return TEST.to_string();
+    }
+    format!("{TEST}; minimum effect here: {min_effect_pct}%")
+}
+
+/// A `--min-effect` value: a percentage of 0 or more.
+pub fn min_effect(pct: f64) -> Result<f64, UsageError> {
+    if pct.is_finite() && pct >= 0.0 {
+        return Ok(pct);
+    }
+    Err(UsageError::new(format!(
+        "bad --min-effect '{pct}': expected a percentage of 0 or more, e.g. {DEFAULT_MIN_EFFECT_PCT}"
+    )))
+}
+
+/// The warning for a run compared with itself (by id or by selectors that
+/// resolve to the same run): nothing in it can differ.
+pub fn same_run_warning(a: &Run, b: &Run) -> Option<String> {
+    (a.run_id == b.run_id).then(|| {
+        format!(
+            "warning: A and B are the same run {}: it is compared with itself",
+            a.run_id
+        )
+    })
+}
+
 fn run_ref(run: &Run) -> RunRef {
     RunRef {
         run_id: run.run_id.clone(),
@@ -167,7 +221,7 @@ fn run_ref(run: &Run) -> RunRef {
 }
 
 /// The comparison of one matched case, or why there is none.
-fn case(a: &CaseResult, b: &CaseResult) -> Result<CaseComparison, String> {
+fn case(a: &CaseResult, b: &CaseResult, min_effect_pct: f64) -> Result<CaseComparison, String> {
     for (tag, r) in [("A", a), ("B", b)] {
         if r.status != Status::Ok {
             let reason = r.reason.as_deref().unwrap_or("no reason recorded");
@@ -183,7 +237,12 @@ fn case(a: &CaseResult, b: &CaseResult) -> Result<CaseComparison, String> {
     }
     let ratio = mb.value / ma.value;
     let interval = bootstrap::ratio_interval(&ma.reps, &mb.reps);
-    let significant = interval.is_some_and(|(lo, hi)| lo > 1.0 || hi < 1.0);
+    let ranges_overlap = !clearly_differs(ma, mb);
+    let beyond = |(lo, hi): (f64, f64)| {
+        let min = min_effect_pct / 100.0;
+        lo > 1.0 + min || hi < 1.0 - min
+    };
+    let significant = !ranges_overlap && interval.is_some_and(beyond);
     let direction = direction(&ma.unit);
     Ok(CaseComparison {
         scenario: a.scenario.clone(),
@@ -196,6 +255,7 @@ fn case(a: &CaseResult, b: &CaseResult) -> Result<CaseComparison, String> {
         ci_low: interval.map(|i| i.0),
         ci_high: interval.map(|i| i.1),
         significant,
+        ranges_overlap,
         direction,
         change: change(interval.is_some(), significant, direction, ratio),
         worse_pct: worse_pct(direction, ratio),

@@ -65,3 +65,80 @@ fn unmatched_failed_and_single_rep_cases_are_listed() {
     assert!(out.contains("only in A: pingpong only-a"), "{out}");
     assert!(out.contains("not comparable: pingpong f: failed in B: checksum"));
 }
+
+/// `reps` scaled by `by`.
+fn scaled(reps: &[f64], by: f64) -> Vec<f64> {
+    reps.iter().map(|v| v * by).collect()
+}
+
+#[test]
+fn a_shift_inside_overlapping_spreads_is_no_change() {
+    let noisy = [94.0, 100.0, 106.0, 97.0, 104.0];
+    let a = run_of(vec![with_headline("x", "ns", noisy.to_vec())]);
+    let b = run_of(vec![with_headline("x", "ns", scaled(&noisy, 1.03))]);
+    let c = compare_with(&a, &b, 0.0);
+    let x = &c.cases[0];
+    assert!(x.ranges_overlap && !x.significant);
+    assert_eq!(x.change, Change::NotSignificant);
+    assert!(!x.regressed(1.0));
+    // One outlier each way: the interval of the medians excludes 1, but
+    // the repetitions still overlap, so it is no change either.
+    let mut a_reps = vec![100.0; 8];
+    a_reps.push(130.0);
+    let mut b_reps = vec![103.0; 8];
+    b_reps.push(90.0);
+    let a = run_of(vec![with_headline("x", "ns", a_reps)]);
+    let b = run_of(vec![with_headline("x", "ns", b_reps)]);
+    let x = &compare_with(&a, &b, 0.0).cases[0];
+    assert!(x.ci_low.unwrap() > 1.0, "{x:?}");
+    assert!(x.ranges_overlap && !x.significant);
+    assert_eq!(x.change, Change::NotSignificant);
+}
+
+#[test]
+fn a_consistent_change_smaller_than_the_min_effect_is_no_change() {
+    let tight = [100.0, 100.1, 99.9, 100.05, 99.95];
+    let a = run_of(vec![with_headline("x", "bytes/s", tight.to_vec())]);
+    let b = run_of(vec![with_headline("x", "bytes/s", scaled(&tight, 0.97))]);
+    let default = compare(&a, &b);
+    assert_eq!(default.min_effect_pct, DEFAULT_MIN_EFFECT_PCT);
+    assert!(!default.cases[0].ranges_overlap);
+    assert_eq!(default.cases[0].change, Change::NotSignificant);
+    assert_eq!(default.test, TEST);
+    assert!(TEST.contains(&format!("default {DEFAULT_MIN_EFFECT_PCT}%")));
+    let strict = compare_with(&a, &b, 2.0);
+    assert_eq!(strict.cases[0].change, Change::Worse);
+    assert!(strict.cases[0].regressed(1.0) && !strict.cases[0].regressed(3.5));
+    assert!(
+        strict.test.ends_with("minimum effect here: 2%"),
+        "{}",
+        strict.test
+    );
+}
+
+#[test]
+fn a_run_compared_with_itself_is_warned_about() {
+    let a = run_of(vec![with_headline("x", "ns", vec![1.0, 2.0])]);
+    let mut b = run_of(vec![with_headline("x", "ns", vec![1.0, 2.0])]);
+    let warning = same_run_warning(&a, &b).unwrap();
+    assert!(
+        warning.contains(&a.run_id) && warning.contains("itself"),
+        "{warning}"
+    );
+    b.run_id.push_str("-other");
+    assert_eq!(same_run_warning(&a, &b), None);
+}
+
+#[test]
+fn min_effect_is_a_percentage_of_zero_or_more() {
+    assert_eq!(min_effect(0.0).unwrap(), 0.0);
+    assert_eq!(min_effect(12.5).unwrap(), 12.5);
+    for bad in [-3.0, f64::NAN, f64::INFINITY] {
+        let err = min_effect(bad).unwrap_err().to_string();
+        assert!(
+            err.starts_with(&format!("bad --min-effect '{bad}'")),
+            "{err}"
+        );
+        assert!(err.contains("0 or more"), "{err}");
+    }
+}

@@ -1,13 +1,16 @@
 //! What a run says as a whole: each headline as a multiple of the matching
-//! `limits` reference point measured in the same run, and each scenario's
-//! verdict lines.
+//! `limits` reference point measured in the same run, copies judged against
+//! the run's one memcpy figure, and each scenario's verdict lines.
 
 use crate::model::{CaseResult, LimitRatio, Status, Verdict};
 use crate::scenario;
 
 /// Sets `limit_ratio` on every ok result whose scenario names a reference
-/// point that this run measured.
+/// point that this run measured, and judges every `devnull` copy against
+/// the run's `limits` memcpy figure (the one its cases used, unless they
+/// ran before `limits`).
 pub fn annotate_limits(results: &mut [CaseResult]) {
+    scenario::flag_not_really_moved(results);
     let reference = |name: &str| {
         results
             .iter()
@@ -49,4 +52,67 @@ pub fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
         }));
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::measure::stats::metric;
+    use serde_json::json;
+
+    fn memcpy(bytes_per_s: f64) -> CaseResult {
+        let mut r = CaseResult::new("limits", "memcpy", Default::default());
+        r.metrics.insert(
+            "memcpy_bytes_per_s".into(),
+            metric(vec![bytes_per_s], "bytes/s"),
+        );
+        r.headline = Some("memcpy_bytes_per_s".into());
+        r
+    }
+
+    fn devnull(copier: &str, bytes_per_s: f64) -> CaseResult {
+        let params = [("copier", copier), ("sink", "dev-null"), ("cache", "warm")]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), json!(v)))
+            .collect();
+        let mut r = CaseResult::new("devnull", copier, params);
+        r.metrics
+            .insert("bytes_per_s".into(), metric(vec![bytes_per_s], "bytes/s"));
+        r.metrics
+            .insert("pages_resident_after".into(), metric(vec![16.0], "pages"));
+        r.headline = Some("bytes_per_s".into());
+        r
+    }
+
+    #[test]
+    fn devnull_copies_are_judged_against_the_runs_limits_memcpy() {
+        let mut results = vec![
+            memcpy(7.5e9),
+            devnull("sendfile", 35e9),
+            devnull("read-write", 3e9),
+        ];
+        // A flag set at case time from another figure is judged again.
+        results[2].flags.push(crate::model::Flag {
+            name: "not_really_moved".into(),
+            reason: "21.3 GB/s".into(),
+        });
+        annotate_limits(&mut results);
+        let sendfile = &results[1];
+        assert_eq!(sendfile.flags.len(), 1, "{:?}", sendfile.flags);
+        assert_eq!(sendfile.flags[0].name, "not_really_moved");
+        let reason = &sendfile.flags[0].reason;
+        assert!(reason.starts_with("35.0 GB/s is 4.7x"), "{reason}");
+        assert!(reason.contains("(7.5 GB/s,"), "{reason}");
+        assert!(results[2].flags.is_empty(), "{:?}", results[2].flags);
+        let ratio = sendfile.limit_ratio.as_ref().unwrap();
+        assert_eq!(ratio.limit, "memcpy_bytes_per_s");
+        assert!((ratio.ratio - 35.0 / 7.5).abs() < 1e-9);
+        let verdicts = verdicts(&results[1..]);
+        assert!(
+            verdicts[0].text.starts_with("not really moved")
+                && verdicts[0].text.contains("sendfile -> dev-null (warm)")
+                && !verdicts[0].text.contains("read-write"),
+            "{verdicts:?}"
+        );
+    }
 }

@@ -1,6 +1,6 @@
 //! `devnull` (E6a): copy a file into /dev/null, a pipe or a file with each
-//! copier, and check whether the bytes were really moved. A rate above
-//! this machine's memcpy bandwidth is flagged `not_really_moved`; mincore
+//! copier, and check whether the bytes were really moved. A rate well
+//! above the run's memcpy bandwidth is flagged `not_really_moved`; mincore
 //! before and after shows whether the file's pages were ever read, and
 //! atime whether the kernel counted it as read. The file's atime is first
 //! set two days back, so that under `relatime` (atime updated only when
@@ -15,13 +15,12 @@ use super::{
 use crate::copier;
 use crate::measure::clock::now_ns;
 use crate::measure::stats::metric;
-use crate::model::{CaseResult, Flag, Verified};
+use crate::model::{CaseResult, Verified};
 use anyhow::Context;
 use rustix::fs::{futimens, Timestamps, UTIME_OMIT};
 use rustix::time::Timespec;
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
-use std::sync::Mutex;
 
 pub struct DevNull;
 
@@ -81,13 +80,6 @@ const METRICS: &[MetricSpec] = &[
 
 /// How far back the file's atime is set before each copy.
 const OLD_ATIME_S: i64 = 48 * 3600;
-/// Repetitions of the in-run memcpy measurement.
-const MEMCPY_REPS: usize = 3;
-/// A copy reads and writes every byte; a sink that only reads them (read
-/// into a cache-hot buffer, then write to /dev/null) may go up to about
-/// twice memcpy's rate while really reading every byte. Above this many
-/// times memcpy, the bytes cannot all have been touched.
-const MEMCPY_FACTOR: f64 = 2.0;
 
 impl Scenario for DevNull {
     fn name(&self) -> &'static str {
@@ -138,7 +130,7 @@ impl Scenario for DevNull {
             reps.push(rep);
         }
         fill(out, &reps, file.len);
-        flag_if_faster_than_memcpy(out, file.len);
+        super::devnull_verdict::flag_against_memcpy(out, super::limits::run_memcpy_bytes_per_s());
         Ok(())
     }
 
@@ -237,37 +229,4 @@ fn fill(out: &mut CaseResult, reps: &[Rep], len: u64) {
     );
     m.insert("syscalls".into(), metric(per(&|r| r.syscalls as f64), ""));
     out.headline = Some("bytes_per_s".into());
-}
-
-/// This machine's memcpy bandwidth for buffers the file's size (a small
-/// file's pages may sit in the CPU caches), measured once per size.
-fn memcpy_bytes_per_s(len: u64) -> f64 {
-    static RATES: Mutex<BTreeMap<u64, f64>> = Mutex::new(BTreeMap::new());
-    let mut rates = RATES.lock().unwrap_or_else(|p| p.into_inner());
-    *rates
-        .entry(len)
-        .or_insert_with(|| super::limits::memcpy_bytes_per_s(len as usize, MEMCPY_REPS))
-}
-
-fn flag_if_faster_than_memcpy(out: &mut CaseResult, len: u64) {
-    let Some(rate) = out.metrics.get("bytes_per_s").map(|m| m.value) else {
-        return;
-    };
-    let memcpy = memcpy_bytes_per_s(len);
-    if rate <= memcpy * MEMCPY_FACTOR {
-        return;
-    }
-    let after = out
-        .metrics
-        .get("pages_resident_after")
-        .map_or(0.0, |m| m.value);
-    out.flags.push(Flag {
-        name: "not_really_moved".into(),
-        reason: format!(
-            "{:.1} GB/s is {:.1}x this machine's memcpy bandwidth for buffers the file's size ({:.1} GB/s, measured in this run; flagged above {MEMCPY_FACTOR}x): the bytes were not all read or copied ({after:.0} pages resident after)",
-            rate / 1e9,
-            rate / memcpy,
-            memcpy / 1e9
-        ),
-    });
 }

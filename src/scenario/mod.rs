@@ -30,6 +30,7 @@ mod two_sided;
 mod verdict;
 
 pub use case::{CaseCtx, CaseSpec, Fault, Mode};
+pub(crate) use devnull_verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
 pub use params::{ParamKind, ParamSpec, Value};
 

@@ -1,9 +1,11 @@
 //! Turning sampled addresses into names: kernel addresses through
 //! /proc/kallsyms (their addresses read as 0 without privilege, then the
 //! kernel's symbols are hidden), iolab's own through /proc/self/maps and
-//! the symbol table of its ELF file, and any other mapped file by its name.
+//! the symbol table of its ELF file (every name at a shared address, since
+//! identical functions may be merged into one), and any other mapped file
+//! by its name.
 
-use object::{Object, ObjectSegment};
+use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::path::PathBuf;
 
 pub struct KernelSymbols {
@@ -46,7 +48,7 @@ fn parse_kallsyms(text: &str) -> Vec<(u64, String)> {
 pub struct UserSymbols {
     maps: Vec<Mapping>,
     exe: Option<PathBuf>,
-    /// (file virtual address, demangled name), sorted.
+    /// (file virtual address, its demangled names joined by " = "), sorted.
     symbols: Vec<(u64, String)>,
     /// (file offset, size, virtual address) of each ELF segment.
     segments: Vec<(u64, u64, u64)>,
@@ -128,18 +130,18 @@ fn elf_symbols(path: &PathBuf) -> ElfTables {
     let Ok(file) = object::File::parse(&*data) else {
         return Default::default();
     };
-    let mut symbols: Vec<(u64, String)> = file
-        .symbol_map()
-        .symbols()
-        .iter()
-        .map(|s| {
-            (
-                s.address(),
-                format!("{:#}", rustc_demangle::demangle(s.name())),
-            )
+    let table = match file.symbol_table() {
+        Some(_) => file.symbols(),
+        None => file.dynamic_symbols(),
+    };
+    let functions = table
+        .filter(|s| s.kind() == SymbolKind::Text && s.is_definition())
+        .filter_map(|s| {
+            let name = s.name().ok().filter(|n| !n.is_empty())?;
+            let name = format!("{:#}", rustc_demangle::demangle(name));
+            Some((s.address(), s.size(), name))
         })
         .collect();
-    symbols.sort_unstable_by_key(|(a, _)| *a);
     let segments = file
         .segments()
         .map(|s| {
@@ -147,7 +149,28 @@ fn elf_symbols(path: &PathBuf) -> ElfTables {
             (off, size, s.address())
         })
         .collect();
-    (symbols, segments)
+    (fold_aliases(functions), segments)
+}
+
+/// One entry per address from (address, size, name) symbols. Identical
+/// functions merged by the compiler or folded by the linker share an
+/// address: every name of the largest size there is kept, sorted and
+/// joined by " = ", so a sample never names just one of them.
+fn fold_aliases(mut symbols: Vec<(u64, u64, String)>) -> Vec<(u64, String)> {
+    symbols.sort_unstable_by(|a, b| (a.0, b.1, &a.2).cmp(&(b.0, a.1, &b.2)));
+    symbols
+        .chunk_by(|a, b| a.0 == b.0)
+        .map(|same_address| {
+            let (address, size, _) = same_address[0];
+            let mut names: Vec<&str> = same_address
+                .iter()
+                .filter(|s| s.1 == size)
+                .map(|s| s.2.as_str())
+                .collect();
+            names.dedup();
+            (address, names.join(" = "))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -163,6 +186,41 @@ mod tests {
         assert_eq!(k.name(0xffffffff81000150), Some("pipe_read"));
         assert_eq!(k.name(0xffffffff81000300), Some("touch_atime"));
         assert_eq!(k.name(0x1000), None);
+    }
+
+    #[test]
+    fn an_address_with_two_functions_names_both() {
+        let exe = "/opt/iolab/iolab";
+        let symbols = [
+            (0x1000, 0x40, "iolab::mechanism::StreamEndpoint::send"),
+            (0x1000, 0x40, "iolab::mechanism::CounterEndpoint::send"),
+            (0x1000, 0, "a_label"),
+            (0x1040, 0x10, "iolab::other"),
+            (0x1040, 0x10, "iolab::other"),
+        ];
+        let user = UserSymbols {
+            maps: vec![Mapping {
+                start: 0x5555_0000_0000,
+                end: 0x5555_0000_4000,
+                offset: 0,
+                path: exe.into(),
+            }],
+            exe: Some(exe.into()),
+            symbols: fold_aliases(
+                symbols
+                    .iter()
+                    .map(|(a, s, n)| (*a, *s, n.to_string()))
+                    .collect(),
+            ),
+            segments: vec![(0, 0x4000, 0)],
+        };
+        assert_eq!(user.symbols.len(), 2, "one entry per address");
+        assert_eq!(
+            user.name(0x5555_0000_1010),
+            "iolab::mechanism::CounterEndpoint::send = iolab::mechanism::StreamEndpoint::send"
+        );
+        assert_eq!(user.name(0x5555_0000_1044), "iolab::other");
+        assert_eq!(user.name(0x5555_0000_0010), "[iolab]");
     }
 
     #[test]
