@@ -32,6 +32,7 @@ mod verdict;
 pub use case::{CaseCtx, CaseSpec, Fault, Mode};
 pub use limits::{bounce, cacheline_rtt};
 pub use params::{ParamKind, ParamSpec, Value};
+pub(crate) use payload::zeroed;
 
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;
