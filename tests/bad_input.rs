@@ -2,7 +2,7 @@
 //! stderr naming the bad value and what is allowed, nothing written.
 
 mod common;
-use common::Sandbox;
+use common::{results, Sandbox};
 
 fn refused(args: &[&str], expected: &str) {
     let sb = Sandbox::new();
@@ -87,6 +87,150 @@ fn size_above_what_unix_dgram_carries() {
         ],
         "size 67108864 is above what unix-dgram carries: at most",
     );
+}
+
+#[test]
+fn no_mechanism_asked_for_carries_the_size() {
+    refused(
+        &[
+            "run",
+            "pingpong",
+            "--mech",
+            "unix-dgram,udp",
+            "--param",
+            "size=1M",
+        ],
+        "size 1048576 is above what each mechanism asked for carries: unix-dgram at most ",
+    );
+}
+
+/// 64 TiB: more than any machine these tests run on can allocate. The
+/// threads mode once aborted on it, leaving a temp dir and an empty store.
+#[test]
+fn size_memory_cannot_hold_in_either_mode() {
+    for mode in ["threads", "processes"] {
+        refused(
+            &[
+                "run",
+                "pingpong",
+                "--mode",
+                mode,
+                "--mech",
+                "pipe",
+                "--param",
+                "size=65536G",
+            ],
+            "size 70368744177664 is more than this machine can allocate: a case holds 5 buffers",
+        );
+    }
+    refused(
+        &["run", "stream", "--param", "size=64,65536G"],
+        "(half of MemAvailable, ",
+    );
+}
+
+#[test]
+fn copier_buffer_memory_cannot_hold() {
+    refused(
+        &["run", "devnull", "--param", "buf=65536G"],
+        "buf 70368744177664 is more than this machine can allocate: a case holds 1 buffer",
+    );
+}
+
+#[test]
+fn mechanism_parameter_names_its_mechanism() {
+    refused(
+        &["run", "pingpong", "--mech", "pipe", "--param", "wake=spin"],
+        "wake is a parameter of the shm mechanism; pipe does not take it",
+    );
+    refused(
+        &["run", "limits", "--param", "wake=spin"],
+        "wake is a parameter of the shm mechanism; limits uses no mechanism",
+    );
+}
+
+/// What `run ARGS` (one small pingpong or limits run) stored as results.
+fn ran(sb: &Sandbox, args: &[&str]) -> Vec<serde_json::Value> {
+    let quick = ["--repeat", "1", "--quiet", "--json", "-"];
+    let run = sb.run_json(&[&["run"], args, &quick[..]].concat());
+    results(&run).clone()
+}
+
+#[test]
+fn a_size_some_mechanisms_cannot_carry_leaves_the_rest_to_run() {
+    let sb = Sandbox::new();
+    let got = ran(
+        &sb,
+        &[
+            "pingpong",
+            "--mech",
+            "pipe,unix-dgram,udp",
+            "--placement",
+            "same-cpu",
+            "--param",
+            "size=1M",
+            "--param",
+            "count=20",
+            "--warmup",
+            "0",
+        ],
+    );
+    let status: Vec<(&str, &str)> = got
+        .iter()
+        .map(|r| (r["case"].as_str().unwrap(), r["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        status,
+        [
+            ("pipe/same-cpu/processes/1048576B", "ok"),
+            ("unix-dgram/same-cpu/processes/1048576B", "unsupported"),
+            ("udp/same-cpu/processes/1048576B", "unsupported"),
+        ]
+    );
+    let dgram = got[1]["reason"].as_str().unwrap();
+    assert!(
+        dgram.starts_with("size 1048576 is above what unix-dgram carries: at most "),
+        "{dgram}"
+    );
+    assert_eq!(
+        got[2]["reason"],
+        "size 1048576 is above what udp carries: at most 65507 bytes per message"
+    );
+    assert_eq!(got[0]["verified"]["bytes"], 2 * 20 * 1048576u64);
+}
+
+#[test]
+fn a_target_named_twice_runs_once() {
+    let sb = Sandbox::new();
+    let args = [
+        "--mech",
+        "pipe",
+        "--placement",
+        "same-cpu",
+        "-p",
+        "count=20",
+    ];
+    let got = ran(&sb, &[&["pingpong", "pingpong"], &args[..]].concat());
+    assert_eq!(got.len(), 1, "{got:?}");
+    assert_eq!(got[0]["case"], "pipe/same-cpu/processes/1B");
+}
+
+#[test]
+fn mech_for_a_scenario_without_mechanisms_is_noted_and_ignored() {
+    let sb = Sandbox::new();
+    let args = ["run", "limits", "--mech", "pipe", "-p", "probe=clock"];
+    let out = sb
+        .iolab(&[&args[..], &["-p", "count=1000", "--repeat", "1", "--quiet"]].concat())
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "note: --mech is ignored for limits, which uses no mechanism\n"
+    );
+    assert!(sb.db().exists(), "the run was stored");
+    sb.assert_tmp_empty();
 }
 
 #[test]

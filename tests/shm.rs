@@ -72,5 +72,8 @@ fn a_bad_wake_mode_is_refused_before_running() {
 fn wake_belongs_to_shm_only() {
     let sb = Sandbox::new();
     let err = sb.usage_error(&["run", "pingpong", "--mech", "pipe", "--param", "wake=spin"]);
-    assert!(err.contains("unknown parameter 'wake'"), "{err}");
+    assert!(
+        err.contains("wake is a parameter of the shm mechanism; pipe does not take it"),
+        "{err}"
+    );
 }

@@ -8,6 +8,7 @@ mod probe;
 mod system;
 
 pub use probe::{io_uring, perf, tick_ns, timer_ns};
+pub(crate) use system::mem_available;
 
 use crate::model::{Availability, Environment};
 use std::path::Path;

@@ -36,8 +36,21 @@ fn fill_uname(env: &mut Environment) {
 
 /// `MemTotal` of `/proc/meminfo` text, in bytes.
 pub(crate) fn parse_mem_total(meminfo: &str) -> Option<u64> {
-    let line = meminfo.lines().find(|l| l.starts_with("MemTotal:"))?;
-    let mut words = line["MemTotal:".len()..].split_whitespace();
+    meminfo_field(meminfo, "MemTotal")
+}
+
+/// `MemAvailable` of `/proc/meminfo`, in bytes: what can be allocated
+/// without swapping.
+pub(crate) fn mem_available() -> Option<u64> {
+    read_text(MEMINFO).and_then(|m| meminfo_field(&m, "MemAvailable"))
+}
+
+/// The field `key` of `/proc/meminfo` text, in bytes.
+fn meminfo_field(meminfo: &str, key: &str) -> Option<u64> {
+    let line = meminfo
+        .lines()
+        .find(|l| l.strip_prefix(key).is_some_and(|r| r.starts_with(':')))?;
+    let mut words = line[key.len() + 1..].split_whitespace();
     let value: u64 = words.next()?.parse().ok()?;
     let scale = match words.next() {
         Some("kB") => 1024,

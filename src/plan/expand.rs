@@ -1,21 +1,22 @@
 //! Expanding one scenario invocation into cases: every combination of its
 //! list-valued parameters, times placements and mechanisms when the scenario
-//! uses them. A message size a mechanism cannot carry is an error when the
-//! user asked for both explicitly, and an `unsupported` case otherwise.
+//! uses them. A point whose buffers this machine cannot hold is an error;
+//! a message size a mechanism cannot carry makes that case `unsupported`.
 
-use super::{Common, Invocation};
+use super::{fit, memory, Common, Invocation, Planned, Point};
 use crate::error::{UsageError, UsageResult};
-use crate::mechanism::{Mechanism, Support};
+use crate::mechanism::Mechanism;
 use crate::scenario::params::parse_list;
-use crate::scenario::{CaseSpec, ParamSpec, Value};
+use crate::scenario::{CaseSpec, ParamSpec};
 use std::collections::{BTreeMap, BTreeSet};
 
-type Point = BTreeMap<&'static str, Value>;
-
-pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSpec>> {
+pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planned>> {
     let points = sweep(inv, common)?;
     for point in &points {
         inv.scenario.check_point(point).map_err(UsageError::new)?;
+        if let Some(limit) = &common.memory {
+            memory::check(point, limit)?;
+        }
     }
     let spec = |mech, placement, values: Point, unsupported| CaseSpec {
         scenario: inv.scenario,
@@ -39,7 +40,10 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSp
         }
         return Ok(unique
             .into_iter()
-            .map(|p| spec(None, None, p, None))
+            .map(|p| Planned {
+                case: spec(None, None, p, None),
+                oversize: None,
+            })
             .collect());
     }
     let mut out = Vec::new();
@@ -56,10 +60,10 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<CaseSp
         for point in &points {
             for &mech in &mechs {
                 for mech_point in sweep_specs(mech.params(), inv, common, vec![point.clone()])? {
-                    let (values, unsupported) = fit_to_mechanism(mech, mech_point, common)?;
+                    let (values, unsupported, oversize) = fit::to_mechanism(mech, mech_point);
                     let case = spec(Some(mech), Some(placement), values, unsupported);
                     if seen.insert(case.name()) {
-                        out.push(case);
+                        out.push(Planned { case, oversize });
                     }
                 }
             }
@@ -120,35 +124,4 @@ fn sweep_specs(
     }
     points.iter_mut().for_each(|p| inv.scenario.fit_point(p));
     Ok(points)
-}
-
-/// Adjusts the message size to what `mech` carries.
-fn fit_to_mechanism(
-    mech: &dyn Mechanism,
-    mut point: Point,
-    common: &Common,
-) -> UsageResult<(Point, Option<String>)> {
-    let probe = match mech.probe() {
-        Support::Yes => None,
-        Support::No(why) => Some(why),
-    };
-    let Some(Value::Int(size)) = point.get("size").cloned() else {
-        return Ok((point, probe));
-    };
-    if mech.caps().counter {
-        point.insert("size", Value::Int(mech.max_message() as u64));
-        return Ok((point, probe));
-    }
-    let max = mech.max_message() as u64;
-    if size <= max {
-        return Ok((point, probe));
-    }
-    let why = format!(
-        "size {size} is above what {} carries: at most {max} bytes per message",
-        mech.name()
-    );
-    if common.mechs_explicit && common.params.contains_key("size") {
-        return Err(UsageError::new(why));
-    }
-    Ok((point, Some(why)))
 }

@@ -3,14 +3,20 @@
 //! written.
 
 mod expand;
+mod fit;
+mod keys;
+mod memory;
 
 use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
 use crate::measure::pin::{Placement, ALL_PLACEMENTS};
 use crate::mechanism::{self, Mechanism};
 use crate::scenario::params::parse_scaled;
-use crate::scenario::{self, suite, CaseSpec, Fault, Mode, Scenario};
-use std::collections::BTreeMap;
+use crate::scenario::{self, suite, CaseSpec, Fault, Mode, Scenario, Value};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// One point of a parameter sweep: each parameter's value.
+pub(crate) type Point = BTreeMap<&'static str, Value>;
 
 pub struct Plan {
     pub cases: Vec<CaseSpec>,
@@ -28,6 +34,12 @@ pub(crate) struct Invocation {
     pub suite_repeat: Option<u64>,
 }
 
+/// A case of the plan, and the message size its mechanism cannot carry.
+pub(crate) struct Planned {
+    pub case: CaseSpec,
+    pub oversize: Option<fit::Oversize>,
+}
+
 /// Repetitions when neither the command line nor the suite says.
 pub const DEFAULT_REPEAT: u64 = 5;
 
@@ -42,18 +54,50 @@ pub(crate) struct Common {
     pub repeat: Option<u64>,
     pub warmup: Option<u64>,
     pub params: BTreeMap<String, String>,
+    /// What the buffers of one case may take (None: unknown, not checked).
+    pub memory: Option<memory::Limit>,
 }
 
 pub fn build(args: &RunArgs) -> UsageResult<Plan> {
-    let targets: Vec<String> = if args.targets.is_empty() {
-        vec!["quick".into()]
-    } else {
-        args.targets.clone()
-    };
+    let targets = targets_of(args);
     let invocations = resolve_targets(&targets, args.quick)?;
+    let common = common(args, &invocations)?;
+    let mut planned = Vec::new();
+    for inv in &invocations {
+        planned.extend(expand::cases(inv, &common)?);
+    }
+    let planned = dedupe(planned);
+    fit::refuse_if_nothing_fits(&planned)?;
+    let plan = Plan {
+        cases: planned.into_iter().map(|p| p.case).collect(),
+        targets: targets.join(" "),
+        fault: parse_fault(args.fault.as_deref())?,
+        profile: args.profile,
+    };
+    if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
+        eprintln!("{note}");
+    }
+    Ok(plan)
+}
+
+/// The targets named, each once, in order; the quick suite when none.
+fn targets_of(args: &RunArgs) -> Vec<String> {
+    let mut targets: Vec<String> = Vec::new();
+    for name in &args.targets {
+        if !targets.contains(name) {
+            targets.push(name.clone());
+        }
+    }
+    if targets.is_empty() {
+        targets.push("quick".into());
+    }
+    targets
+}
+
+fn common(args: &RunArgs, invocations: &[Invocation]) -> UsageResult<Common> {
     let mechs = select_mechs(&args.mech)?;
-    let params = parse_params(&args.params, &invocations, &mechs)?;
-    let common = Common {
+    let params = keys::parse_params(&args.params, invocations, &mechs)?;
+    Ok(Common {
         mechs,
         mechs_explicit: !args.mech.is_empty(),
         placements: select_placements(&args.placement)?,
@@ -80,17 +124,18 @@ pub fn build(args: &RunArgs) -> UsageResult<Plan> {
             .map(|w| parse_number("--warmup", w, 0, "a whole number of operations, 0 or more"))
             .transpose()?,
         params,
-    };
-    let mut cases = Vec::new();
-    for inv in &invocations {
-        cases.extend(expand::cases(inv, &common)?);
-    }
-    Ok(Plan {
-        cases,
-        targets: targets.join(" "),
-        fault: parse_fault(args.fault.as_deref())?,
-        profile: args.profile,
+        memory: memory::Limit::here(),
     })
+}
+
+/// The first of each set of identical cases (targets or suite entries that
+/// overlap), in order.
+fn dedupe(planned: Vec<Planned>) -> Vec<Planned> {
+    let mut seen = BTreeSet::new();
+    planned
+        .into_iter()
+        .filter(|p| seen.insert(p.case.identity()))
+        .collect()
 }
 
 /// A suite entry as an invocation.
@@ -142,17 +187,19 @@ fn select_mechs(names: &[String]) -> UsageResult<Vec<&'static dyn Mechanism>> {
     if names.is_empty() {
         return Ok(mechanism::ALL.to_vec());
     }
-    names
-        .iter()
-        .map(|n| {
-            mechanism::find(n).ok_or_else(|| {
-                UsageError::new(format!(
-                    "unknown mechanism '{n}': expected one of {}",
-                    mechanism::names().join(", ")
-                ))
-            })
-        })
-        .collect()
+    let mut mechs: Vec<&'static dyn Mechanism> = Vec::new();
+    for n in names {
+        let mech = mechanism::find(n).ok_or_else(|| {
+            UsageError::new(format!(
+                "unknown mechanism '{n}': expected one of {}",
+                mechanism::names().join(", ")
+            ))
+        })?;
+        if !mechs.iter().any(|m| m.name() == mech.name()) {
+            mechs.push(mech);
+        }
+    }
+    Ok(mechs)
 }
 
 fn select_placements(names: &[String]) -> UsageResult<Vec<Placement>> {
@@ -179,43 +226,6 @@ fn parse_number(flag: &str, text: &str, min: u64, expected: &str) -> UsageResult
         .ok_or_else(|| UsageError::new(format!("invalid {flag} '{text}': expected {expected}")))
 }
 
-/// `KEY=VALUE` pairs; each key must belong to a scenario being run, or to
-/// a selected mechanism when a scenario runs over mechanisms.
-fn parse_params(
-    raw: &[String],
-    invocations: &[Invocation],
-    mechs: &[&'static dyn Mechanism],
-) -> UsageResult<BTreeMap<String, String>> {
-    let mut known: Vec<&str> = invocations
-        .iter()
-        .flat_map(|i| i.scenario.params().iter().map(|p| p.name))
-        .collect();
-    if invocations.iter().any(|i| i.scenario.uses_mechanisms()) {
-        known.extend(mechs.iter().flat_map(|m| m.params().iter().map(|p| p.name)));
-    }
-    known.sort_unstable();
-    known.dedup();
-    let mut out = BTreeMap::new();
-    for item in raw {
-        let (key, value) = item.split_once('=').ok_or_else(|| {
-            UsageError::new(format!(
-                "invalid --param '{item}': expected KEY=VALUE, e.g. size=64"
-            ))
-        })?;
-        if !known.contains(&key) {
-            let mut scenarios: Vec<&str> = invocations.iter().map(|i| i.scenario.name()).collect();
-            scenarios.dedup();
-            return Err(UsageError::new(format!(
-                "unknown parameter '{key}' for {}: expected one of {}",
-                scenarios.join(", "),
-                known.join(", ")
-            )));
-        }
-        out.insert(key.to_string(), value.to_string());
-    }
-    Ok(out)
-}
-
 fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
     match text {
         None => Ok(None),
@@ -225,3 +235,6 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
         ))),
     }
 }
+
+#[cfg(test)]
+mod tests;

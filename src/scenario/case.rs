@@ -30,6 +30,15 @@ pub enum Fault {
     Corrupt,
 }
 
+/// See `CaseSpec::identity`.
+pub(crate) type CaseIdentity = (
+    &'static str,
+    String,
+    BTreeMap<&'static str, Value>,
+    u64,
+    Option<u64>,
+);
+
 pub struct CaseSpec {
     pub scenario: &'static dyn Scenario,
     pub mech: Option<&'static dyn Mechanism>,
@@ -105,6 +114,18 @@ impl CaseSpec {
         }
         map.insert("repeat".into(), self.repeat.into());
         map
+    }
+
+    /// What makes two cases the same: scenario, name (mechanism, placement,
+    /// mode), every parameter value, repetitions and warm-up.
+    pub(crate) fn identity(&self) -> CaseIdentity {
+        (
+            self.scenario.name(),
+            self.name(),
+            self.values.clone(),
+            self.repeat,
+            self.warmup,
+        )
     }
 
     pub fn warmup_or(&self, default: u64) -> u64 {

@@ -33,6 +33,7 @@ pub use case::{CaseCtx, CaseSpec, Fault, Mode};
 pub(crate) use devnull_verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
 pub use params::{ParamKind, ParamSpec, Value};
+pub(crate) use payload::zeroed;
 
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;

@@ -2,7 +2,11 @@
 //! carries its sequence number (as seq+1, so an eventfd counter is never 0)
 //! in its first bytes, and the rest is a fixed pattern. Receivers check the
 //! sequence of every message and the whole content of every 64th and the
-//! last, so verification costs little inside timed loops.
+//! last, so verification costs little inside timed loops. Buffers of a
+//! user-given size are reserved fallibly: a size memory cannot hold fails
+//! the case with a reason instead of aborting the process.
+
+use std::io;
 
 /// Every FULL_CHECK_EVERY-th message is compared byte for byte.
 const FULL_CHECK_EVERY: u64 = 64;
@@ -12,16 +16,17 @@ pub struct Payload {
 }
 
 impl Payload {
-    pub fn new(size: usize) -> Payload {
-        let template = (0..size)
-            .map(|i| (i as u8).wrapping_mul(31).wrapping_add(7))
-            .collect();
-        Payload { template }
+    pub fn new(size: usize) -> io::Result<Payload> {
+        let mut template = reserve(size, "a message template")?;
+        template.extend((0..size).map(|i| (i as u8).wrapping_mul(31).wrapping_add(7)));
+        Ok(Payload { template })
     }
 
     /// A buffer holding the template, for a sender to stamp.
-    pub fn buffer(&self) -> Vec<u8> {
-        self.template.clone()
+    pub fn buffer(&self) -> io::Result<Vec<u8>> {
+        let mut buf = reserve(self.template.len(), "a message buffer")?;
+        buf.extend_from_slice(&self.template);
+        Ok(buf)
     }
 
     /// Writes `seq` into the first bytes of `buf` (little-endian seq+1,
@@ -66,6 +71,25 @@ impl Payload {
     }
 }
 
+/// `len` zero bytes, or an error naming `len` when memory cannot hold them.
+pub(crate) fn zeroed(len: usize, what: &str) -> io::Result<Vec<u8>> {
+    let mut buf = reserve(len, what)?;
+    buf.resize(len, 0);
+    Ok(buf)
+}
+
+/// An empty vector with room for exactly `len` bytes.
+fn reserve(len: usize, what: &str) -> io::Result<Vec<u8>> {
+    let mut buf = Vec::new();
+    buf.try_reserve_exact(len).map_err(|e| {
+        io::Error::new(
+            io::ErrorKind::OutOfMemory,
+            format!("cannot allocate {len} bytes for {what}: {e}"),
+        )
+    })?;
+    Ok(buf)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,8 +97,8 @@ mod tests {
     #[test]
     fn stamped_messages_check() {
         for size in [1, 7, 8, 64, 4096] {
-            let p = Payload::new(size);
-            let mut buf = p.buffer();
+            let p = Payload::new(size).unwrap();
+            let mut buf = p.buffer().unwrap();
             for seq in [0, 1, 63, 64, 1000] {
                 p.stamp(&mut buf, seq);
                 assert_eq!(p.check(&buf, seq, true), Ok(()));
@@ -84,8 +108,8 @@ mod tests {
 
     #[test]
     fn wrong_sequence_is_caught() {
-        let p = Payload::new(16);
-        let mut buf = p.buffer();
+        let p = Payload::new(16).unwrap();
+        let mut buf = p.buffer().unwrap();
         p.stamp(&mut buf, 5);
         let err = p.check(&buf, 6, false).unwrap_err();
         assert!(err.starts_with("message 6: expected sequence tag"), "{err}");
@@ -93,8 +117,8 @@ mod tests {
 
     #[test]
     fn damaged_body_is_caught_on_checked_messages() {
-        let p = Payload::new(100);
-        let mut buf = p.buffer();
+        let p = Payload::new(100).unwrap();
+        let mut buf = p.buffer().unwrap();
         p.stamp(&mut buf, 64);
         buf[50] ^= 1;
         assert_eq!(
@@ -105,12 +129,30 @@ mod tests {
 
     #[test]
     fn corrupt_breaks_the_tag_and_twice_restores_it() {
-        let p = Payload::new(1);
-        let mut buf = p.buffer();
+        let p = Payload::new(1).unwrap();
+        let mut buf = p.buffer().unwrap();
         p.stamp(&mut buf, 3);
         Payload::corrupt(&mut buf);
         assert!(p.check(&buf, 3, false).is_err());
         Payload::corrupt(&mut buf);
         assert_eq!(p.check(&buf, 3, false), Ok(()));
+    }
+
+    #[test]
+    fn a_size_memory_cannot_hold_is_an_error_not_an_abort() {
+        let huge = 1usize << 60;
+        let err = Payload::new(huge)
+            .err()
+            .expect("2^60 bytes cannot be allocated");
+        assert_eq!(err.kind(), io::ErrorKind::OutOfMemory);
+        let msg = err.to_string();
+        assert!(
+            msg.starts_with(&format!(
+                "cannot allocate {huge} bytes for a message template"
+            )),
+            "{msg}"
+        );
+        assert!(zeroed(huge, "a copier buffer").is_err());
+        assert_eq!(zeroed(3, "a copier buffer").unwrap(), vec![0, 0, 0]);
     }
 }

@@ -153,8 +153,8 @@ impl EndpointLoop for Initiator {
     type Out = anyhow::Result<SideOut>;
     fn run<E: Endpoint + ?Sized>(self, ep: &mut E) -> Self::Out {
         let Initiator { size, sched } = self;
-        let payload = Payload::new(size);
-        let (mut msg, mut echo) = (payload.buffer(), payload.buffer());
+        let payload = Payload::new(size)?;
+        let (mut msg, mut echo) = (payload.buffer()?, payload.buffer()?);
         let mut out = SideOut::default();
         let mut hist = Latencies::new();
         let clock = tick_clock();
@@ -202,8 +202,8 @@ impl EndpointLoop for Echoer {
     type Out = anyhow::Result<SideOut>;
     fn run<E: Endpoint + ?Sized>(self, ep: &mut E) -> Self::Out {
         let Echoer { size, sched, fault } = self;
-        let payload = Payload::new(size);
-        let mut msg = payload.buffer();
+        let payload = Payload::new(size)?;
+        let mut msg = payload.buffer()?;
         let mut out = SideOut::default();
         let mut reps = Reps::start(&sched, &mut out);
         let corrupt_at = sched.fault_at(fault);

@@ -223,8 +223,8 @@ fn sender(
     sched: Schedule,
     fault: Option<Fault>,
 ) -> anyhow::Result<SideOut> {
-    let payload = Payload::new(size);
-    let mut msg = payload.buffer();
+    let payload = Payload::new(size)?;
+    let mut msg = payload.buffer()?;
     let mut out = SideOut::default();
     let mut reps = Reps::start(&sched, &mut out);
     let credit = credit(&ep, size);
@@ -269,8 +269,8 @@ fn await_ack(ep: &mut BoxEndpoint, expected: u64) -> anyhow::Result<()> {
 }
 
 fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
-    let payload = Payload::new(size);
-    let mut msg = payload.buffer();
+    let payload = Payload::new(size)?;
+    let mut msg = payload.buffer()?;
     let mut out = SideOut::default();
     let mut reps = Reps::start(&sched, &mut out);
     let step = credit(&ep, size).map(|(_, step)| step);

@@ -1,0 +1,120 @@
+//! Plans built from whole command lines: duplicates run once, a size some
+//! mechanisms cannot carry leaves the rest to run, and only a plan with
+//! nothing that can run is refused.
+
+use super::build;
+use crate::cli::{Cli, Command};
+use clap::Parser;
+
+fn plan(args: &[&str]) -> Result<super::Plan, String> {
+    let cli = Cli::try_parse_from([&["iolab", "run"], args].concat()).unwrap();
+    let Command::Run(run) = cli.command else {
+        unreachable!()
+    };
+    build(&run).map_err(|e| e.0)
+}
+
+fn refusal(args: &[&str]) -> String {
+    match plan(args) {
+        Ok(_) => panic!("planned, not refused: {args:?}"),
+        Err(why) => why,
+    }
+}
+
+fn names(plan: &super::Plan) -> Vec<String> {
+    plan.cases.iter().map(|c| c.name()).collect()
+}
+
+#[test]
+fn a_target_named_twice_runs_once() {
+    let args = ["--mech", "pipe,pipe", "--placement", "same-cpu"];
+    let once = plan(&[&["pingpong"], &args[..]].concat()).unwrap();
+    let twice = plan(&[&["pingpong", "pingpong"], &args[..]].concat()).unwrap();
+    assert_eq!(names(&once), ["pipe/same-cpu/processes/1B"]);
+    assert_eq!(names(&twice), names(&once));
+    assert_eq!(twice.targets, "pingpong");
+}
+
+#[test]
+fn overlapping_suite_entries_run_once() {
+    let suite = names(&plan(&["quick", "--quick"]).unwrap());
+    let both = names(&plan(&["quick", "pingpong", "--quick"]).unwrap());
+    assert!(suite.contains(&"pipe/same-cpu/processes/1B".to_string()));
+    assert_eq!(both, suite);
+}
+
+#[test]
+fn mechanisms_that_cannot_carry_a_size_are_unsupported_and_the_rest_runs() {
+    let args = [
+        "pingpong",
+        "--mech",
+        "pipe,unix-dgram,udp",
+        "--placement",
+        "same-cpu",
+        "--param",
+        "size=1M",
+    ];
+    let plan = plan(&args).unwrap();
+    let why: Vec<(String, Option<&str>)> = plan
+        .cases
+        .iter()
+        .map(|c| (c.name(), c.unsupported.as_deref()))
+        .collect();
+    assert_eq!(why.len(), 3);
+    assert_eq!(why[0], ("pipe/same-cpu/processes/1048576B".into(), None));
+    let dgram = why[1].1.unwrap();
+    assert!(dgram.starts_with("size 1048576 is above what unix-dgram carries: at most "));
+    assert_eq!(
+        why[2].1,
+        Some("size 1048576 is above what udp carries: at most 65507 bytes per message")
+    );
+}
+
+#[test]
+fn a_size_no_mechanism_asked_for_carries_is_refused() {
+    let err = refusal(&["pingpong", "--mech", "udp", "--param", "size=1M"]);
+    assert_eq!(
+        err,
+        "size 1048576 is above what udp carries: at most 65507 bytes per message"
+    );
+    let err = refusal(&["stream", "--mech", "unix-dgram,udp", "-p", "size=1M"]);
+    assert!(
+        err.starts_with(
+            "size 1048576 is above what each mechanism asked for carries: unix-dgram at most "
+        ),
+        "{err}"
+    );
+    assert!(
+        err.ends_with(", udp at most 65507 bytes per message"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_size_by_default_above_a_mechanism_is_only_unsupported() {
+    let plan = plan(&["stream", "--mech", "udp", "--placement", "same-cpu"]).unwrap();
+    let unsupported: Vec<String> = plan
+        .cases
+        .iter()
+        .filter(|c| c.unsupported.is_some())
+        .map(|c| c.name())
+        .collect();
+    assert_eq!(unsupported, ["udp/same-cpu/processes/65536B"]);
+    assert_eq!(plan.cases.len(), 3);
+}
+
+#[test]
+fn a_size_memory_cannot_hold_is_refused_for_every_mechanism() {
+    for mech in ["pipe", "eventfd", "udp"] {
+        let err = refusal(&["pingpong", "--mech", mech, "-p", "size=65536G"]);
+        assert!(
+            err.starts_with("size 70368744177664 is more than this machine can allocate: a case holds 5 buffers of that size (327680.0 GiB)"),
+            "{err}"
+        );
+    }
+    let err = refusal(&["devnull", "-p", "buf=65536G"]);
+    assert!(
+        err.starts_with("buf 70368744177664 is more than this machine can allocate"),
+        "{err}"
+    );
+}
