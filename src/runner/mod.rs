@@ -39,8 +39,8 @@ pub fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResul
     cleanup::untrack_dir(tmp.path());
     observer.finish();
     drop(tmp);
-    if cleanup::cancelled() {
-        return Err(Interrupted.into());
+    if let Some(signal) = cleanup::cancelled_by() {
+        return Err(Interrupted(signal).into());
     }
     results
 }
