@@ -4,7 +4,7 @@
 //! runner unwinds and removes its temp dir, and reports which signal); a
 //! second one exits at once after removing the registered directories and
 //! running the registered teardown commands (network namespaces of an
-//! emulated link). SIGKILL leaves no chance.
+//! emulated link). SIGKILL leaves no chance: `stale` sweeps up after it.
 
 use crate::sys::signals::{interrupt, ThreadHandle};
 use rustix::process::{kill_process, Pid, Signal};
