@@ -11,15 +11,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// Usage errors exit 2, an interrupted run 130, anything else 1.
+/// Usage errors exit 2, a run stopped by a signal 128 + the signal (130 for
+/// Ctrl-C, 143 for SIGTERM), anything else 1.
 fn report_error(err: &anyhow::Error) -> ExitCode {
     if let Some(usage) = err.downcast_ref::<iolab::error::UsageError>() {
         eprintln!("error: {usage}");
         return ExitCode::from(2);
     }
-    if err.downcast_ref::<iolab::error::Interrupted>().is_some() {
-        eprintln!("{err}");
-        return ExitCode::from(130);
+    if let Some(interrupted) = err.downcast_ref::<iolab::error::Interrupted>() {
+        eprintln!("{interrupted}");
+        return ExitCode::from(interrupted.exit_status());
     }
     eprintln!("error: {err:#}");
     ExitCode::from(1)

@@ -1,12 +1,14 @@
-//! Ctrl-C in the middle of a run: iolab exits 130, its peer processes are
-//! gone, its temp dir and FIFOs removed, and nothing is stored.
+//! Ctrl-C (SIGINT) or SIGTERM in the middle of a run: iolab names the
+//! signal, exits 128 + the signal (130, 143), its peer processes are gone,
+//! its temp dir and FIFOs removed, and nothing is stored.
 
 mod common;
 use common::{alive, children_of, Sandbox};
+use rustix::process::Signal;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-fn interrupt_mid_run(mode: &str, mech: &str) {
+fn interrupt_mid_run(mode: &str, mech: &str, signal: Signal) {
     let peers = if mode == "threads" { 0 } else { 2 };
     interrupt_run(
         &[
@@ -22,14 +24,16 @@ fn interrupt_mid_run(mode: &str, mech: &str) {
             "1",
         ],
         peers,
+        signal,
     );
 }
 
 /// Starts `iolab ARGS`, waits until it has `peers` child processes and its
-/// temp dir, sends SIGINT and checks that nothing is left.
-fn interrupt_run(args: &[&str], peers: usize) {
+/// temp dir, sends `signal` (SIGINT or SIGTERM) and checks that iolab names
+/// it, exits 128 + it, and leaves nothing.
+fn interrupt_run(args: &[&str], peers: usize, signal: Signal) {
     let sb = Sandbox::new();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
+    let child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
         .args(args)
         .env("TMPDIR", sb.tmp())
         .env("XDG_DATA_HOME", sb.dir.path().join("data"))
@@ -49,13 +53,23 @@ fn interrupt_run(args: &[&str], peers: usize) {
         assert!(Instant::now() < deadline, "the run did not start its peers");
         std::thread::sleep(Duration::from_millis(20));
     };
-    rustix::process::kill_process(
-        rustix::process::Pid::from_raw(pid as i32).unwrap(),
-        rustix::process::Signal::INT,
-    )
-    .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(130), "exit status after Ctrl-C");
+    rustix::process::kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap(), signal)
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let (code, said) = match signal {
+        Signal::TERM => (143, "interrupted: stopped by SIGTERM, nothing stored\n"),
+        _ => (
+            130,
+            "interrupted: stopped by SIGINT (Ctrl-C), nothing stored\n",
+        ),
+    };
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "exit status after {signal:?}"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.ends_with(said), "stderr: {stderr}");
     for peer in peers {
         assert!(!alive(peer), "peer process {peer} outlived the run");
     }
@@ -75,12 +89,22 @@ fn interrupt_run(args: &[&str], peers: usize) {
 
 #[test]
 fn ctrl_c_stops_processes_and_removes_fifos() {
-    interrupt_mid_run("processes", "fifo");
+    interrupt_mid_run("processes", "fifo", Signal::INT);
 }
 
 #[test]
 fn ctrl_c_stops_threads() {
-    interrupt_mid_run("threads", "pipe");
+    interrupt_mid_run("threads", "pipe", Signal::INT);
+}
+
+#[test]
+fn sigterm_is_named_and_exits_143() {
+    interrupt_mid_run("processes", "fifo", Signal::TERM);
+}
+
+#[test]
+fn sigterm_stops_threads_too() {
+    interrupt_mid_run("threads", "pipe", Signal::TERM);
 }
 
 #[test]
@@ -99,5 +123,6 @@ fn ctrl_c_stops_the_server_client_and_idle_holder() {
             "1",
         ],
         3,
+        Signal::INT,
     );
 }

@@ -1,14 +1,15 @@
 //! Nothing is left behind: every child process, peer thread and temp dir a
 //! run creates is registered here, and SIGINT/SIGTERM stop them all. The
 //! first signal cancels the run (children killed, threads interrupted, the
-//! runner unwinds and removes its temp dir); a second one exits at once
-//! after removing the registered directories and running the registered
-//! teardown commands (network namespaces of an emulated link).
+//! runner unwinds and removes its temp dir, and reports which signal); a
+//! second one exits at once after removing the registered directories and
+//! running the registered teardown commands (network namespaces of an
+//! emulated link). SIGKILL leaves no chance: `stale` sweeps up after it.
 
 use crate::sys::signals::{interrupt, ThreadHandle};
 use rustix::process::{kill_process, Pid, Signal};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, Once};
 
 #[derive(Default)]
@@ -26,7 +27,8 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     teardowns: Vec::new(),
 });
 static NEXT_TEARDOWN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-static CANCELLED: AtomicBool = AtomicBool::new(false);
+/// The signal that cancelled the run; 0 while none has.
+static CANCELLED_BY: AtomicI32 = AtomicI32::new(0);
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
     REGISTRY
@@ -35,7 +37,12 @@ fn registry() -> std::sync::MutexGuard<'static, Registry> {
 }
 
 pub fn cancelled() -> bool {
-    CANCELLED.load(Ordering::SeqCst)
+    cancelled_by().is_some()
+}
+
+/// The signal (SIGINT or SIGTERM) that cancelled the run, if one did.
+pub fn cancelled_by() -> Option<i32> {
+    Some(CANCELLED_BY.load(Ordering::SeqCst)).filter(|signal| *signal != 0)
 }
 
 pub fn track_child(pid: i32) {
@@ -123,8 +130,8 @@ pub fn install() {
         match signal_hook::iterator::Signals::new(signals) {
             Ok(mut signals) => {
                 std::thread::spawn(move || {
-                    for _ in signals.forever() {
-                        on_signal();
+                    for signal in signals.forever() {
+                        on_signal(signal);
                     }
                 });
             }
@@ -133,14 +140,19 @@ pub fn install() {
     });
 }
 
-fn on_signal() {
-    if CANCELLED.swap(true, Ordering::SeqCst) {
+fn on_signal(signal: i32) {
+    let first = CANCELLED_BY
+        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+        .is_ok();
+    if !first {
         let reg = registry();
         for dir in &reg.dirs {
             let _ = std::fs::remove_dir_all(dir);
         }
         run_teardowns(&reg.teardowns);
-        std::process::exit(130);
+        let interrupted = crate::error::Interrupted(signal);
+        eprintln!("{interrupted}");
+        std::process::exit(interrupted.exit_status().into());
     }
     stop_everything();
 }

@@ -6,6 +6,7 @@ pub mod cleanup;
 pub mod peers;
 pub mod procs;
 pub mod progress;
+pub(crate) mod stale;
 mod summary;
 
 pub use summary::{annotate_limits, verdicts};
@@ -33,24 +34,31 @@ pub trait Observer {
 
 pub fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     cleanup::install();
-    let tmp = private_temp_dir().context("creating a private temp dir")?;
+    stale::sweep();
+    let tmp = private_temp_dir().with_context(|| {
+        format!(
+            "creating a private temp dir in {}",
+            std::env::temp_dir().display()
+        )
+    })?;
     cleanup::track_dir(tmp.path().to_path_buf());
     let results = run_cases(plan, tmp.path(), observer);
     cleanup::untrack_dir(tmp.path());
     observer.finish();
     drop(tmp);
-    if cleanup::cancelled() {
-        return Err(Interrupted.into());
+    if let Some(signal) = cleanup::cancelled_by() {
+        return Err(Interrupted(signal).into());
     }
     results
 }
 
-/// `$TMPDIR/iolab-XXXXXX`, readable by this user only: FIFOs and test
-/// files of the cases live inside it.
+/// `$TMPDIR/iolab-<pid>-XXXXXX`, readable by this user only: FIFOs and
+/// test files of the cases live inside it. The PID tells a later run
+/// whether it is stale (`stale::sweep`).
 fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
     use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
-        .prefix("iolab-")
+        .prefix(&stale::own_prefix())
         .permissions(std::fs::Permissions::from_mode(0o700))
         .tempdir()
 }
@@ -121,6 +129,6 @@ mod tests {
             .unwrap()
             .to_str()
             .unwrap()
-            .starts_with("iolab-"));
+            .starts_with(&format!("iolab-{}-", std::process::id())));
     }
 }

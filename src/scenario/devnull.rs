@@ -8,7 +8,7 @@
 
 use super::copier_params;
 use super::devnull_sink::{self, copy_into, SINKS};
-use super::testfile::TestFile;
+use super::testfile::{self, TestFile};
 use super::{
     CaseCtx, CaseSpec, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported, Value,
 };
@@ -108,6 +108,9 @@ impl Scenario for DevNull {
         let sink = case.text("sink");
         copier::usable(copier, devnull_sink::kind(sink)).map_err(Unsupported)?;
         let file = TestFile::create(ctx.dir, "file", case.int("file-size"))?;
+        if sink == "file" {
+            testfile::ensure_room(ctx.dir, file.len)?;
+        }
         file.describe(out);
         out.params
             .insert("atime_mode".into(), file.mount.atime_mode().into());

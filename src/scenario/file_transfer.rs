@@ -8,7 +8,7 @@
 use super::copier_verdict;
 use super::link::{Link, LINKS};
 use super::side::cpu_usage;
-use super::testfile::{Digest, TestFile};
+use super::testfile::{self, Digest, TestFile};
 use super::{copier_params, Value};
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::copier::{self, Copier, CopyOpts, SinkKind};
@@ -125,6 +125,9 @@ impl Scenario for FileTransfer {
         let copier = copier_params::chosen(case);
         copier::usable(copier, SinkKind::Socket).map_err(Unsupported)?;
         let file = TestFile::create(ctx.dir, "file", case.int("file-size"))?;
+        if case.text("sink") == "file" {
+            testfile::ensure_room(ctx.dir, file.len)?;
+        }
         file.describe(out);
         let link = Link::open(case.text("link"))?;
         let setup = Setup {

@@ -4,7 +4,9 @@
 //! sender's end; nothing is added to the host's own namespace. It needs
 //! root and iproute2 (`ip`, `tc`); the namespaces (and with them the veth
 //! and the qdisc) are deleted on drop, and registered with
-//! `runner::cleanup` so a second Ctrl-C deletes them too.
+//! `runner::cleanup` so a second Ctrl-C deletes them too. Their names
+//! `iolab-<pid>-<n>-s|r` carry iolab's PID, so a later run removes those of
+//! a killed run (`runner::stale`).
 
 use super::Unsupported;
 use crate::runner::cleanup;
@@ -24,6 +26,8 @@ const RECEIVER_IP: Ipv4Addr = Ipv4Addr::new(10, 203, 0, 2);
 const RECEIVER_ADDR: &str = "10.203.0.2/30";
 const VETH_SENDER: &str = "iolab-s";
 const VETH_RECEIVER: &str = "iolab-r";
+/// Where `ip netns` keeps the named namespaces.
+pub(crate) const NETNS_DIR: &str = "/var/run/netns";
 
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
@@ -66,9 +70,9 @@ impl Namespaces {
     fn create(rate: &str) -> anyhow::Result<Namespaces> {
         check_can_emulate()?;
         let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let pid = std::process::id();
+        let prefix = crate::runner::stale::own_prefix();
         let mut ns = Namespaces {
-            names: [format!("iolab-{pid}-{n}-s"), format!("iolab-{pid}-{n}-r")],
+            names: [format!("{prefix}{n}-s"), format!("{prefix}{n}-r")],
             teardowns: Vec::new(),
         };
         for name in ns.names.clone() {
@@ -153,7 +157,7 @@ impl Namespaces {
 impl Drop for Namespaces {
     fn drop(&mut self) {
         for name in &self.names {
-            let _ = run(&["ip", "netns", "del", name]);
+            let _ = delete_netns(name);
         }
         for id in &self.teardowns {
             cleanup::untrack_teardown(*id);
@@ -164,7 +168,7 @@ impl Drop for Namespaces {
 /// Runs `f` on a fresh thread moved into namespace `name`: a socket keeps
 /// the namespace it was created in, and the caller's thread stays where it is.
 fn in_netns<T: Send>(name: &str, f: impl FnOnce() -> io::Result<T> + Send) -> io::Result<T> {
-    let path = format!("/var/run/netns/{name}");
+    let path = format!("{NETNS_DIR}/{name}");
     std::thread::scope(|s| {
         s.spawn(|| {
             let ns = std::fs::File::open(&path)?;
@@ -191,6 +195,11 @@ fn check_can_emulate() -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Deletes network namespace `name`, and with it its veth end and qdisc.
+pub(crate) fn delete_netns(name: &str) -> anyhow::Result<()> {
+    run(&["ip", "netns", "del", name])
 }
 
 fn argv(args: &[&str]) -> Vec<String> {

@@ -13,7 +13,7 @@ mod event_bench;
 mod fd_budget;
 mod file_transfer;
 mod limits;
-mod link;
+pub(crate) mod link;
 pub mod params;
 mod payload;
 mod pingpong;

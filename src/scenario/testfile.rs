@@ -2,14 +2,16 @@
 //! private directory with reproducible, incompressible content, with its
 //! xxh3 hash for the receiver to match; the filesystem and atime mode of
 //! its mount (TMPDIR may be tmpfs, where nothing is ever read from disk);
-//! and dropping its pages from the page cache for `cache=cold`.
+//! and dropping its pages from the page cache for `cache=cold`. A directory
+//! without room for the file (checked with statvfs first, or ENOSPC while
+//! writing) makes the case `unsupported`, naming the directory and sizes.
 
 use super::Unsupported;
 use crate::sys::mmap::resident_pages;
 use anyhow::Context;
 use rustix::fs::{fadvise, Advice};
 use std::fs::File;
-use std::io::Write;
+use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use xxhash_rust::xxh3::Xxh3;
 
@@ -26,27 +28,16 @@ pub struct TestFile {
 impl TestFile {
     /// Writes `len` bytes to `dir/name`, synced so its pages can be dropped.
     pub fn create(dir: &Path, name: &str, len: u64) -> anyhow::Result<TestFile> {
+        ensure_room(dir, len)?;
         let path = dir.join(name);
-        let mut file =
-            File::create(&path).with_context(|| format!("creating {}", path.display()))?;
-        let mut digest = Digest::default();
-        let mut chunk = vec![0u8; CHUNK];
-        let mut written = 0u64;
-        while written < len {
-            let n = (len - written).min(CHUNK as u64) as usize;
-            fill(&mut chunk[..n], written);
-            file.write_all(&chunk[..n])?;
-            digest.update(&chunk[..n]);
-            written += n as u64;
-        }
-        file.sync_all()?;
+        let hash = write_content(&path, len).map_err(|e| write_failed(e, &path, len))?;
         let file = File::open(&path)?;
         let mount = Mount::of(&path);
         Ok(TestFile {
             path,
             file,
             len,
-            hash: digest.hash(),
+            hash,
             mount,
         })
     }
@@ -81,6 +72,76 @@ impl TestFile {
         out.params
             .insert("mount_point".into(), self.mount.point.clone().into());
     }
+}
+
+/// Writes the file's `len` bytes and syncs them; returns their hash.
+fn write_content(path: &Path, len: u64) -> io::Result<u64> {
+    let mut file = File::create(path)?;
+    let mut digest = Digest::default();
+    let mut chunk = vec![0u8; CHUNK];
+    let mut written = 0u64;
+    while written < len {
+        let n = (len - written).min(CHUNK as u64) as usize;
+        fill(&mut chunk[..n], written);
+        file.write_all(&chunk[..n])?;
+        digest.update(&chunk[..n]);
+        written += n as u64;
+    }
+    file.sync_all()?;
+    Ok(digest.hash())
+}
+
+/// `Unsupported` unless `dir`'s filesystem has `len` bytes free for this
+/// user (statvfs), for a file (test file or copy) about to be written.
+pub(crate) fn ensure_room(dir: &Path, len: u64) -> anyhow::Result<()> {
+    let free = free_bytes(dir).with_context(|| format!("statvfs {}", dir.display()))?;
+    if free < len {
+        return Err(Unsupported(room_text(dir, len, free)).into());
+    }
+    Ok(())
+}
+
+/// ENOSPC or EDQUOT while writing `path` (though statvfs saw room) is
+/// `Unsupported` like a failed `ensure_room`; the partial file is removed
+/// first, so the free space named is what the directory offers. Other
+/// errors stay failures.
+fn write_failed(err: io::Error, path: &Path, len: u64) -> anyhow::Error {
+    if !matches!(err.raw_os_error(), Some(libc::ENOSPC | libc::EDQUOT)) {
+        return anyhow::Error::new(err).context(format!("writing {}", path.display()));
+    }
+    let _ = std::fs::remove_file(path);
+    let dir = path.parent().unwrap_or(path);
+    let free = free_bytes(dir).unwrap_or(0);
+    let why = format!("no space left on device: {}", room_text(dir, len, free));
+    Unsupported(why).into()
+}
+
+fn free_bytes(dir: &Path) -> io::Result<u64> {
+    let fs = rustix::fs::statvfs(dir)?;
+    Ok(fs.f_bavail.saturating_mul(fs.f_frsize))
+}
+
+/// `needs 64 MiB in DIR, 3 MiB free`; in bytes when the two round alike.
+fn room_text(dir: &Path, len: u64, free: u64) -> String {
+    let (mut need, mut have) = (size_text(len), size_text(free));
+    if need == have {
+        (need, have) = (format!("{len} bytes"), format!("{free} bytes"));
+    }
+    format!("needs {need} in {}, {have} free", dir.display())
+}
+
+/// `64 MiB`, `1.5 MiB`, `512 KiB`, `100 B`.
+fn size_text(bytes: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = bytes as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    let text = format!("{value:.1}");
+    let text = text.strip_suffix(".0").unwrap_or(&text);
+    format!("{text} {}", UNITS[unit])
 }
 
 /// Reproducible bytes that no filesystem or link compresses: a splitmix64
@@ -212,6 +273,58 @@ mod tests {
         );
         let m = find_mount(MOUNTINFO, Path::new("/data/f")).unwrap();
         assert_eq!(m.atime_mode(), "noatime,lazytime");
+    }
+
+    #[test]
+    fn sizes_read_in_binary_units() {
+        assert_eq!(size_text(100), "100 B");
+        assert_eq!(size_text(64 << 20), "64 MiB");
+        assert_eq!(size_text(3 << 19), "1.5 MiB");
+        assert_eq!(size_text(512 << 10), "512 KiB");
+    }
+
+    #[test]
+    fn a_file_bigger_than_the_free_space_is_unsupported_naming_dir_and_sizes() {
+        let dir = tempfile::tempdir().unwrap();
+        let too_big = free_bytes(dir.path()).unwrap() + (1 << 40);
+        let err = TestFile::create(dir.path(), "f", too_big).err().unwrap();
+        let why = &err.downcast_ref::<Unsupported>().expect("unsupported").0;
+        let expect = format!("needs {} in {}, ", size_text(too_big), dir.path().display());
+        assert!(why.starts_with(&expect), "{why}");
+        assert!(why.ends_with(" free"), "{why}");
+        assert!(!dir.path().join("f").exists(), "nothing written");
+    }
+
+    #[test]
+    fn sizes_that_round_alike_are_given_in_bytes() {
+        let dir = Path::new("/d");
+        assert_eq!(
+            room_text(dir, 64 << 20, 3 << 20),
+            "needs 64 MiB in /d, 3 MiB free"
+        );
+        assert_eq!(
+            room_text(dir, 2 << 20, (2 << 20) - 4096),
+            "needs 2097152 bytes in /d, 2093056 bytes free"
+        );
+    }
+
+    #[test]
+    fn a_write_failing_with_enospc_is_unsupported_naming_dir_and_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("f");
+        std::fs::write(&path, b"partial").unwrap();
+        let enospc = io::Error::from_raw_os_error(libc::ENOSPC);
+        let err = write_failed(enospc, &path, 4096);
+        let why = &err.downcast_ref::<Unsupported>().expect("unsupported").0;
+        let expect = format!(
+            "no space left on device: needs 4 KiB in {}, ",
+            dir.path().display()
+        );
+        assert!(why.starts_with(&expect), "{why}");
+        assert!(!path.exists(), "the partial file was kept");
+        let err = write_failed(io::Error::from_raw_os_error(libc::EIO), &path, 4096);
+        assert!(err.downcast_ref::<Unsupported>().is_none(), "{err:#}");
+        assert!(format!("{err:#}").starts_with(&format!("writing {}", path.display())));
     }
 
     #[test]
