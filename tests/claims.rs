@@ -1,9 +1,18 @@
 //! `iolab run seeds --quick` answers every classic claim (each with a
-//! verdict and a figure), stores them, and `iolab claims` prints them back;
-//! `--quick` on one scenario uses its quick-suite entry.
+//! verdict and a figure) from evidence it found, decides those whose
+//! evidence is deterministic, stores them, and `iolab claims` prints them
+//! back; `--quick` on one scenario uses its quick-suite entry. Every claim
+//! reads only metrics and parameter values its scenario declares.
 
 mod common;
 use common::{json, results, Sandbox};
+use iolab::claims::pick::Select;
+use iolab::claims::rules::Rule;
+use iolab::claims::{Claim, CLAIMS};
+use iolab::measure::stats::metric;
+use iolab::model::{CaseResult, ClaimStatus};
+use iolab::scenario::{self, params};
+use serde_json::{json, Value};
 
 const IDS: [&str; 15] = [
     "E1-noatime-faster",
@@ -31,14 +40,14 @@ fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     let ids: Vec<&str> = claims.iter().map(|c| c["id"].as_str().unwrap()).collect();
     assert_eq!(ids, IDS);
     for c in claims {
-        let verdict = c["verdict"].as_str().unwrap();
-        assert!(
-            ["holds", "does not hold", "inconclusive"].contains(&verdict),
-            "{c}"
-        );
-        assert!(!c["figure"].as_str().unwrap().is_empty(), "{c}");
+        let figure = c["figure"].as_str().unwrap();
+        for missing in ["has no metric", "no result", "has no numeric"] {
+            assert!(!figure.contains(missing), "evidence not found: {c}");
+        }
         assert!(!c["original"].as_str().unwrap().is_empty(), "{c}");
     }
+    assert_deterministic_claims_are_decided(claims);
+    assert_sendfile_needs_fewer_calls(&run);
     let out = sb.iolab(&["claims", "latest"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.starts_with("== Claims ==\n"), "{text}");
@@ -54,6 +63,49 @@ fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     assert_eq!(
         json(&out.get_output().stdout).as_array().unwrap().len(),
         IDS.len()
+    );
+}
+
+/// Claims whose evidence does not depend on timing on any Linux, with the
+/// verdicts each may reach; inconclusive only if its case cannot run here.
+const DECIDED: [(&str, &[&str]); 3] = [
+    ("E4-sendfile-less-cpu", &["holds", "does not hold"]),
+    ("E6-devnull-not-read", &["holds"]),
+    ("E6-devnull-atime", &["holds", "does not hold"]),
+];
+
+fn assert_deterministic_claims_are_decided(claims: &[Value]) {
+    for (id, verdicts) in DECIDED {
+        let c = claims.iter().find(|c| c["id"] == id).unwrap();
+        let figure = c["figure"].as_str().unwrap();
+        let runs_here = !figure.contains(" unsupported: ");
+        if c["verdict"] == "inconclusive" && !common::require(runs_here, &format!("{id}: {figure}"))
+        {
+            continue;
+        }
+        assert!(verdicts.contains(&c["verdict"].as_str().unwrap()), "{c}");
+    }
+}
+
+/// E4's evidence by count: sendfile moves the 32 MiB file in a call or
+/// two, read+send makes a read and a send per 4 KiB buffer.
+fn assert_sendfile_needs_fewer_calls(run: &Value) {
+    let calls = |copier: &str| {
+        let r = results(run)
+            .iter()
+            .find(|r| r["params"]["copier"] == copier && r["params"]["link"] == "loopback")
+            .unwrap_or_else(|| panic!("no loopback {copier} result"));
+        assert_eq!(r["status"], "ok", "{r}");
+        r["metrics"]["syscalls"]["value"].as_f64().unwrap()
+    };
+    let (sendfile, read_send) = (calls("sendfile"), calls("read-write"));
+    assert!(
+        read_send >= 2.0 * 8192.0,
+        "read+send made {read_send} calls"
+    );
+    assert!(
+        (1.0..=4.0).contains(&sendfile),
+        "sendfile made {sendfile} calls"
     );
 }
 
@@ -86,4 +138,120 @@ fn a_run_without_claim_results_has_none() {
     let out = sb.iolab(&["claims"]).assert().success();
     let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
     assert!(text.contains("answers no claim"), "{text}");
+}
+
+/// A result of `scenario` with these parameters carrying every metric the
+/// scenario declares (1.0 in each of three repetitions), or no metric.
+fn fabricated(scenario: &str, params: Vec<(&str, Value)>, with_metrics: bool) -> CaseResult {
+    let case: Vec<String> = params.iter().map(|(k, v)| format!("{k}={v}")).collect();
+    let params = params
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    let mut r = CaseResult::new(scenario, &case.join("/"), params);
+    let declared = scenario::find(scenario).unwrap_or_else(|| panic!("no scenario {scenario}"));
+    for m in declared.metrics().iter().filter(|_| with_metrics) {
+        r.metrics
+            .insert(m.name.to_string(), metric(vec![1.0; 3], m.unit));
+    }
+    r
+}
+
+/// The results a claim's rule reads, made from its selections: the
+/// select's parameters, its `nearest` key at the target, a sweep's points.
+fn evidence(claim: &Claim, with_metrics: bool) -> Vec<CaseResult> {
+    let one = |sel: &Select, extra: Option<(&'static str, Value)>| {
+        let mut p: Vec<(&str, Value)> = sel.params.iter().map(|(k, v)| (*k, json!(v))).collect();
+        p.extend(sel.nearest.map(|(key, target)| (key, json!(target))));
+        p.extend(extra);
+        fabricated(sel.scenario, p, with_metrics)
+    };
+    match claim.rule {
+        Rule::Faster {
+            fast: a, slow: b, ..
+        }
+        | Rule::NoFaster { a, b, .. } => vec![one(&a, None), one(&b, None)],
+        Rule::Within { at, .. } | Rule::NotRead { at } | Rule::AtimeChanged { at } => {
+            vec![one(&at, None)]
+        }
+        Rule::Linear { at, x, .. } | Rule::Flat { at, x, .. } => [0, 100, 200, 400]
+            .iter()
+            .map(|v| one(&at, Some((x, json!(v)))))
+            .collect(),
+        Rule::Stalls { mech, .. } => ["reader-only", "both"]
+            .iter()
+            .map(|test| {
+                let p = vec![("mech", json!(mech)), ("test", json!(test))];
+                fabricated("contention", p, with_metrics)
+            })
+            .collect(),
+    }
+}
+
+#[test]
+fn every_claim_decides_on_metrics_its_scenario_declares() {
+    for claim in CLAIMS {
+        let with = claim.answer(&evidence(claim, true));
+        assert_ne!(
+            with.verdict,
+            ClaimStatus::Inconclusive,
+            "{} with every declared metric: {}",
+            claim.id,
+            with.figure
+        );
+        let without = claim.answer(&evidence(claim, false));
+        assert_eq!(without.verdict, ClaimStatus::Inconclusive, "{}", claim.id);
+        assert!(
+            without.figure.contains("has no metric"),
+            "{}: {}",
+            claim.id,
+            without.figure
+        );
+    }
+}
+
+#[test]
+fn every_claim_selects_values_its_scenario_accepts() {
+    for claim in CLAIMS {
+        for r in evidence(claim, false) {
+            assert_eq!(r.scenario, claim.scenario, "{}", claim.id);
+            for (key, value) in &r.params {
+                assert_accepted(claim, &r.scenario, key, value);
+            }
+        }
+    }
+}
+
+/// `value` is one the scenario's parameter `key` takes, written as a result
+/// carries it (a target or a sweep point: the parameter is numeric).
+fn assert_accepted(claim: &Claim, scenario_name: &str, key: &str, value: &Value) {
+    let sc = scenario::find(scenario_name).unwrap();
+    let at = format!("{}: {scenario_name} {key}={value}", claim.id);
+    if key == "mech" {
+        assert!(sc.uses_mechanisms(), "{at}: no mechanisms");
+        let name = value.as_str().unwrap();
+        assert!(
+            iolab::mechanism::find(name).is_some(),
+            "{at}: no such mechanism"
+        );
+        return;
+    }
+    let spec = sc
+        .param(key)
+        .unwrap_or_else(|| panic!("{at}: no such parameter"));
+    match value.as_str() {
+        Some(text) => {
+            let parsed = params::parse_list(spec, text).unwrap_or_else(|e| panic!("{at}: {e}"));
+            assert_eq!(parsed.len(), 1, "{at}");
+            assert_eq!(
+                parsed[0].to_string(),
+                text,
+                "{at}: a result carries it otherwise"
+            );
+        }
+        None => assert!(
+            matches!(spec.kind.parse("1"), Some(params::Value::Int(_))),
+            "{at}: not a numeric parameter"
+        ),
+    }
 }

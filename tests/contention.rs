@@ -94,7 +94,15 @@ fn shm_takes_part_when_asked() {
     assert_eq!(res.len(), 2);
     for r in res {
         assert_eq!(r["status"], "ok", "{}", r["reason"]);
-        assert!(r["metrics"]["reader_transfers"]["value"].as_f64().unwrap() >= 0.0);
+        let m = |name: &str| r["metrics"][name]["value"].as_f64().unwrap();
+        let moved = m("reader_transfers");
+        assert!(moved >= 1.0, "the reader received nothing: {r}");
+        assert!(moved <= m("reader_calls"), "more transfers than calls: {r}");
+        assert!(
+            moved <= m("writer_transfers"),
+            "read more than written: {r}"
+        );
+        assert_eq!(r["verified"]["messages"].as_f64(), Some(moved), "{r}");
     }
 }
 

@@ -21,10 +21,6 @@ fn by_case<'a>(run: &'a Value, case: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("no case {case}"))
 }
 
-fn is_uring_unsupported(r: &Value) -> bool {
-    r["params"]["poller"] == "io-uring" && r["status"] == "unsupported"
-}
-
 #[test]
 fn poll_scale_verifies_every_round_trip_for_every_poller() {
     let sb = Sandbox::new();
@@ -46,7 +42,7 @@ fn poll_scale_verifies_every_round_trip_for_every_poller() {
     );
     let rs = results(&run);
     assert_eq!(rs.len(), 10);
-    for r in rs.iter().filter(|r| !is_uring_unsupported(r)) {
+    for r in rs.iter().filter(|r| !common::io_uring_unsupported(r)) {
         assert_eq!(r["status"], "ok", "{r}");
         // 630 requests counted by the server plus 630 answers checked by
         // the client, one byte each.
@@ -196,7 +192,7 @@ fn event_bench_reads_every_write_for_every_poller_in_both_dispatch_modes() {
     assert_eq!(blocking.count(), 20);
     let r = by_case(&run, "epoll-et/blocking/pipe/fds=50/active=10");
     assert_eq!(r["params"]["pair"], "pipe");
-    for r in rs.iter().filter(|r| !is_uring_unsupported(r)) {
+    for r in rs.iter().filter(|r| !common::io_uring_unsupported(r)) {
         assert_eq!(r["status"], "ok", "{r}");
         let active = r["params"]["active"].as_u64().unwrap();
         // Three timed loops (the warm-up loop is not counted), each reading

@@ -1,7 +1,7 @@
 //! The HTML report as a person sees it: headless Chromium renders a report
 //! of fabricated runs to PNG, and the picture must not be blank; the page
-//! must load nothing from elsewhere. CI installs `chromium`; without it
-//! this test fails unless IOLAB_SKIP_BROWSER=1 says to skip it.
+//! must load nothing from elsewhere. Without a browser on PATH the test is
+//! skipped, or fails under IOLAB_STRICT_TESTS=1 (CI installs `chromium`).
 
 mod common;
 #[path = "common/runs.rs"]
@@ -17,15 +17,15 @@ const HEIGHT: u32 = 3000;
 
 #[test]
 fn report_renders_in_headless_chromium() {
-    let Some(browser) = find_browser() else {
-        if std::env::var("IOLAB_SKIP_BROWSER").as_deref() == Ok("1") {
-            eprintln!("skipped: no chromium on PATH and IOLAB_SKIP_BROWSER=1");
-            return;
-        }
-        panic!(
-            "no headless browser found (looked for {BROWSERS:?} on PATH): install Debian's \
-             chromium (apt-get install -y chromium), or set IOLAB_SKIP_BROWSER=1 to skip"
+    let Some(browser) = common::find_program(&BROWSERS) else {
+        common::require(
+            false,
+            &format!(
+                "needs a headless browser on PATH, one of {BROWSERS:?} \
+                 (Debian: apt-get install chromium)"
+            ),
         );
+        return;
     };
     let sb = Sandbox::new();
     let html = write_report(&sb);
@@ -44,13 +44,6 @@ fn report_renders_in_headless_chromium() {
         "only {:.1}% of pixels are not white",
         ink * 100.0
     );
-}
-
-fn find_browser() -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| BROWSERS.iter().map(move |b| dir.join(b)))
-        .find(|p| p.is_file())
 }
 
 /// Two runs, a comparison report with every chart kind.

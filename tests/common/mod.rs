@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 pub struct Sandbox {
@@ -122,12 +123,45 @@ pub fn require(available: bool, what: &str) -> bool {
     if std::env::var("IOLAB_STRICT_TESTS").as_deref() == Ok("1") {
         panic!("missing requirement (IOLAB_STRICT_TESTS=1): {what}");
     }
-    println!("skipped: {what}");
-    eprintln!("skipped: {what}");
+    // Straight to stderr, past the test harness's capture of print!, so a
+    // plain `cargo test` shows what was skipped and why.
+    let _ = writeln!(std::io::stderr(), "skipped: {what}");
     false
 }
 
 /// True when the tests run as root.
 pub fn is_root() -> bool {
     rustix::process::geteuid().is_root()
+}
+
+/// The first of `programs` found as a file in a directory of PATH.
+pub fn find_program(programs: &[&str]) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| programs.iter().map(move |p| dir.join(p)))
+        .find(|p| p.is_file())
+}
+
+/// Whether `program` is on PATH.
+pub fn on_path(program: &str) -> bool {
+    find_program(&[program]).is_some()
+}
+
+/// A result that came back `unsupported` because something beyond Rust is
+/// missing (an io_uring, a kernel module, ...): `require` with its reason,
+/// so it skips (true) unless IOLAB_STRICT_TESTS=1, where it fails.
+pub fn skip_unsupported(result: &serde_json::Value, what: &str) -> bool {
+    if result["status"] != "unsupported" {
+        return false;
+    }
+    let why = result["reason"].as_str().unwrap_or("no reason given");
+    !require(false, &format!("{what} ({}: {why})", result["case"]))
+}
+
+/// An `io-uring` case (poller or copier) that came back unsupported, i.e.
+/// io_uring is disabled or blocked here: skipped via `skip_unsupported`.
+pub fn io_uring_unsupported(result: &serde_json::Value) -> bool {
+    let params = &result["params"];
+    (params["poller"] == "io-uring" || params["copier"] == "io-uring")
+        && skip_unsupported(result, "needs io_uring")
 }
