@@ -1,5 +1,8 @@
 //! iolab: a laboratory for Linux IPC and I/O primitives. The library holds
-//! everything; `main.rs` only maps the outcome to an exit code.
+//! everything; `main.rs` only maps the outcome to an exit code. `unsafe` is
+//! denied everywhere but `sys`, the thin wrappers over kernel calls.
+
+#![deny(unsafe_code)]
 
 pub mod app;
 pub mod claims;
@@ -18,4 +21,5 @@ pub mod report;
 pub mod runner;
 pub mod scenario;
 pub mod store;
+#[allow(unsafe_code)]
 pub mod sys;

@@ -1,5 +1,7 @@
 //! The `iolab` binary: parse, call app, map the error chain to an exit code.
 
+#![deny(unsafe_code)]
+
 use clap::Parser;
 use std::process::ExitCode;
 
