@@ -1,7 +1,9 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
 //! report / compare.
 
-use crate::cli::{Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs};
+use crate::cli::{
+    ClaimsArgs, Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs,
+};
 use crate::error::UsageError;
 use crate::model::{Run, IOLAB_VERSION};
 use crate::report::{
@@ -162,7 +164,7 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 
 /// The claims of a stored run; a run stored before claims existed gets
 /// them computed from its results now.
-fn claims(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     let store = Store::open_existing(&db_path(&args.db)?)?;
     let run = store.load(&args.run)?;
     let claims = match run.claims.is_empty() {
