@@ -38,18 +38,38 @@ pub fn human(value: f64, unit: &str) -> String {
     if !value.is_finite() {
         return join(&value.to_string(), unit);
     }
-    if let Some(ns) = time_factor(unit) {
-        return scaled_time(value * ns);
-    }
     if let Some(text) = count(value, unit) {
         return text;
     }
-    let value = round_sig(value, 3);
-    match unit {
-        "bytes/s" | "B/s" => scaled_si(value, "B/s"),
-        "1/s" => scaled_si(value, "/s"),
-        _ => join(&sig3(value), unit),
+    let (divisor, name) = scale(value, unit);
+    join(&sig3(round_sig(value / divisor, 3)), &name)
+}
+
+/// The spread after a value, in the value's scale: `4.70-4.90` after
+/// `4.82 us`, `0.990-1.02` after `1.00 s`.
+pub fn human_range(value: f64, lo: f64, hi: f64, unit: &str) -> String {
+    let (divisor, _) = scale(value, unit);
+    let end = |x: f64| sig3(round_sig(x / divisor, 3));
+    format!("{}-{}", end(lo), end(hi))
+}
+
+/// What to divide a value in `unit` by, and the unit to show it in: the
+/// largest time unit or decimal prefix that keeps it at or above 1 once
+/// rounded (999.6 ns reads `1.00 us`); `unit` itself for other units.
+fn scale(value: f64, unit: &str) -> (f64, String) {
+    if let Some(ns) = time_factor(unit) {
+        let (name, factor) = pick_scale(round_sig(value * ns, 3), &TIME_NS);
+        return (factor / ns, name.to_string());
     }
+    let suffix = match unit {
+        "bytes/s" | "B/s" => "B/s",
+        "1/s" => "/s",
+        _ => return (1.0, unit.to_string()),
+    };
+    let mut scales = vec![("", 1.0)];
+    scales.extend(SI_UP);
+    let (prefix, factor) = pick_scale(round_sig(value, 3), &scales);
+    (factor, format!("{prefix}{suffix}"))
 }
 
 /// Nanoseconds per one `unit`, for the time units.
@@ -139,24 +159,6 @@ pub fn case_label(case: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// A nanosecond value in the largest time unit that keeps it at or above 1.
-fn scaled_time(ns: f64) -> String {
-    let ns = round_sig(ns, 3);
-    let (name, factor) = pick_scale(ns, &TIME_NS);
-    join(&sig3(round_sig(ns / factor, 3)), name)
-}
-
-/// A rate with a decimal prefix in front of `suffix` (`B/s` or `/s`).
-fn scaled_si(value: f64, suffix: &str) -> String {
-    let mut scales = vec![("", 1.0)];
-    scales.extend(SI_UP);
-    let (prefix, factor) = pick_scale(value, &scales);
-    join(
-        &sig3(round_sig(value / factor, 3)),
-        &format!("{prefix}{suffix}"),
-    )
 }
 
 /// The last scale whose factor is not above `|value|` (the first for tiny values).

@@ -158,3 +158,12 @@ fn a_single_repetition_reads_1_rep() {
     let two = crate::measure::stats::metric(vec![2640.0, 2640.0], "ns");
     assert_eq!(spread(&two), Some("±0.0%".into()));
 }
+
+#[test]
+fn a_range_reads_in_its_value_s_scale() {
+    assert_eq!(human_range(4820.0, 4700.0, 4900.0, "ns"), "4.70-4.90");
+    assert_eq!(human_range(1.0, 0.99, 1.02, "s"), "0.990-1.02");
+    assert_eq!(human_range(2640.0, 2600.0, 2700.0, "us"), "2.60-2.70");
+    assert_eq!(human_range(2.3e9, 2.2e9, 2.4e9, "bytes/s"), "2.20-2.40");
+    assert_eq!(human_range(1.9, 1.8, 2.0, "csw/msg"), "1.80-2.00");
+}
