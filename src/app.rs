@@ -1,7 +1,9 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
 //! report / compare.
 
-use crate::cli::{Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs};
+use crate::cli::{
+    ClaimsArgs, Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs,
+};
 use crate::error::UsageError;
 use crate::model::{Run, IOLAB_VERSION};
 use crate::report::{
@@ -42,7 +44,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut store = db.as_deref().map(Store::open).transpose()?;
     let started_at = now_rfc3339();
     let environment = env::fingerprint();
-    let mut results = runner::run(&plan, &Bar::new(args.quiet))?;
+    let mut bar = Bar::new(args.quiet);
+    if prints_tables(args) {
+        bar = bar.with_tables();
+    }
+    let mut results = runner::run(&plan, &bar)?;
     runner::annotate_limits(&mut results);
     let run = Run {
         iolab_version: IOLAB_VERSION.to_string(),
@@ -70,18 +76,25 @@ fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
     if let Some(path) = &args.csv {
         report::write_to(path, &CsvReporter, run)?;
     }
-    let stdout_taken = [&args.json, &args.csv]
-        .iter()
-        .any(|p| p.as_deref() == Some(Path::new("-")));
-    if !args.quiet && !stdout_taken {
-        print_table(run)?;
+    if prints_tables(args) {
+        print_table(run, false)?;
     }
     Ok(())
 }
 
-fn print_table(run: &Run) -> anyhow::Result<()> {
+/// The tables go to stdout unless `--quiet` or `--json -`/`--csv -` takes it.
+fn prints_tables(args: &RunArgs) -> bool {
+    let stdout_taken = [&args.json, &args.csv]
+        .iter()
+        .any(|p| p.as_deref() == Some(Path::new("-")));
+    !args.quiet && !stdout_taken
+}
+
+/// The run as the terminal table; without `scenarios` only its claims and
+/// summary line (`run` printed each scenario's table as it finished).
+fn print_table(run: &Run, scenarios: bool) -> anyhow::Result<()> {
     let color = std::io::stdout().is_terminal();
-    report::write_to(Path::new("-"), &TableReporter { color }, run)
+    report::write_to(Path::new("-"), &TableReporter { color, scenarios }, run)
 }
 
 fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
@@ -104,7 +117,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let run = store.load(&args.run)?;
     match &args.json {
         Some(path) => report::write_to(path, &JsonReporter, &run)?,
-        None => print_table(&run)?,
+        None => print_table(&run, true)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -155,7 +168,7 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 
 /// The claims of a stored run; a run stored before claims existed gets
 /// them computed from its results now.
-fn claims(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     let store = Store::open_existing(&db_path(&args.db)?)?;
     let run = store.load(&args.run)?;
     let claims = match run.claims.is_empty() {

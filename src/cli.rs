@@ -37,8 +37,7 @@ pub enum Command {
     /// Compare two stored runs case by case: ratios and their significance
     Compare(CompareArgs),
     /// Which classic claims (E1-E6) hold in a stored run, with the evidence
-    /// (RUN defaults to latest; --json - for JSON)
-    Claims(ShowArgs),
+    Claims(ClaimsArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -148,7 +147,26 @@ pub struct ShowArgs {
 }
 
 #[derive(Debug, Args)]
+pub struct ClaimsArgs {
+    /// A run id, `latest` or `latest~N`
+    #[arg(value_name = "RUN", default_value = "latest")]
+    pub run: String,
+    /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+/// clap's own usage line would show RUN as required (`<RUN>`) in an error
+/// about a command line that gave it.
+const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> [RUN]
+       iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>";
+
+#[derive(Debug, Args)]
 #[command(
+    override_usage = REPORT_USAGE,
     group(ArgGroup::new("output").required(true).multiple(true).args(["html", "markdown"])),
     after_help = "EXAMPLES:\n  \
 iolab report --html r.html                      the latest run, with charts\n  \

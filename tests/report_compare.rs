@@ -59,9 +59,9 @@ fn compare_fails_on_a_clear_regression_only() {
     assert!(text.contains("no case got significantly worse by more than 10%"));
 
     let text = stdout(&mut against_latest(&sb, "10"), 1);
-    assert!(text.contains("pipe/cross-cpu/processes/4096B"), "{text}");
+    assert!(text.contains("pipe/cross-cpu/processes/4 KiB"), "{text}");
     assert!(text.contains("worse by 50% *"), "{text}");
-    assert!(text.contains("REGRESSION: 1 case(s)"), "{text}");
+    assert!(text.contains("REGRESSION: 1 case significantly"), "{text}");
     // A regression smaller than the threshold passes.
     against_latest(&sb, "60").assert().code(0);
 }

@@ -61,7 +61,7 @@ fn history_lists_the_run_and_show_reproduces_it() {
         .stdout
         .clone();
     let table = String::from_utf8(table).unwrap();
-    assert!(table.contains("pipe/same-cpu/processes/1B"), "{table}");
+    assert!(table.contains("pipe/same-cpu/processes/1 B"), "{table}");
     assert!(table.contains("16 results"), "{table}");
     sb.assert_tmp_empty();
 }

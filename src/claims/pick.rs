@@ -206,14 +206,18 @@ impl Value {
         }
     }
 
-    /// The value with its unit and spread: "3.21 ns (3.10-3.40, 5 reps)".
+    /// The value in the unit that fits, and its spread: "3.21 us
+    /// (3.10-3.40, 5 reps)".
     pub fn text(&self) -> String {
+        use crate::report::format::{human, human_range};
+        let unit = self.unit.trim();
         let spread = if self.reps < 2 {
             "1 rep".to_string()
         } else {
-            format!("{}-{}, {} reps", num(self.lo), num(self.hi), self.reps)
+            let range = human_range(self.value, self.lo, self.hi, unit);
+            format!("{range}, {} reps", self.reps)
         };
-        format!("{}{} ({spread})", num(self.value), self.unit)
+        format!("{} ({spread})", human(self.value, unit))
     }
 }
 

@@ -137,10 +137,10 @@ pub fn faster(
     let ratio = slow.value / fast.value;
     let (worst, best) = ratio_range(fast, slow);
     let figure = format!(
-        "{fast_name} {} vs {slow_name} {}: {}x",
+        "{fast_name} {} vs {slow_name} {}: {}",
         fast.text(),
         slow.text(),
-        num(ratio)
+        crate::report::format::ratio(ratio)
     );
     let (status, why) = if worst >= factor {
         (ClaimStatus::Holds, String::new())
@@ -155,9 +155,9 @@ pub fn faster(
         (
             ClaimStatus::Inconclusive,
             format!(
-                "; between {}x and {}x over the spread",
-                num(worst),
-                num(best)
+                "; between {} and {} over the spread",
+                crate::report::format::ratio(worst),
+                crate::report::format::ratio(best)
             ),
         )
     };
@@ -170,10 +170,10 @@ fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -
     let ratio = b.value / a.value;
     let (worst, _) = ratio_range(a, b);
     let figure = format!(
-        "{a_name} {} vs {b_name} {}: {a_name} is {}x as fast (tolerance {:.0}%)",
+        "{a_name} {} vs {b_name} {}: {a_name} is {} as fast (tolerance {:.0}%)",
         a.text(),
         b.text(),
-        num(ratio),
+        crate::report::format::ratio(ratio),
         tolerance * 100.0
     );
     let status = if ratio <= 1.0 + tolerance {

@@ -3,9 +3,10 @@
 //! times what it is alone? Both signs make a stall, neither makes none, one
 //! alone is inconclusive.
 
-use super::pick::{num, Found, Quantity, Select, Value};
+use super::pick::{Found, Quantity, Select, Value};
 use super::rules::Outcome;
 use crate::model::{CaseResult, ClaimStatus};
+use crate::report::format::{human, ratio};
 
 /// The original's "frequent calls over 1 ms".
 const SLOW_NS: f64 = 1e6;
@@ -41,12 +42,12 @@ pub fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome
     let signs = [max > SLOW_NS, factor >= MEAN_FACTOR];
     let count = signs.iter().filter(|s| **s).count();
     let figure = format!(
-        "{mech} both sides: reader mean {} ns = {}x the reader alone ({} ns), slowest call {} ms (stall: over 1 ms and at least {}x)",
-        num(both.value),
-        num(factor),
-        num(alone.value),
-        num(max / 1e6),
-        num(MEAN_FACTOR)
+        "{mech} both sides: reader mean {} = {} the reader alone ({}), slowest call {} (stall: over 1 ms and at least {})",
+        human(both.value, "ns"),
+        ratio(factor),
+        human(alone.value, "ns"),
+        human(max, "ns"),
+        ratio(MEAN_FACTOR)
     );
     let status = match (count, expect) {
         (2, true) | (0, false) => ClaimStatus::Holds,

@@ -93,13 +93,13 @@ fn describe(points: &[(f64, Value)], at: &Select, x: &str) -> (f64, f64, String)
     let xy: Vec<(f64, f64)> = points.iter().map(|(x, v)| (*x, v.value)).collect();
     let r2 = r_squared(&xy);
     let figure = format!(
-        "{} {} at {x}={} vs {} at {x}={}: {}x; linear fit r²={:.2} ({} points)",
+        "{} {} at {x}={} vs {} at {x}={}: {}; linear fit r²={:.2} ({} points)",
         at.label,
         last.text(),
         num(*xn),
         first.text(),
         num(*x0),
-        num(growth),
+        crate::report::format::ratio(growth),
         r2,
         points.len()
     );

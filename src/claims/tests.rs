@@ -474,5 +474,5 @@ fn a_sweep_is_not_mixed_with_an_extra_point() {
     ));
     let v = answer("E5-epoll-flat", &rs);
     assert_eq!(v.verdict, Holds, "{}", v.figure);
-    assert!(v.figure.contains("at idle=0: 0.900x"), "{}", v.figure);
+    assert!(v.figure.contains("at idle=0: 0.90x"), "{}", v.figure);
 }

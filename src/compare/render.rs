@@ -4,7 +4,7 @@
 //! terminal and the HTML report.
 
 use super::{CaseComparison, Change, Comparison};
-use crate::report::format::human;
+use crate::report::format::{case_label, human, plural, ratio};
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
 const HEADER: [&str; 7] = ["case", "metric", "A", "B", "B/A", "95% CI", "change"];
@@ -64,17 +64,18 @@ fn table<'a>(rows: impl Iterator<Item = &'a CaseComparison>) -> String {
 
 /// scenario, case, metric, A, B, B/A, 95% CI, change.
 pub fn cells(c: &CaseComparison) -> [String; 8] {
+    let bound = |r: f64| ratio(r).trim_end_matches('x').to_string();
     let interval = match (c.ci_low, c.ci_high) {
-        (Some(lo), Some(hi)) => format!("{lo:.3}-{hi:.3}"),
+        (Some(lo), Some(hi)) => format!("{}-{}", bound(lo), bound(hi)),
         _ => "n/a".to_string(),
     };
     [
         c.scenario.clone(),
-        c.case.clone(),
+        case_label(&c.case),
         c.metric.clone(),
         human(c.a, &c.unit),
         human(c.b, &c.unit),
-        format!("{:.3}x", c.ratio),
+        ratio(c.ratio),
         interval,
         change(c),
     ]
@@ -104,16 +105,15 @@ fn pct(value: f64) -> String {
 pub fn unmatched_lines(c: &Comparison) -> Vec<String> {
     let only = |tag: &str, list: &[super::CaseRef]| -> Vec<String> {
         list.iter()
-            .map(|k| format!("only in {tag}: {} {}", k.scenario, k.case))
+            .map(|k| format!("only in {tag}: {} {}", k.scenario, case_label(&k.case)))
             .collect()
     };
     let mut lines = only("A", &c.only_in_a);
     lines.extend(only("B", &c.only_in_b));
-    lines.extend(
-        c.not_comparable
-            .iter()
-            .map(|n| format!("not comparable: {} {}: {}", n.scenario, n.case, n.reason)),
-    );
+    lines.extend(c.not_comparable.iter().map(|n| {
+        let case = case_label(&n.case);
+        format!("not comparable: {} {case}: {}", n.scenario, n.reason)
+    }));
     lines
 }
 
@@ -123,14 +123,14 @@ pub fn verdict(c: &Comparison, pct: f64) -> String {
         .cases
         .iter()
         .filter(|x| x.regressed(pct))
-        .map(|x| format!("{} {}", x.scenario, x.case))
+        .map(|x| format!("{} {}", x.scenario, case_label(&x.case)))
         .collect();
     if regressed.is_empty() {
         format!("no case got significantly worse by more than {pct}%")
     } else {
         format!(
-            "REGRESSION: {} case(s) significantly worse by more than {pct}%: {}",
-            regressed.len(),
+            "REGRESSION: {} significantly worse by more than {pct}%: {}",
+            plural(regressed.len(), "case"),
             regressed.join(", ")
         )
     }

@@ -26,7 +26,7 @@ fn slower_time_is_worse_and_regresses() {
     assert_eq!(x.change, Change::Worse);
     assert!((x.ratio - 1.5).abs() < 1e-9);
     assert!(x.regressed(10.0) && !x.regressed(60.0));
-    assert!(text(&c, Some(10.0)).contains("REGRESSION: 1 case(s)"));
+    assert!(text(&c, Some(10.0)).contains("REGRESSION: 1 case significantly"));
 }
 
 #[test]

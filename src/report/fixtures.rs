@@ -198,6 +198,38 @@ pub(crate) fn stream_result() -> CaseResult {
     r
 }
 
+/// The fixture run with the numbers that are easy to print wrong: a
+/// single repetition, a 4 MiB message, ratios far from 1 (122.49, 0.0063),
+/// a time stored in microseconds (2640 us) and a count of one call.
+pub(crate) fn numbers_run() -> Run {
+    let mut run = run();
+    let mut big = ok_result();
+    big.case = "pipe/cross-cpu/processes/4194304B".into();
+    big.params = params("pipe", "cross-cpu", 4_194_304);
+    let one_rep = crate::measure::stats::metric(vec![2_640_000.0], "ns");
+    big.metrics.insert("rtt_ns".into(), one_rep);
+    big.limit_ratio.as_mut().unwrap().ratio = 122.49;
+    run.results.insert(1, big);
+    let mut bench = CaseResult::new("event-bench", "epoll/n=100", params("pipe", "unpinned", 1));
+    bench.metrics.insert(
+        "us_per_loop".into(),
+        metric(2640.0, "us", Some((2600.0, 2700.0))),
+    );
+    bench.headline = Some("us_per_loop".into());
+    bench.limit_ratio = Some(LimitRatio {
+        limit: "syscall_ns".into(),
+        ratio: 0.0063,
+    });
+    run.results.push(bench);
+    let mut stalls = CaseResult::new("contention", "fifo/both", params("fifo", "unpinned", 1));
+    stalls
+        .metrics
+        .insert("slow_calls".into(), metric(1.0, "calls", Some((1.0, 1.0))));
+    stalls.headline = Some("slow_calls".into());
+    run.results.push(stalls);
+    run
+}
+
 /// A run whose data supports every chart kind: latency histograms, a size
 /// sweep over two mechanisms, headlines with spreads, and a time series.
 pub(crate) fn chart_run() -> Run {

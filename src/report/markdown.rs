@@ -145,6 +145,7 @@ pub(crate) fn escape(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::report::fixtures::{self, FAILED_REASON, OK_CASE};
+    use crate::report::format::case_label;
 
     fn render(run: &Run, baseline: Option<&Run>) -> String {
         let mut out = Vec::new();
@@ -218,10 +219,10 @@ mod tests {
         assert_eq!(pingpong[1][1], "---:", "headline is right-aligned");
         assert!(pingpong
             .iter()
-            .any(|r| r[0] == OK_CASE && r[1] == "5.21 us ±3%"));
+            .any(|r| r[0] == "unix-stream/cross-cpu/processes/64 KiB" && r[1] == "5.21 us ±3%"));
         assert!(text.contains("## pingpong") && text.contains("## stream"));
         assert!(text.contains(&format!(
-            "- pipe/cross-cpu/processes/1B failed: {FAILED_REASON}"
+            "- pipe/cross-cpu/processes/1 B failed: {FAILED_REASON}"
         )));
     }
 
@@ -249,7 +250,7 @@ mod tests {
         assert_eq!(comparison[0].len(), 8);
         assert!(comparison
             .iter()
-            .any(|r| r[1] == OK_CASE && r[5] == "1.000x"));
+            .any(|r| r[1] == case_label(OK_CASE) && r[5] == "1.00x"));
         assert!(text.contains("### run A") && text.contains("### run B"));
     }
 }

@@ -4,6 +4,7 @@
 //! lay it out, so they cannot disagree about content.
 
 use super::charts::{self, Chart, Source};
+use super::format::case_label;
 use super::table::{groups, summary, texts, visible_columns, COLUMNS, NUMERIC};
 use crate::model::{Run, Status};
 use serde::Serialize;
@@ -180,7 +181,7 @@ fn table(run: &Run, source: &Source) -> Table {
             .filter(|r| r.status != Status::Ok)
             .map(|r| {
                 let reason = r.reason.as_deref().unwrap_or("no reason recorded");
-                format!("{} {}: {reason}", r.case, r.status.as_str())
+                format!("{} {}: {reason}", case_label(&r.case), r.status.as_str())
             })
             .collect(),
         verdicts: run

@@ -3,7 +3,7 @@
 //! short report. Failed and unsupported cases show their status and reason,
 //! never a number (DESIGN.md: every result is verified).
 
-use super::format::{human, spread};
+use super::format::{case_label, human, plural, ratio, spread};
 use super::Reporter;
 use crate::model::{CaseResult, Run, Side, Status};
 use anstyle::{AnsiColor, Style};
@@ -11,8 +11,11 @@ use comfy_table::{Cell, CellAlignment, ColumnConstraint, ContentArrangement, Tab
 use std::io::Write;
 
 /// Terminal table; `color` adds bold headings and red/yellow statuses.
+/// Without `scenarios` only the claims and the summary line are written:
+/// `run` printed each scenario's table as soon as it finished.
 pub struct TableReporter {
     pub color: bool,
+    pub scenarios: bool,
 }
 
 /// The widest the table should get: past it headers and `vs limit` wrap at
@@ -56,12 +59,12 @@ pub(super) type Texts = [String; 11];
 
 impl Reporter for TableReporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
-        for (scenario, results) in groups(&run.results) {
-            self.write_group(out, scenario, &results)?;
-            for verdict in run.verdicts.iter().filter(|v| v.scenario == scenario) {
-                writeln!(out, "-> {}", verdict.text)?;
+        if self.scenarios {
+            for (scenario, results) in groups(&run.results) {
+                let verdicts = run.verdicts.iter().filter(|v| v.scenario == scenario);
+                let texts: Vec<&str> = verdicts.map(|v| v.text.as_str()).collect();
+                self.write_scenario(out, scenario, &results, &texts)?;
             }
-            writeln!(out)?;
         }
         crate::claims::render::write(out, &run.claims)?;
         if !run.claims.is_empty() {
@@ -73,6 +76,23 @@ impl Reporter for TableReporter {
 }
 
 impl TableReporter {
+    /// One scenario's table with its verdicts right below it and a blank
+    /// line, as `run` prints it when the scenario's last case finished.
+    pub fn write_scenario(
+        &self,
+        out: &mut dyn Write,
+        scenario: &str,
+        results: &[&CaseResult],
+        verdicts: &[&str],
+    ) -> anyhow::Result<()> {
+        self.write_group(out, scenario, results)?;
+        for verdict in verdicts {
+            writeln!(out, "-> {verdict}")?;
+        }
+        writeln!(out)?;
+        Ok(())
+    }
+
     /// Heading, table and the reasons of the results that are not ok.
     fn write_group(
         &self,
@@ -134,11 +154,17 @@ impl TableReporter {
         for r in results.iter().filter(|r| r.status != Status::Ok) {
             let reason = r.reason.as_deref().unwrap_or("no reason recorded");
             let status = self.paint(status_style(r.status), r.status.as_str());
-            writeln!(out, "  {} {status}: {reason}", r.case)?;
+            writeln!(out, "  {} {status}: {reason}", case_label(&r.case))?;
         }
         for r in results.iter().filter(|r| r.status == Status::Ok) {
             for flag in &r.flags {
-                writeln!(out, "  {} {}: {}", r.case, flag.name, flag.reason)?;
+                writeln!(
+                    out,
+                    "  {} {}: {}",
+                    case_label(&r.case),
+                    flag.name,
+                    flag.reason
+                )?;
             }
         }
         for line in results.iter().flat_map(|r| super::profile_text::lines(r)) {
@@ -161,7 +187,7 @@ impl TableReporter {
 /// whether `vs limit` names the limit (not when the heading does).
 pub(super) fn texts(r: &CaseResult, limit_name: bool) -> Texts {
     let mut t: Texts = Default::default();
-    t[CASE] = r.case.clone();
+    t[CASE] = case_label(&r.case);
     if r.status != Status::Ok {
         t[HEADLINE] = r.status.as_str().to_string();
         return t;
@@ -309,15 +335,6 @@ fn headline(r: &CaseResult) -> Option<String> {
     })
 }
 
-/// A limit ratio as `3.2x`, `12x` or `0.85x`.
-fn ratio(ratio: f64) -> String {
-    match ratio {
-        r if r < 1.0 => format!("{r:.2}x"),
-        r if r < 10.0 => format!("{r:.1}x"),
-        r => format!("{r:.0}x"),
-    }
-}
-
 /// Where the sides ran: `0|1`, with `0,1` for a side seen on both CPUs.
 fn cpus(sides: &[Side]) -> String {
     let side = |s: &Side| {
@@ -333,14 +350,9 @@ fn cpus(sides: &[Side]) -> String {
 /// `N results: X ok, Y failed, Z unsupported` (`1 result: ...`).
 pub(super) fn summary(results: &[CaseResult]) -> String {
     let count = |s: Status| results.iter().filter(|r| r.status == s).count();
-    let noun = if results.len() == 1 {
-        "result"
-    } else {
-        "results"
-    };
     format!(
-        "{} {noun}: {} ok, {} failed, {} unsupported",
-        results.len(),
+        "{}: {} ok, {} failed, {} unsupported",
+        plural(results.len(), "result"),
         count(Status::Ok),
         count(Status::Failed),
         count(Status::Unsupported)
@@ -348,213 +360,5 @@ pub(super) fn summary(results: &[CaseResult]) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::model::LatencyKind;
-    use crate::report::fixtures::{self, *};
-
-    fn render(run: &Run, color: bool) -> String {
-        let mut buf = Vec::new();
-        TableReporter { color }.write(run, &mut buf).unwrap();
-        String::from_utf8(buf).unwrap()
-    }
-
-    fn line_with<'a>(text: &'a str, needle: &str) -> &'a str {
-        text.lines()
-            .find(|l| l.contains(needle))
-            .unwrap_or_else(|| panic!("no line with {needle:?} in\n{text}"))
-    }
-
-    #[test]
-    fn plain_table_has_groups_rows_notes_verdicts_and_summary() {
-        let text = render(&fixtures::run(), false);
-        let heading = "== pingpong == (round-trip latency, vs limit wake_rtt_ns)\n";
-        assert!(text.starts_with(heading), "{text}");
-        assert!(text.contains("\n== stream ==\n"), "{text}");
-        for case in [OK_CASE, FAILED_CASE, UNSUPPORTED_CASE, STREAM_CASE] {
-            assert!(text.contains(case), "{case} missing in\n{text}");
-        }
-        assert!(
-            text.contains(&format!("{FAILED_CASE} failed: {FAILED_REASON}\n")),
-            "{text}"
-        );
-        assert!(text.contains(&format!(
-            "{UNSUPPORTED_CASE} unsupported: {UNSUPPORTED_REASON}\n"
-        )));
-        assert!(text.contains(&format!("\n-> {VERDICT}\n")), "{text}");
-        assert!(text.contains("\n-> only one case\n"), "{text}");
-        let claims = text
-            .split("== Claims ==\n")
-            .nth(1)
-            .expect("a Claims section");
-        assert!(
-            claims.starts_with("E9-fixture               holds         pipe 4.82 us"),
-            "{claims}"
-        );
-        assert!(claims.contains("original: about 5 us\n"), "{claims}");
-        assert!(
-            text.ends_with("\n4 results: 2 ok, 1 failed, 1 unsupported\n"),
-            "{text}"
-        );
-        assert!(
-            !text.contains('\u{1b}'),
-            "escape codes with colour off:\n{text}"
-        );
-    }
-
-    #[test]
-    fn ok_row_shows_every_column() {
-        let text = render(&fixtures::run(), false);
-        let row: Vec<&str> = line_with(&text, OK_CASE).split_whitespace().collect();
-        let want = [
-            OK_CASE,
-            "5.21",
-            "us",
-            "±3%",
-            "rtt_ns",
-            "5.12",
-            "us",
-            "12.3",
-            "us",
-            "41.0",
-            "us",
-            "0.12/0.40",
-            "s",
-            "2.00",
-            "3.2x",
-            "0|0,1",
-        ];
-        assert_eq!(row, want, "\n{text}");
-        let header: Vec<&str> = line_with(&text, "headline").split_whitespace().collect();
-        let want = [
-            "case", "headline", "metric", "p50", "p99", "p99.9", "cpu", "usr/sys", "csw/op", "vs",
-            "limit", "cpus",
-        ];
-        assert_eq!(header, want, "\n{text}");
-    }
-
-    #[test]
-    fn failed_and_unsupported_rows_show_status_and_no_number() {
-        let text = render(&fixtures::run(), false);
-        for (case, status) in [(FAILED_CASE, "failed"), (UNSUPPORTED_CASE, "unsupported")] {
-            let row = line_with(&text, &format!("{case} "));
-            let cells: Vec<&str> = row.split_whitespace().collect();
-            assert_eq!(cells, [case, status], "{row:?}");
-        }
-        assert!(
-            !text.contains("777"),
-            "a failed case's number leaked:\n{text}"
-        );
-    }
-
-    #[test]
-    fn fits_in_120_columns() {
-        let text = render(&fixtures::run(), false);
-        for line in text.lines() {
-            assert!(
-                line.chars().count() <= 120,
-                "{} wide: {line:?}",
-                line.chars().count()
-            );
-        }
-    }
-
-    #[test]
-    fn mixed_kinds_and_limits_stay_in_the_rows() {
-        let mut run = fixtures::run();
-        let mut one_way = ok_result();
-        one_way.case = "udp/cross-cpu/processes/65536B".into();
-        one_way.latency.as_mut().unwrap().kind = LatencyKind::OneWay;
-        one_way.limit_ratio.as_mut().unwrap().limit = "wake_ow_ns".into();
-        run.results.insert(1, one_way);
-        let text = render(&run, false);
-        assert!(text.starts_with("== pingpong ==\n"), "{text}");
-        assert!(line_with(&text, "headline").contains(" lat "), "{text}");
-        let ok = line_with(&text, OK_CASE);
-        assert!(
-            ok.contains(" round-trip ") && ok.contains(" 3.2x"),
-            "{text}"
-        );
-        assert!(line_with(&text, "udp/").contains(" one-way "), "{text}");
-        // `vs limit` wraps at its space, never inside a word.
-        let limits: Vec<&str> = text
-            .split_whitespace()
-            .filter(|w| w.starts_with("wake_"))
-            .collect();
-        assert_eq!(limits, ["wake_rtt_ns", "wake_ow_ns"], "{text}");
-    }
-
-    #[test]
-    fn colour_marks_heading_and_statuses() {
-        let text = render(&fixtures::run(), true);
-        let bold = Style::new().bold();
-        assert!(
-            text.starts_with(&format!("{bold}== pingpong =={bold:#}")),
-            "{text:?}"
-        );
-        let red = status_style(Status::Failed);
-        assert!(
-            text.contains(&format!("{red}failed{red:#}: {FAILED_REASON}")),
-            "{text:?}"
-        );
-        assert!(
-            line_with(&text, &format!("{FAILED_CASE} ")).contains('\u{1b}'),
-            "{text:?}"
-        );
-    }
-
-    #[test]
-    fn one_result_and_empty_run_summaries() {
-        let mut run = fixtures::run();
-        run.results.truncate(1);
-        assert!(render(&run, false).ends_with("\n1 result: 1 ok, 0 failed, 0 unsupported\n"));
-        run.results.clear();
-        run.claims.clear();
-        assert_eq!(
-            render(&run, false),
-            "0 results: 0 ok, 0 failed, 0 unsupported\n"
-        );
-    }
-
-    #[test]
-    fn a_flagged_row_names_the_flag_instead_of_the_number() {
-        let mut run = fixtures::run();
-        run.results[0].flags.push(crate::model::Flag {
-            name: "not_really_moved".into(),
-            reason: "faster than memcpy".into(),
-        });
-        let text = render(&run, false);
-        let row = line_with(&text, OK_CASE);
-        assert!(
-            row.contains("not really moved") && !row.contains("5.21"),
-            "{text}"
-        );
-        assert!(
-            text.contains(&format!(
-                "  {OK_CASE} not_really_moved: faster than memcpy\n"
-            )),
-            "{text}"
-        );
-    }
-
-    #[test]
-    fn cpus_and_ratio_formats() {
-        let side = |cpus: Vec<usize>| Side {
-            role: "x".into(),
-            cpus,
-            cpu: Default::default(),
-        };
-        assert_eq!(cpus(&[side(vec![0]), side(vec![1])]), "0|1");
-        assert_eq!(cpus(&[side(vec![0, 1]), side(vec![1])]), "0,1|1");
-        assert_eq!(cpus(&[]), "");
-        assert_eq!(ratio(3.24), "3.2x");
-        assert_eq!(ratio(12.6), "13x");
-        assert_eq!(ratio(0.854), "0.85x");
-    }
-
-    #[test]
-    #[ignore = "prints the fixture table for eyes: cargo test print_fixture -- --ignored --nocapture"]
-    fn print_fixture() {
-        print!("{}", render(&fixtures::run(), false));
-    }
-}
+#[path = "table_tests.rs"]
+mod tests;

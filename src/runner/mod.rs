@@ -14,6 +14,7 @@ pub use summary::{annotate_limits, verdicts};
 use crate::error::Interrupted;
 use crate::model::{CaseResult, Status};
 use crate::plan::Plan;
+use crate::report::format::case_label;
 use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
 use anyhow::Context;
 use std::path::Path;
@@ -29,6 +30,10 @@ pub trait Observer {
     fn case_started(&self, name: &str);
     /// `weight`: this case's share of the work.
     fn case_finished(&self, result: &CaseResult, weight: u64);
+    /// The plan's last case of `scenario` finished; `results`: every
+    /// result so far, with the limit ratios that the run's `limits`
+    /// results measured so far allow.
+    fn scenario_finished(&self, _scenario: &str, _results: &[CaseResult]) {}
     fn finish(&self);
 }
 
@@ -70,7 +75,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
         if cleanup::cancelled() {
             break;
         }
-        let name = format!("{}: {}", case.scenario.name(), case.name());
+        let name = format!("{}: {}", case.scenario.name(), case_label(&case.name()));
         observer.case_started(&name);
         let dir = tmp.join(format!("case-{index}"));
         std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -83,6 +88,14 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
         observer.case_finished(&result, progress::weight(case));
         results.push(result);
+        let scenario = case.scenario.name();
+        let last = !plan.cases[index + 1..]
+            .iter()
+            .any(|c| c.scenario.name() == scenario);
+        if last && !cleanup::cancelled() {
+            annotate_limits(&mut results);
+            observer.scenario_finished(scenario, &results);
+        }
     }
     Ok(results)
 }
@@ -116,6 +129,9 @@ fn mark(out: &mut CaseResult, status: Status, reason: String) {
 
 #[cfg(test)]
 mod tests {
+    use super::Observer;
+    use crate::model::CaseResult;
+    use std::cell::RefCell;
     use std::os::unix::fs::PermissionsExt;
 
     #[test]
@@ -130,5 +146,80 @@ mod tests {
             .to_str()
             .unwrap()
             .starts_with(&format!("iolab-{}-", std::process::id())));
+    }
+
+    /// Writes down what the runner told it, in order.
+    #[derive(Default)]
+    struct Recorder(RefCell<Vec<String>>);
+
+    impl Observer for Recorder {
+        fn start(&self, _work: u64) {}
+        fn case_started(&self, name: &str) {
+            self.0.borrow_mut().push(format!("case {name}"));
+        }
+        fn case_finished(&self, _result: &CaseResult, _weight: u64) {}
+        fn scenario_finished(&self, scenario: &str, results: &[CaseResult]) {
+            let mine: Vec<&CaseResult> =
+                results.iter().filter(|r| r.scenario == scenario).collect();
+            let limits: Vec<String> = mine
+                .iter()
+                .map(|r| {
+                    r.limit_ratio
+                        .as_ref()
+                        .map_or("-".into(), |l| l.limit.clone())
+                })
+                .collect();
+            let line = format!(
+                "table {scenario}: {} of {}, limits {limits:?}",
+                mine.len(),
+                results.len()
+            );
+            self.0.borrow_mut().push(line);
+        }
+        fn finish(&self) {
+            self.0.borrow_mut().push("finish".into());
+        }
+    }
+
+    /// Each scenario's table is due right after its last case, before the
+    /// next scenario starts, with the limit ratios of the `limits` run first.
+    #[test]
+    fn each_scenario_is_finished_before_the_next_starts() {
+        use clap::Parser;
+        let cli = crate::cli::Cli::try_parse_from([
+            "iolab",
+            "run",
+            "limits",
+            "pingpong",
+            "--param",
+            "probe=syscall",
+            "--param",
+            "count=2000",
+            "--mech",
+            "pipe,eventfd",
+            "--placement",
+            "same-cpu",
+            "--mode",
+            "threads",
+            "--repeat",
+            "1",
+        ])
+        .unwrap();
+        let crate::cli::Command::Run(args) = cli.command else {
+            panic!("not a run command");
+        };
+        let plan = crate::plan::build(&args).unwrap();
+        let recorder = Recorder::default();
+        let results = super::run(&plan, &recorder).unwrap();
+        assert_eq!(results.len(), 3);
+        let want = [
+            "case limits: syscall",
+            "table limits: 1 of 1, limits [\"-\"]",
+            "case pingpong: pipe/same-cpu/threads/1 B",
+            "case pingpong: eventfd/same-cpu/threads/8 B",
+            "table pingpong: 2 of 3, limits [\"syscall_ns\", \"syscall_ns\"]",
+            "finish",
+        ];
+        assert_eq!(*recorder.0.borrow(), want);
     }
 }

@@ -1,7 +1,7 @@
 //! `file-transfer`'s findings: per file size (and link, socket option,
 //! cache and sink), each copier against `read-write buf=4096`, the
 //! original's method A: wall time ratio and sender CPU ratio, e.g.
-//! "sendfile: same time, 5.0x less sender CPU".
+//! "sendfile: same time, 5.00x less sender CPU".
 
 use super::copier_params::label;
 use crate::measure::stats::clearly_differs;
@@ -43,7 +43,7 @@ fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<String> {
     }
     Some(format!(
         "{} ({rest}) vs {BASELINE}: {}",
-        size_text(size),
+        crate::report::format::size(size),
         parts.join("; ")
     ))
 }
@@ -73,9 +73,12 @@ fn time_text(base: &Metric, r: &Metric) -> String {
         " (within the spread)"
     };
     if ratio > 1.0 {
-        format!("{ratio:.2}x faster{spread}")
+        format!("{} faster{spread}", crate::report::format::ratio(ratio))
     } else {
-        format!("{:.2}x slower{spread}", 1.0 / ratio)
+        format!(
+            "{} slower{spread}",
+            crate::report::format::ratio(1.0 / ratio)
+        )
     }
 }
 
@@ -85,17 +88,12 @@ fn cpu_text(base: &Metric, r: &Metric) -> String {
     }
     let ratio = base.value / r.value;
     if ratio >= 1.0 {
-        format!("{ratio:.1}x less sender CPU")
+        format!("{} less sender CPU", crate::report::format::ratio(ratio))
     } else {
-        format!("{:.1}x more sender CPU", 1.0 / ratio)
-    }
-}
-
-fn size_text(bytes: u64) -> String {
-    if bytes >= 1 << 20 && bytes.is_multiple_of(1 << 20) {
-        format!("{}M", bytes >> 20)
-    } else {
-        format!("{bytes}B")
+        format!(
+            "{} more sender CPU",
+            crate::report::format::ratio(1.0 / ratio)
+        )
     }
 }
 
@@ -136,9 +134,9 @@ mod tests {
         assert_eq!(
             lines,
             vec![
-                "64M (loopback, plain, warm, discard) vs read-write buf=4096: \
-                  sendfile: same time, 5.0x less sender CPU; \
-                  read-write buf=65536: 2.10x faster, 2.0x more sender CPU"
+                "64 MiB (loopback, plain, warm, discard) vs read-write buf=4096: \
+                  sendfile: same time, 5.00x less sender CPU; \
+                  read-write buf=65536: 2.10x faster, 2.00x more sender CPU"
             ]
         );
     }

@@ -138,15 +138,15 @@ impl Scenario for Limits {
         let mut lines = Vec::new();
         if let (Some(wake), Some(sys)) = (value("wake_rtt_ns"), value("syscall_ns")) {
             lines.push(format!(
-                "a futex wake-up round trip across CPUs costs {:.0} ns, {:.0}x a system call: the floor under blocking cross-CPU IPC",
-                wake,
-                wake / sys
+                "a futex wake-up round trip across CPUs costs {}, {} a system call: the floor under blocking cross-CPU IPC",
+                crate::report::format::human(wake, "ns"),
+                crate::report::format::ratio(wake / sys)
             ));
         }
         if let (Some(wake), Some(line)) = (value("wake_rtt_ns"), value("cacheline_rtt_ns")) {
             lines.push(format!(
-                "spinning on a shared cache line is {:.1}x cheaper than sleeping and being woken",
-                wake / line
+                "spinning on a shared cache line is {} cheaper than sleeping and being woken",
+                crate::report::format::ratio(wake / line)
             ));
         }
         lines

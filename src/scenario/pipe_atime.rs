@@ -241,8 +241,10 @@ fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
         _ => "NOT kept",
     };
     let mut line = format!(
-        "{pipe}: default/noatime ns per message = {ratio:.2}x ({:.0} vs {:.0} ns), {differs}; O_NOATIME {kept} by the kernel",
-        dm.value, nm.value
+        "{pipe}: default/noatime ns per message = {} ({} vs {}), {differs}; O_NOATIME {kept} by the kernel",
+        crate::report::format::ratio(ratio),
+        crate::report::format::human(dm.value, "ns"),
+        crate::report::format::human(nm.value, "ns")
     );
     if let (Some(a), Some(b)) = (atime_share(d), atime_share(n)) {
         line.push_str(&format!(

@@ -103,7 +103,7 @@ fn series_name(r: &CaseResult, x: &str) -> String {
 }
 
 fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) -> Option<String> {
-    let mut ok: Vec<(u64, f64, &str)> = rs
+    let mut ok: Vec<(u64, f64, &str, &str)> = rs
         .iter()
         .filter(|r| r.status == Status::Ok)
         .filter_map(|r| {
@@ -111,10 +111,10 @@ fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) ->
                 Some(name) => (name, r.metrics.get(name)?),
                 None => r.headline_metric()?,
             };
-            Some((x_of(r, x)?, m.value, name))
+            Some((x_of(r, x)?, m.value, name, m.unit.as_str()))
         })
         .collect();
-    ok.sort_by_key(|(v, _, _)| *v);
+    ok.sort_by_key(|(v, _, _, _)| *v);
     let unsupported_from = rs
         .iter()
         .filter(|r| r.status == Status::Unsupported)
@@ -123,7 +123,7 @@ fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) ->
     let tail = unsupported_from
         .map(|v| format!("; unsupported from {x}={v}"))
         .unwrap_or_default();
-    let (&(lo_x, lo, unit), &(hi_x, hi, _)) = (ok.first()?, ok.last()?);
+    let (&(lo_x, lo, name_of, unit), &(hi_x, hi, _, _)) = (ok.first()?, ok.last()?);
     if ok.len() < 2 {
         return unsupported_from.map(|_| format!("{name}: ran only at {x}={lo_x}{tail}"));
     }
@@ -134,28 +134,20 @@ fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) ->
         Some(_) => ("higher", "lower"),
     };
     let shape = if (ratio - 1.0).abs() <= 0.10 {
-        format!("flat within 10% from {x}={lo_x} to {x}={hi_x} ({ratio:.2}x)")
+        let ratio = crate::report::format::ratio(ratio);
+        format!("flat within 10% from {x}={lo_x} to {x}={hi_x} ({ratio})")
     } else if ratio > 1.0 {
-        format!("{ratio:.1}x {up} at {x}={hi_x} than at {x}={lo_x}")
+        let ratio = crate::report::format::ratio(ratio);
+        format!("{ratio} {up} at {x}={hi_x} than at {x}={lo_x}")
     } else {
-        format!(
-            "{:.1}x {down} at {x}={hi_x} than at {x}={lo_x}",
-            1.0 / ratio
-        )
+        let ratio = crate::report::format::ratio(1.0 / ratio);
+        format!("{ratio} {down} at {x}={hi_x} than at {x}={lo_x}")
     };
     Some(format!(
-        "{name}: {shape} ({unit} {} -> {}){tail}",
-        short(lo),
-        short(hi)
+        "{name}: {shape} ({name_of} {} -> {}){tail}",
+        crate::report::format::human(lo, unit),
+        crate::report::format::human(hi, unit)
     ))
-}
-
-fn short(v: f64) -> String {
-    if v >= 100.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.3}")
-    }
 }
 
 #[cfg(test)]
@@ -216,9 +208,9 @@ mod tests {
         assert_eq!(
             growth(&refs, "idle", None),
             vec![
-                "epoll-lt/tcp: flat within 10% from idle=0 to idle=2560 (1.04x) (seconds 0.500 -> 0.520)",
-                "poll/tcp: 34.0x slower at idle=2560 than at idle=0 (seconds 0.500 -> 17.000)",
-                "select/tcp: 2.0x slower at idle=640 than at idle=0 (seconds 0.400 -> 0.800); unsupported from idle=1280",
+                "epoll-lt/tcp: flat within 10% from idle=0 to idle=2560 (1.04x) (seconds 500 ms -> 520 ms)",
+                "poll/tcp: 34x slower at idle=2560 than at idle=0 (seconds 500 ms -> 17.0 s)",
+                "select/tcp: 2.00x slower at idle=640 than at idle=0 (seconds 400 ms -> 800 ms); unsupported from idle=1280",
             ]
         );
     }

@@ -5,6 +5,7 @@
 use crate::measure::stats::{clearly_differs, median};
 use crate::mechanism;
 use crate::model::{CaseResult, Metric, Status};
+use crate::report::format::{plural, ratio as times, size};
 use std::collections::BTreeMap;
 
 fn headline(r: &CaseResult) -> Option<&Metric> {
@@ -19,11 +20,11 @@ fn ok_results<'a>(results: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
         .collect()
 }
 
-/// "placement, 64B" for grouping and for the verdict's parenthesis.
+/// "placement, 64 B" for grouping and for the verdict's parenthesis.
 fn group_key(r: &CaseResult) -> String {
     let placement = r.param_str("placement").unwrap_or_default();
-    match r.param_str("size") {
-        Some(size) => format!("{placement}, {size}B"),
+    match r.params.get("size").and_then(|v| v.as_u64()) {
+        Some(bytes) => format!("{placement}, {}", size(bytes)),
         None => placement,
     }
 }
@@ -151,8 +152,9 @@ fn compare_line(
         " (within the repetition spread)"
     };
     format!(
-        "{} is {ratio:.2}x faster than {} ({scenario}, {key}, {what}){spread}",
+        "{} is {} faster than {} ({scenario}, {key}, {what}){spread}",
         mech(best),
+        times(ratio),
         mech(other)
     )
 }
@@ -184,8 +186,11 @@ pub fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<String> {
     let mid = median(&mut values);
     let (lo, hi) = (values[0], values[values.len() - 1]);
     Some(format!(
-        "cross-cpu {what} cost {lo:.1}x-{hi:.1}x the same-cpu ones (median {mid:.1}x over {} cases)",
-        ratios.len()
+        "cross-cpu {what} cost {}-{} the same-cpu ones (median {} over {})",
+        times(lo),
+        times(hi),
+        times(mid),
+        plural(ratios.len(), "case")
     ))
 }
 
@@ -216,7 +221,7 @@ mod tests {
         let lines = fastest_per_group(&[&a, &b, &c], "pingpong", "median RTT", false);
         assert_eq!(
             lines,
-            vec!["eventfd is 2.00x faster than pipe (pingpong, same-cpu, 1B, median RTT)"]
+            vec!["eventfd is 2.00x faster than pipe (pingpong, same-cpu, 1 B, median RTT)"]
         );
     }
 
@@ -229,7 +234,7 @@ mod tests {
         let lines = fastest_per_group(&[&a, &b], "pingpong", "median RTT", false);
         assert_eq!(
             lines,
-            vec!["pipe is 1.10x faster than tcp (pingpong, same-cpu, 1B, median RTT) (within the repetition spread)"]
+            vec!["pipe is 1.10x faster than tcp (pingpong, same-cpu, 1 B, median RTT) (within the repetition spread)"]
         );
     }
 
@@ -249,7 +254,7 @@ mod tests {
         let lines = fastest_per_group(&[&a, &b], "pingpong", "median RTT", false);
         assert_eq!(
             lines,
-            vec!["eventfd is 2.00x faster than pipe (pingpong, same-cpu, 1B, median RTT)"]
+            vec!["eventfd is 2.00x faster than pipe (pingpong, same-cpu, 1 B, median RTT)"]
         );
     }
 
@@ -262,7 +267,7 @@ mod tests {
         let line = cross_cpu_cost(&[&a, &b], "round trips").unwrap();
         assert!(
             line.starts_with(
-                "cross-cpu round trips cost 8.0x-8.0x the same-cpu ones (median 8.0x over 1 cases)"
+                "cross-cpu round trips cost 8.00x-8.00x the same-cpu ones (median 8.00x over 1 case)"
             ),
             "{line}"
         );

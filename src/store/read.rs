@@ -86,7 +86,8 @@ fn not_found(
             format!("no run '{text}' in {store}: the store is empty, run 'iolab run' first")
         }
         Selector::Latest(_) => format!(
-            "no run '{text}' in {store}: it holds {count} runs, so N goes from 0 to {}",
+            "no run '{text}' in {store}: it holds {}, so N goes from 0 to {}",
+            crate::report::format::plural(count as usize, "run"),
             count - 1
         ),
         Selector::Id(_) => format!("no run '{text}' in {store}: {ALLOWED}"),

@@ -202,7 +202,7 @@ fn unknown_selectors_are_usage_errors_naming_the_value() {
     }
     let far = usage_message(store.load("latest~1").unwrap_err());
     assert!(
-        far.contains("'latest~1'") && far.contains("1 runs"),
+        far.contains("'latest~1'") && far.contains("it holds 1 run,"),
         "{far}"
     );
     let huge = usage_message(store.load(&format!("latest~{}", usize::MAX)).unwrap_err());

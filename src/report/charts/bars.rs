@@ -7,6 +7,7 @@
 use super::frame::{self, Frame};
 use super::{hex, rgb, shared_or, Axis, Chart, Labels, Source, Swatch};
 use crate::model::Metric;
+use crate::report::format::case_label;
 use plotters::prelude::*;
 
 /// One bar: its row, which source it came from, the metric it shows.
@@ -44,7 +45,7 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Option<Chart>> {
             let Some((name, metric)) = r.headline_metric().filter(|(_, m)| m.unit == unit) else {
                 continue;
             };
-            let row = super::color_of(&mut rows, &r.case);
+            let row = super::color_of(&mut rows, &case_label(&r.case));
             bars.push(Bar {
                 row,
                 source: index,

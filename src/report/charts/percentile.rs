@@ -7,6 +7,7 @@ use super::lines::{self, LineChart};
 use super::{line, shared_or, Axis, Chart, Labels, Line, Source};
 use crate::measure::histogram::Latencies;
 use crate::model::CaseResult;
+use crate::report::format::case_label;
 
 /// How far along the nines scale the plot goes: 4 is p99.99.
 const NINES: f64 = 4.0;
@@ -23,7 +24,7 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
                 continue;
             };
             kinds.extend(result.latency.as_ref().map(|l| l.kind.as_str().to_string()));
-            lines.push(line(&result.case, source, &mut names, points));
+            lines.push(line(&case_label(&result.case), source, &mut names, points));
         }
     }
     if lines.is_empty() {

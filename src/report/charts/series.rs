@@ -3,6 +3,7 @@
 
 use super::lines::{self, LineChart};
 use super::{line, Axis, Chart, Labels, Line, Source};
+use crate::report::format::case_label;
 
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     let mut units: Vec<&str> = Vec::new();
@@ -25,7 +26,7 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
     for source in sources {
         for r in source.ok() {
             for s in r.series.iter().filter(|s| s.unit == unit) {
-                let name = format!("{} {}", r.case, s.name);
+                let name = format!("{} {}", case_label(&r.case), s.name);
                 let points = s.points.iter().map(|p| (p[0], p[1])).collect();
                 lines.push(line(&name, source, &mut names, points));
                 series_names.push(s.name.clone());

@@ -88,7 +88,9 @@ fn compare(tests: &Tests) -> Option<Finding> {
         let mean = ratio(tests, "both", &alone, &format!("{role}_mean_ns"))?;
         let p999 = ratio(tests, "both", &alone, &format!("{role}_p99_9_ns"))?;
         Some(format!(
-            "{role} calls {mean:.1}x slower on average (p99.9 {p999:.1}x)"
+            "{role} calls {} slower on average (p99.9 {})",
+            crate::report::format::ratio(mean),
+            crate::report::format::ratio(p999)
         ))
     };
     let slow_both = value(both, "reader_slow_calls")? + value(both, "writer_slow_calls")?;
@@ -113,7 +115,9 @@ fn compare(tests: &Tests) -> Option<Finding> {
         .flatten()
         .collect();
     parts.push(format!(
-        "{slow_both:.0} calls over {slow} together (alone {slow_alone:.0}), reader on CPU {busy:.0}% of the time"
+        "{} over {slow} together (alone {}), reader on CPU {busy:.0}% of the time",
+        crate::report::format::human(slow_both, "calls"),
+        slow_alone.round()
     ));
     if let Some(hogs) = tests
         .get("both+hogs")
@@ -121,8 +125,8 @@ fn compare(tests: &Tests) -> Option<Finding> {
     {
         if let Some(mean) = value(both, "reader_mean_ns") {
             parts.push(format!(
-                "with hogs the reader's mean is {:.2}x that without",
-                hogs / mean
+                "with hogs the reader's mean is {} that without",
+                crate::report::format::ratio(hogs / mean)
             ));
         }
     }
