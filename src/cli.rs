@@ -39,6 +39,8 @@ pub enum Command {
     /// Which classic claims (E1-E6) hold in a stored run, with the evidence
     /// (RUN defaults to latest; --json - for JSON)
     Claims(ShowArgs),
+    /// Store a run saved as JSON: by `run --json`, or by a run whose storing failed
+    Import(ImportArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -105,7 +107,8 @@ pub struct RunArgs {
     /// perf_event_paranoid <= 1)
     #[arg(long)]
     pub profile: bool,
-    /// Test-only fault injection (corrupt): makes one message arrive damaged
+    /// Test-only fault injection: corrupt (one message arrives damaged) or
+    /// store (the store refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
     pub fault: Option<String>,
 }
@@ -142,6 +145,16 @@ pub struct ShowArgs {
     /// Write the run as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The run's JSON file ('-' for stdin)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,
