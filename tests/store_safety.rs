@@ -290,7 +290,7 @@ fn import_refuses_what_is_not_a_run_and_stores_nothing() {
 
 #[test]
 fn concurrent_first_runs_on_a_fresh_store_all_land() {
-    for round in 0..3 {
+    for round in 0..5 {
         let sb = Sandbox::new();
         let db = sb.dir.path().join(format!("fresh-{round}.db"));
         let mut args = SMALL.to_vec();

@@ -7,7 +7,7 @@ use super::schema;
 use anyhow::bail;
 use rusqlite::{Connection, DatabaseName, ErrorCode, OpenFlags};
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long a connection waits for another iolab holding the store's lock.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
@@ -30,12 +30,33 @@ pub(super) fn writable(path: &Path, create: bool) -> anyhow::Result<Connection> 
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // WAL so a reader never blocks the writer, foreign keys so deleting a
     // run deletes its results.
-    conn.pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))?;
+    use_wal(&conn)?;
     conn.pragma_update(None, "foreign_keys", true)?;
     // Writes the schema version: what finds out that the directory cannot
     // be written, or the disk is full.
     schema::migrate(&mut conn)?;
     Ok(conn)
+}
+
+/// Switching a new store to WAL needs the file to itself, and SQLite does
+/// not wait for that (its busy handler is not called): an iolab creating
+/// the store while another one reads it retries until the busy timeout.
+fn use_wal(conn: &Connection) -> rusqlite::Result<()> {
+    let deadline = Instant::now() + BUSY_TIMEOUT;
+    loop {
+        match conn
+            .pragma_update_and_check(None, "journal_mode", "WAL", |row| row.get::<_, String>(0))
+        {
+            Err(err) if is_busy(&err) && Instant::now() < deadline => {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            done => return done.map(drop),
+        }
+    }
+}
+
+fn is_busy(err: &rusqlite::Error) -> bool {
+    err.sqlite_error_code() == Some(ErrorCode::DatabaseBusy)
 }
 
 /// A connection that only reads. A WAL store whose `-shm` file is gone and

@@ -146,3 +146,30 @@ fn a_version_1_store_without_claims_still_loads() {
     assert!(loaded.claims.is_empty());
     assert_eq!(loaded.results, vec![ok_result()]);
 }
+
+#[test]
+fn stores_opened_at_once_on_a_new_file_all_open() {
+    // Each round, four connections switch a new file to WAL and migrate it
+    // at the same moment: SQLite refuses one of two concurrent WAL switches
+    // at once (no busy handler), so `open` must retry it.
+    for round in 0..50 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.db");
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    Store::open(&path)
+                        .map(|s| s.version)
+                        .map_err(|e| format!("{e:#}"))
+                })
+            })
+            .collect();
+        for opener in openers {
+            let version = opener.join().unwrap();
+            assert_eq!(version, Ok(MIGRATIONS.len() as i64), "round {round}");
+        }
+    }
+}
