@@ -1,8 +1,9 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
-//! report / compare.
+//! report / compare / claims / import.
 
 use crate::cli::{
-    ClaimsArgs, Cli, Command, CompareArgs, HistoryArgs, ListArgs, ReportArgs, RunArgs, ShowArgs,
+    ClaimsArgs, Cli, Command, CompareArgs, HistoryArgs, ImportArgs, ListArgs, ReportArgs, RunArgs,
+    ShowArgs,
 };
 use crate::error::UsageError;
 use crate::model::{Run, IOLAB_VERSION};
@@ -10,7 +11,7 @@ use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
 };
 use crate::runner::{self, progress::Bar};
-use crate::store::Store;
+use crate::store::{self, Imported, Store};
 use crate::{env, listing, plan};
 use anyhow::Context;
 use std::io::IsTerminal;
@@ -35,13 +36,13 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Report(args) => report(&args),
         Command::Compare(args) => compare(&args),
         Command::Claims(args) => claims(&args),
+        Command::Import(args) => import(&args),
     }
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let plan = plan::build(args)?;
-    let db = (!args.no_store).then(|| db_path(&args.db)).transpose()?;
-    let mut store = db.as_deref().map(Store::open).transpose()?;
+    let mut store = open_store(args)?;
     let started_at = now_rfc3339();
     let environment = env::fingerprint();
     let mut bar = Bar::new(args.quiet);
@@ -62,11 +63,55 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         claims: crate::claims::evaluate(&results),
         results,
     };
-    if let Some(store) = store.as_mut() {
-        store.save(&run)?;
+    // The table and files first: a store failing now loses nothing shown.
+    let written = write_outputs(args, &run);
+    let kept = store
+        .as_mut()
+        .map_or(Ok(()), |store| keep(store, &run, args));
+    if let (Err(err), Err(_)) = (&written, &kept) {
+        eprintln!("error: {err:#}");
     }
-    write_outputs(args, &run)?;
+    kept.and(written)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The run's store, opened (so proved writable) before anything is measured.
+fn open_store(args: &RunArgs) -> anyhow::Result<Option<Store>> {
+    if args.no_store {
+        return Ok(None);
+    }
+    let store = Store::open(&db_path(&args.db)?).map_err(|err| {
+        UsageError::new(format!(
+            "{err:#} (nothing was measured: pass --db FILE for another store, or --no-store)"
+        ))
+    })?;
+    Ok(Some(store))
+}
+
+/// Stores the run and says where. When storing fails, the run is saved as
+/// JSON beside the store (or in the working directory) for `iolab import`,
+/// and the error names that file.
+fn keep(store: &mut Store, run: &Run, args: &RunArgs) -> anyhow::Result<()> {
+    if args.fault.as_deref() == Some("store") {
+        store.refuse_writes()?;
+    }
+    let Err(err) = store.save(run) else {
+        if !args.quiet {
+            eprintln!("stored run {} in {}", run.run_id, store.path().display());
+        }
+        return Ok(());
+    };
+    let file = store::save_beside(run, store.path())
+        .map_err(|saving| anyhow::anyhow!("{err:#}; {saving:#}"))?;
+    let db = match &args.db {
+        Some(db) => format!(" --db {}", db.display()),
+        None => String::new(),
+    };
+    anyhow::bail!(
+        "{err:#}; the run is saved in {}: store it later with `iolab import {}{db}`",
+        file.display(),
+        file.display()
+    )
 }
 
 fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
@@ -182,6 +227,22 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
             run.run_id
         ),
         None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Stores a run saved as JSON, once.
+fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
+    let run = store::read_saved(&args.file)?;
+    let path = db_path(&args.db)?;
+    let mut store = Store::open(&path).map_err(|err| UsageError::new(format!("{err:#}")))?;
+    match store.import(&run)? {
+        Imported::Stored => println!("stored run {} in {}", run.run_id, path.display()),
+        Imported::AlreadyThere => println!(
+            "run {} is already in {}: nothing imported",
+            run.run_id,
+            path.display()
+        ),
     }
     Ok(ExitCode::SUCCESS)
 }

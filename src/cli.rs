@@ -38,6 +38,8 @@ pub enum Command {
     Compare(CompareArgs),
     /// Which classic claims (E1-E6) hold in a stored run, with the evidence
     Claims(ClaimsArgs),
+    /// Store a run saved as JSON: by `run --json`, or by a run whose storing failed
+    Import(ImportArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -104,7 +106,8 @@ pub struct RunArgs {
     /// perf_event_paranoid <= 1)
     #[arg(long)]
     pub profile: bool,
-    /// Test-only fault injection (corrupt): makes one message arrive damaged
+    /// Test-only fault injection: corrupt (one message arrives damaged) or
+    /// store (the store refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
     pub fault: Option<String>,
 }
@@ -154,6 +157,16 @@ pub struct ClaimsArgs {
     /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "FILE")]
+    pub db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// The run's JSON file ('-' for stdin)
+    #[arg(value_name = "FILE")]
+    pub file: PathBuf,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
     pub db: Option<PathBuf>,

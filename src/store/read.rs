@@ -37,21 +37,32 @@ fn summary_row(row: &Row) -> rusqlite::Result<RunSummary> {
 pub(crate) fn load(
     conn: &Connection,
     path: &Path,
-    text: &str,
-    wanted: Selector,
+    version: i64,
+    (text, wanted): (&str, Selector),
 ) -> anyhow::Result<Run> {
     let run_id = resolve(conn, path, text, wanted)?;
-    load_run(conn, &run_id).with_context(|| format!("reading run {run_id} from {}", path.display()))
+    load_run(conn, &run_id, version)
+        .with_context(|| format!("reading run {run_id} from {}", path.display()))
+}
+
+/// The run stored under exactly this id, if any.
+pub(crate) fn find(conn: &Connection, version: i64, run_id: &str) -> anyhow::Result<Option<Run>> {
+    exact_id(conn, run_id)?
+        .map(|id| load_run(conn, &id, version))
+        .transpose()
+}
+
+fn exact_id(conn: &Connection, run_id: &str) -> rusqlite::Result<Option<String>> {
+    conn.query_row("SELECT run_id FROM runs WHERE run_id = ?1", [run_id], |r| {
+        r.get(0)
+    })
+    .optional()
 }
 
 /// The run id a selector names, or a usage error saying what exists.
 fn resolve(conn: &Connection, path: &Path, text: &str, wanted: Selector) -> anyhow::Result<String> {
     let found = match wanted {
-        Selector::Id(id) => conn
-            .query_row("SELECT run_id FROM runs WHERE run_id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .optional()?,
+        Selector::Id(id) => exact_id(conn, id)?,
         Selector::Latest(back) => nth_newest(conn, back)?,
     };
     match found {
@@ -95,14 +106,16 @@ fn not_found(
     Ok(UsageError::new(msg))
 }
 
-fn load_run(conn: &Connection, run_id: &str) -> anyhow::Result<Run> {
-    let (mut run, environment, verdicts, claims) = conn.query_row(
+fn load_run(conn: &Connection, run_id: &str, version: i64) -> anyhow::Result<Run> {
+    // A store at schema version 1 that could not be migrated (read-only)
+    // has no claims column.
+    let claims = if version >= 2 { "claims_json" } else { "NULL" };
+    let sql = format!(
         "SELECT run_id, started_at, finished_at, label, suite, iolab_version,
-                environment_json, verdicts_json, claims_json
-         FROM runs WHERE run_id = ?1",
-        [run_id],
-        run_row,
-    )?;
+                environment_json, verdicts_json, {claims}
+         FROM runs WHERE run_id = ?1"
+    );
+    let (mut run, environment, verdicts, claims) = conn.query_row(&sql, [run_id], run_row)?;
     run.environment = serde_json::from_str(&environment).context("environment_json")?;
     run.verdicts = serde_json::from_str(&verdicts).context("verdicts_json")?;
     if let Some(claims) = claims {

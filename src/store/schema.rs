@@ -1,10 +1,12 @@
 //! The store's schema as an ordered list of migrations. `PRAGMA user_version`
 //! records how many have been applied, so a later change appends migration
 //! N+1 here and every existing store catches up the next time it is opened.
-//! Never edit a migration that has shipped; append a new one.
+//! Never edit a migration that has shipped; append a new one. A store that
+//! cannot be migrated (read-only) is read as it is: `read.rs` knows what
+//! each older version lacks.
 
 use anyhow::{bail, Context};
-use rusqlite::Connection;
+use rusqlite::{Connection, TransactionBehavior};
 
 /// Applied in order; migration `i` (0-based) brings the store to version `i + 1`.
 pub(crate) const MIGRATIONS: &[&str] = &[
@@ -45,33 +47,36 @@ pub(crate) fn latest_version() -> i64 {
     MIGRATIONS.len() as i64
 }
 
-pub(crate) fn user_version(conn: &Connection) -> anyhow::Result<i64> {
+pub(crate) fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
     conn.pragma_query_value(None, "user_version", |row| row.get(0))
-        .context("reading the store's schema version")
 }
 
-/// Brings the store up to `latest_version()`, each migration in its own
-/// transaction together with the version bump.
+/// Brings the store up to `latest_version()` in one write transaction:
+/// reading the version inside it means two iolabs opening a new store at
+/// once cannot both apply the same migration. The version is written even
+/// when it is current: that write is what proves the store can be written
+/// (SQLite opens a read-only file without a word, and in WAL mode even
+/// takes the write lock on it).
 pub(crate) fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
-    let current = user_version(conn)?;
-    if current > latest_version() {
+    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+    let current = user_version(&tx).context("reading the store's schema version")?;
+    refuse_newer(current)?;
+    for (done, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+        tx.execute_batch(sql)
+            .with_context(|| format!("applying store migration {}", done + 1))?;
+    }
+    tx.pragma_update(None, "user_version", latest_version())?;
+    tx.commit().context("committing the store's migrations")
+}
+
+/// A store written by a newer iolab may hold what this one cannot read.
+pub(crate) fn refuse_newer(version: i64) -> anyhow::Result<()> {
+    if version > latest_version() {
         bail!(
-            "the result store has schema version {current}, newer than this iolab \
-             understands ({}): upgrade iolab or pass --db FILE",
+            "its schema version {version} is newer than this iolab understands ({}): \
+             upgrade iolab or pass --db FILE",
             latest_version()
         );
     }
-    for (done, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        apply(conn, done as i64 + 1, sql)?;
-    }
     Ok(())
-}
-
-fn apply(conn: &mut Connection, version: i64, sql: &str) -> anyhow::Result<()> {
-    let tx = conn.transaction()?;
-    tx.execute_batch(sql)
-        .with_context(|| format!("applying store migration {version}"))?;
-    tx.pragma_update(None, "user_version", version)?;
-    tx.commit()
-        .with_context(|| format!("committing store migration {version}"))
 }

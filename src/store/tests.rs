@@ -12,7 +12,7 @@ use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
 use tempfile::TempDir;
 
-fn temp_store() -> (TempDir, PathBuf, Store) {
+pub(super) fn temp_store() -> (TempDir, PathBuf, Store) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("nested/dir/results.db");
     let store = Store::open(&path).unwrap();
@@ -29,7 +29,7 @@ fn histogram_blob() -> Vec<u8> {
     blob
 }
 
-fn ok_result() -> CaseResult {
+pub(super) fn ok_result() -> CaseResult {
     let params = BTreeMap::from([
         ("mech".to_string(), serde_json::json!("pipe")),
         ("size".to_string(), serde_json::json!(1)),
@@ -77,14 +77,14 @@ fn ok_result() -> CaseResult {
     r
 }
 
-fn failed_result() -> CaseResult {
+pub(super) fn failed_result() -> CaseResult {
     let mut r = CaseResult::new("stream", "tcp/cross-cpu/threads/64KiB", BTreeMap::new());
     r.status = Status::Failed;
     r.reason = Some("sequence gap at message 17".into());
     r
 }
 
-fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
+pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
     Run {
         iolab_version: "0.1.0".into(),
         run_id: id.into(),
@@ -116,7 +116,7 @@ fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
     }
 }
 
-fn usage_message(err: anyhow::Error) -> String {
+pub(super) fn usage_message(err: anyhow::Error) -> String {
     match err.downcast_ref::<UsageError>() {
         Some(usage) => usage.to_string(),
         None => panic!("expected a UsageError, got: {err:#}"),

@@ -1,0 +1,140 @@
+//! A run kept as a JSON file when the store could not take it, and read back
+//! by `iolab import`. The file is the JSON `iolab run --json` writes plus
+//! each result's latency histogram (which the JSON contract leaves out), so
+//! a run imported later is stored whole; a plain `--json` file imports too,
+//! without histograms.
+
+use crate::error::UsageError;
+use crate::model::Run;
+use anyhow::bail;
+use serde::{Deserialize, Serialize};
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+/// `R` is `&Run` when writing, `Run` when reading.
+#[derive(Serialize, Deserialize)]
+struct Saved<R> {
+    #[serde(flatten)]
+    run: R,
+    /// One per result, in order: its HdrHistogram V2 blob in hex, or null.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    histograms: Vec<Option<String>>,
+}
+
+/// Saves `run` as `iolab-run-ID.json` in the store's directory, or in the
+/// working directory if that fails; returns the file.
+pub fn save_beside(run: &Run, store: &Path) -> anyhow::Result<PathBuf> {
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let beside = match store.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
+        _ => cwd.clone(),
+    };
+    save_in(run, &[beside, cwd])
+}
+
+/// Saves `run` in the first of `dirs` where that works.
+pub(super) fn save_in(run: &Run, dirs: &[PathBuf]) -> anyhow::Result<PathBuf> {
+    let name = format!("iolab-run-{}.json", run.run_id);
+    let mut failures = Vec::new();
+    for dir in dirs {
+        let file = dir.join(&name);
+        match write_new(&file, run) {
+            Ok(()) => return Ok(file),
+            Err(err) => failures.push(format!("{}: {err:#}", file.display())),
+        }
+    }
+    bail!(
+        "cannot save the run as JSON either ({})",
+        failures.join("; ")
+    )
+}
+
+/// Writes a new file (never over an existing one); a partly written file
+/// (a full disk) is removed.
+fn write_new(file: &Path, run: &Run) -> anyhow::Result<()> {
+    let created = File::create_new(file)?;
+    let written = fill(created, run);
+    if written.is_err() {
+        let _ = std::fs::remove_file(file);
+    }
+    written
+}
+
+fn fill(file: File, run: &Run) -> anyhow::Result<()> {
+    let histograms = match run.results.iter().any(|r| r.histogram.is_some()) {
+        true => run
+            .results
+            .iter()
+            .map(|r| r.histogram.as_deref().map(hex))
+            .collect(),
+        false => Vec::new(),
+    };
+    let mut out = BufWriter::new(file);
+    serde_json::to_writer_pretty(&mut out, &Saved { run, histograms })?;
+    writeln!(out)?;
+    out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
+    Ok(())
+}
+
+/// The run in `file` ('-' for stdin), as `iolab run --json` or a run whose
+/// storing failed wrote it. Anything else is a usage error naming the file.
+pub fn read_saved(file: &Path) -> anyhow::Result<Run> {
+    let text = match file == Path::new("-") {
+        true => std::io::read_to_string(std::io::stdin()),
+        false => std::fs::read_to_string(file),
+    }
+    .map_err(|e| UsageError::new(format!("cannot read {}: {e}", file.display())))?;
+    let saved: Saved<Run> = serde_json::from_str(&text).map_err(|e| {
+        UsageError::new(format!(
+            "{} is not a run as `iolab run --json` writes it: {e}",
+            file.display()
+        ))
+    })?;
+    Ok(attach_histograms(saved, file)?)
+}
+
+fn attach_histograms(saved: Saved<Run>, file: &Path) -> Result<Run, UsageError> {
+    let Saved {
+        mut run,
+        histograms,
+    } = saved;
+    if histograms.is_empty() {
+        return Ok(run);
+    }
+    if histograms.len() != run.results.len() {
+        return Err(UsageError::new(format!(
+            "{} has {} histograms for {} results: expected one (or null) per result",
+            file.display(),
+            histograms.len(),
+            run.results.len()
+        )));
+    }
+    for (idx, (result, text)) in run.results.iter_mut().zip(histograms).enumerate() {
+        result.histogram = text
+            .map(|t| unhex(&t).ok_or_else(|| not_hex(file, idx)))
+            .transpose()?;
+    }
+    Ok(run)
+}
+
+fn not_hex(file: &Path, idx: usize) -> UsageError {
+    UsageError::new(format!(
+        "{}: histogram {idx} is not hex (expected pairs of 0-9a-f)",
+        file.display()
+    ))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if !text.len().is_multiple_of(2) || !text.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&text[i..i + 2], 16).ok())
+        .collect()
+}

@@ -1,0 +1,175 @@
+//! No run lost: a run the store refused is saved as JSON that imports back
+//! whole (histograms included) and only once, the schema is migrated in one
+//! locked transaction, and an older store is read even when it cannot be
+//! migrated.
+
+use super::saved::save_in;
+use super::schema::{self, MIGRATIONS};
+use super::tests::{failed_result, ok_result, run, temp_store, usage_message};
+use super::*;
+
+#[test]
+fn a_saved_run_reads_back_whole_with_its_histograms() {
+    let dir = tempfile::tempdir().unwrap();
+    let saved = run(
+        "r1",
+        "2024-05-01T10:00:00Z",
+        vec![ok_result(), failed_result()],
+    );
+    let file = save_beside(&saved, &dir.path().join("results.db")).unwrap();
+    assert_eq!(file, dir.path().join("iolab-run-r1.json"));
+    let back = read_saved(&file).unwrap();
+    assert_eq!(back, saved);
+    assert!(back.results[0].histogram.is_some());
+    assert_eq!(back.results[1].histogram, None);
+}
+
+#[test]
+fn a_plain_json_run_reads_back_without_histograms() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let mut saved = run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]);
+    std::fs::write(&file, serde_json::to_string(&saved).unwrap()).unwrap();
+    saved.results[0].histogram = None;
+    assert_eq!(read_saved(&file).unwrap(), saved);
+}
+
+#[test]
+fn saving_falls_back_to_the_next_directory_and_never_overwrites() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let here = dir.path().join("here");
+    std::fs::create_dir(&here).unwrap();
+    let saved = run("r1", "2024-05-01T10:00:00Z", vec![]);
+    let file = save_in(&saved, &[missing.clone(), here.clone()]).unwrap();
+    assert_eq!(file, here.join("iolab-run-r1.json"));
+
+    let err = save_in(&saved, &[missing, here]).unwrap_err();
+    let msg = format!("{err:#}");
+    assert!(msg.contains("missing/iolab-run-r1.json"), "{msg}");
+    assert!(msg.contains("here/iolab-run-r1.json: File exists"), "{msg}");
+    assert_eq!(
+        read_saved(&file).unwrap(),
+        saved,
+        "the first file is intact"
+    );
+}
+
+#[test]
+fn what_is_not_a_saved_run_is_a_usage_error_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("nope.json");
+    let msg = usage_message(read_saved(&missing).unwrap_err());
+    assert!(
+        msg.contains("cannot read") && msg.contains("nope.json"),
+        "{msg}"
+    );
+
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, "{\"run_id\": 3}").unwrap();
+    let msg = usage_message(read_saved(&garbage).unwrap_err());
+    assert!(msg.contains("garbage.json is not a run"), "{msg}");
+
+    let mut value = serde_json::to_value(run("r1", "2024-05-01T10:00:00Z", vec![])).unwrap();
+    value["histograms"] = serde_json::json!(["00"]);
+    std::fs::write(&garbage, value.to_string()).unwrap();
+    let msg = usage_message(read_saved(&garbage).unwrap_err());
+    assert!(msg.contains("1 histograms for 0 results"), "{msg}");
+}
+
+#[test]
+fn import_stores_a_run_once_and_refuses_another_under_its_id() {
+    let (_dir, _path, mut store) = temp_store();
+    let saved = run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]);
+    assert_eq!(store.import(&saved).unwrap(), Imported::Stored);
+    assert_eq!(store.import(&saved).unwrap(), Imported::AlreadyThere);
+    let mut plain = saved.clone();
+    plain.results[0].histogram = None;
+    assert_eq!(store.import(&plain).unwrap(), Imported::AlreadyThere);
+    assert_eq!(store.load("r1").unwrap(), saved, "the histogram is kept");
+
+    let other = run("r1", "2024-06-01T10:00:00Z", vec![]);
+    let msg = usage_message(store.import(&other).unwrap_err());
+    assert!(msg.contains("another run with the id r1"), "{msg}");
+    assert_eq!(store.history(10).unwrap().len(), 1);
+}
+
+#[test]
+fn a_store_refusing_writes_fails_to_save_in_one_line() {
+    let (_dir, path, mut store) = temp_store();
+    store.refuse_writes().unwrap();
+    let err = store
+        .save(&run("r1", "2024-05-01T10:00:00Z", vec![]))
+        .unwrap_err();
+    let msg = format!("{err:#}");
+    let want = format!(
+        "storing run r1 in {}: attempt to write a readonly database",
+        path.display()
+    );
+    assert_eq!(msg, want, "one line, SQLite's message once");
+}
+
+#[test]
+fn migrating_a_fresh_store_is_one_transaction_holding_the_write_lock() {
+    let (_dir, path, _store) = temp_store();
+    // Another connection in a write transaction: a second open must wait
+    // for it (busy timeout) rather than fail, and then see the schema done.
+    let mut blocker = rusqlite::Connection::open(&path).unwrap();
+    let tx = blocker
+        .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)
+        .unwrap();
+    let opener = std::thread::spawn(move || Store::open(&path).map(|s| s.version));
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    assert!(
+        !opener.is_finished(),
+        "open went ahead under another's lock"
+    );
+    tx.rollback().unwrap();
+    let version = opener.join().unwrap().unwrap();
+    assert_eq!(version, MIGRATIONS.len() as i64);
+}
+
+#[test]
+fn a_version_1_store_without_claims_still_loads() {
+    let (_dir, _path, mut store) = temp_store();
+    store
+        .save(&run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]))
+        .unwrap();
+    store
+        .conn
+        .execute_batch("ALTER TABLE runs DROP COLUMN claims_json; PRAGMA user_version = 1;")
+        .unwrap();
+    // As `open_existing` leaves a store it could not migrate.
+    store.version = schema::user_version(&store.conn).unwrap();
+    assert_eq!(store.version, 1);
+    let loaded = store.load("r1").unwrap();
+    assert!(loaded.claims.is_empty());
+    assert_eq!(loaded.results, vec![ok_result()]);
+}
+
+#[test]
+fn stores_opened_at_once_on_a_new_file_all_open() {
+    // Each round, four connections switch a new file to WAL and migrate it
+    // at the same moment: SQLite refuses one of two concurrent WAL switches
+    // at once (no busy handler), so `open` must retry it.
+    for round in 0..50 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("results.db");
+        let start = std::sync::Arc::new(std::sync::Barrier::new(4));
+        let openers: Vec<_> = (0..4)
+            .map(|_| {
+                let (path, start) = (path.clone(), start.clone());
+                std::thread::spawn(move || {
+                    start.wait();
+                    Store::open(&path)
+                        .map(|s| s.version)
+                        .map_err(|e| format!("{e:#}"))
+                })
+            })
+            .collect();
+        for opener in openers {
+            let version = opener.join().unwrap();
+            assert_eq!(version, Ok(MIGRATIONS.len() as i64), "round {round}");
+        }
+    }
+}
