@@ -111,7 +111,7 @@ fn compare_calls_a_shift_inside_the_noise_no_change_and_2x_a_regression() {
 
     let text = stdout(&mut fail_1("slow"), 1);
     assert_eq!(text.matches("worse by 100% *").count(), 6, "{text}");
-    assert!(text.contains("REGRESSION: 6 case(s)"), "{text}");
+    assert!(text.contains("REGRESSION: 6 cases significantly"), "{text}");
 
     let out = stdout(
         &mut sb.iolab(&[

@@ -230,7 +230,7 @@ fn a_run_the_store_refuses_is_shown_written_and_saved_for_import() {
     let failed = sb.iolab(&args).assert().code(1).get_output().clone();
     let table = String::from_utf8_lossy(&failed.stdout);
     assert!(
-        table.contains("pipe/same-cpu/processes/1B"),
+        table.contains("pipe/same-cpu/processes/1 B"),
         "no table: {table}"
     );
     let written = std::fs::read_to_string(&json_file).expect("--json was written");
