@@ -5,6 +5,7 @@
 mod eventfd;
 mod fdio;
 mod fifo;
+pub mod mq;
 mod pipe;
 mod shm;
 mod tcp;
@@ -122,6 +123,7 @@ pub static ALL: &[&dyn Mechanism] = &[
     &udp::Udp,
     &tcp::Tcp,
     &shm::Shm,
+    &mq::Mq,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -4,6 +4,7 @@
 
 pub mod fork;
 pub mod mmap;
+pub mod mq;
 pub mod rusage;
 pub mod select;
 pub mod shared;
