@@ -15,6 +15,7 @@
 use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
 use crate::scenario::Value;
 use crate::sys::mq::{self, Access, Attr, Queue};
+use crate::sys::owner::{is_gone, own_prefix, owner_pid};
 use rustix::io::Errno;
 use std::ffi::CString;
 use std::io;
@@ -25,7 +26,6 @@ use std::sync::OnceLock;
 const LIMITS_DIR: &str = "/proc/sys/fs/mqueue";
 /// Where the mqueue filesystem is usually mounted: the only way to list queues.
 const MOUNT: &str = "/dev/mqueue";
-const PREFIX: &str = "iolab-";
 
 pub struct Mq;
 
@@ -140,7 +140,7 @@ fn channel(attr: Attr, limits: &Limits) -> io::Result<(Queue, Queue)> {
 fn unique_name() -> CString {
     static NEXT: AtomicU64 = AtomicU64::new(0);
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
-    CString::new(format!("/{PREFIX}{}-{n}", std::process::id())).expect("no NUL in the name")
+    CString::new(format!("/{}{n}", own_prefix())).expect("no NUL in the name")
 }
 
 fn explain(err: io::Error, limits: &Limits) -> io::Error {
@@ -280,7 +280,7 @@ pub fn sweep_stale_in(mount: &Path) -> io::Result<usize> {
     for entry in std::fs::read_dir(mount)? {
         let file = entry?.file_name();
         let Some(name) = file.to_str() else { continue };
-        if owner_pid(name).is_none_or(alive) {
+        if !owner_pid(name).is_some_and(is_gone) {
             continue;
         }
         let path = CString::new(format!("/{name}")).expect("no NUL in a file name");
@@ -291,18 +291,6 @@ pub fn sweep_stale_in(mount: &Path) -> io::Result<usize> {
         }
     }
     Ok(removed)
-}
-
-/// The PID in a queue name made by `unique_name` (without its leading `/`).
-fn owner_pid(name: &str) -> Option<i32> {
-    let (pid, n) = name.strip_prefix(PREFIX)?.split_once('-')?;
-    n.parse::<u64>().ok()?;
-    pid.parse().ok().filter(|p| *p > 0)
-}
-
-fn alive(pid: i32) -> bool {
-    rustix::process::Pid::from_raw(pid)
-        .is_some_and(|pid| !matches!(rustix::process::test_kill_process(pid), Err(Errno::SRCH)))
 }
 
 #[cfg(test)]

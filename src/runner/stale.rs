@@ -1,44 +1,23 @@
 //! Leftovers of a run that could not clean up (SIGKILL, a crash): its temp
 //! dir `$TMPDIR/iolab-<pid>-XXXXXX` (FIFOs, test files) and the network
 //! namespaces `iolab-<pid>-...` of an emulated link (with their veth and
-//! qdisc). Every such name carries the owning process's PID, so the next
+//! qdisc), and the POSIX message queues `/iolab-<pid>-<n>` of `mq`.
+//! Every such name carries the owning process's PID, so the next
 //! `iolab run` removes those whose owner is gone: only iolab's names, only
 //! the current user's dirs, namespaces only as root. A PID that is alive
 //! keeps its leftovers, even if another program reused it.
 
-use rustix::io::Errno;
-use rustix::process::{geteuid, test_kill_process, Pid};
+pub(crate) use crate::sys::owner::own_prefix;
+use crate::sys::owner::{is_gone, owner_pid};
+use rustix::process::geteuid;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
-
-/// What every iolab temp dir and network namespace name starts with.
-const PREFIX: &str = "iolab-";
-
-/// `iolab-<this process's pid>-`: the start of the names this run creates.
-pub(crate) fn own_prefix() -> String {
-    format!("{PREFIX}{}-", std::process::id())
-}
-
-/// The owning PID of an iolab name `iolab-<pid>-<rest>` (rest not empty);
-/// `None` for any other name.
-fn owner_pid(name: &str) -> Option<i32> {
-    let (pid, rest) = name.strip_prefix(PREFIX)?.split_once('-')?;
-    if rest.is_empty() || pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
-        return None;
-    }
-    pid.parse().ok().filter(|pid| *pid > 0)
-}
-
-/// True only when no process `pid` exists (ESRCH); a process of another
-/// user (EPERM) or a zombie counts as alive.
-fn is_gone(pid: i32) -> bool {
-    Pid::from_raw(pid).is_some_and(|pid| test_kill_process(pid) == Err(Errno::SRCH))
-}
 
 /// Removes the stale leftovers and says so on stderr, one line each.
 pub(crate) fn sweep() {
     let mut lines = sweep_temp_dirs(&std::env::temp_dir());
     lines.extend(sweep_netns());
+    lines.extend(sweep_queues());
     for line in lines {
         eprintln!("{line}");
     }
@@ -96,6 +75,18 @@ fn sweep_netns() -> Vec<String> {
     lines
 }
 
+/// POSIX message queues of dead iolab processes, where /dev/mqueue lists them.
+fn sweep_queues() -> Option<String> {
+    match crate::mechanism::mq::sweep_stale_queues() {
+        Ok(0) => None,
+        Ok(n) => Some(format!(
+            "removed {n} stale message queue{} left by iolab processes that are gone",
+            if n == 1 { "" } else { "s" }
+        )),
+        Err(e) => Some(format!("warning: cannot sweep stale message queues: {e}")),
+    }
+}
+
 fn removed(what: &str, pid: i32) -> String {
     format!("removed stale {what}, left by iolab process {pid}, which is gone")
 }
@@ -103,37 +94,6 @@ fn removed(what: &str, pid: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn only_iolab_names_with_a_pid_have_an_owner() {
-        assert_eq!(owner_pid("iolab-123-abc"), Some(123));
-        assert_eq!(owner_pid("iolab-7-0-s"), Some(7));
-        for other in [
-            "iolab-abcdef",
-            "iolab-123-",
-            "iolab--x",
-            "iolab-12a-x",
-            "iolab-0-x",
-            "iolab-+5-x",
-            "xiolab-123-abc",
-            "other-123-abc",
-            "iolab-99999999999999999999-x",
-        ] {
-            assert_eq!(owner_pid(other), None, "{other}");
-        }
-        let own = format!("{}x", own_prefix());
-        assert_eq!(owner_pid(&own), Some(std::process::id() as i32));
-    }
-
-    #[test]
-    fn a_reaped_process_is_gone_and_a_live_one_is_not() {
-        let mut child = std::process::Command::new("true").spawn().unwrap();
-        let pid = child.id() as i32;
-        child.wait().unwrap();
-        assert!(is_gone(pid));
-        assert!(!is_gone(std::process::id() as i32));
-        assert!(!is_gone(1), "init is alive (and not ours)");
-    }
 
     #[test]
     fn only_dead_owners_dirs_are_swept() {

@@ -5,6 +5,7 @@
 pub mod fork;
 pub mod mmap;
 pub mod mq;
+pub mod owner;
 pub mod rusage;
 pub mod select;
 pub mod shared;
