@@ -106,7 +106,7 @@ fn stream_sizes_its_repetitions_by_time_from_a_probe() {
         "run",
         "stream",
         "--mech",
-        "pipe,eventfd",
+        "pipe,fifo,eventfd",
         "--placement",
         "same-cpu",
         "--param",

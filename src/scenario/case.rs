@@ -4,6 +4,7 @@
 use super::{Scenario, Value};
 use crate::measure::pin::Placement;
 use crate::mechanism::Mechanism;
+use anyhow::Context;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
@@ -140,4 +141,22 @@ pub struct CaseCtx<'a> {
     pub fault: Option<Fault>,
     /// How long a case may run before its sides are stopped.
     pub timeout: Duration,
+}
+
+impl CaseCtx<'_> {
+    /// Runs `f` with a fresh subdirectory `name` of the case's directory, so
+    /// a case can connect its mechanism more than once (a probe run, then
+    /// the measured one) without their FIFOs meeting; removed afterwards.
+    pub fn in_subdir<T>(
+        &self,
+        name: &str,
+        f: impl FnOnce(&CaseCtx) -> anyhow::Result<T>,
+    ) -> anyhow::Result<T> {
+        let dir = self.dir.join(name);
+        std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
+        let sub = CaseCtx { dir: &dir, ..*self };
+        let result = f(&sub);
+        std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+        result
+    }
 }

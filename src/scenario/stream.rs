@@ -158,7 +158,7 @@ fn calibrate(
         reps: 1,
         count: (PROBE_BYTES / size.max(64) as u64).max(PROBE_MIN_MESSAGES),
     };
-    let reports = run_stream(case, ctx, size, probe, None)?;
+    let reports = ctx.in_subdir("probe", |ctx| run_stream(case, ctx, size, probe, None))?;
     let probe_ns = match &reports {
         [Ok(a), Ok(b)] if a.mismatch.is_none() && b.mismatch.is_none() => b.rep_ns.first(),
         _ => None,
