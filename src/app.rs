@@ -6,6 +6,7 @@ use crate::cli::{
     ShowArgs,
 };
 use crate::error::UsageError;
+use crate::live_tables::LiveTables;
 use crate::model::{Run, IOLAB_VERSION};
 use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
@@ -45,11 +46,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut store = open_store(args)?;
     let started_at = now_rfc3339();
     let environment = env::fingerprint();
-    let mut bar = Bar::new(args.quiet);
-    if prints_tables(args) {
-        bar = bar.with_tables();
-    }
-    let mut results = runner::run(&plan, &bar)?;
+    let bar = Bar::new(args.quiet);
+    let mut results = match prints_tables(args) {
+        true => runner::run(&plan, &LiveTables::stdout(&bar))?,
+        false => runner::run(&plan, &bar)?,
+    };
     runner::annotate_limits(&mut results);
     let run = Run {
         iolab_version: IOLAB_VERSION.to_string(),

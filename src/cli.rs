@@ -4,6 +4,12 @@
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
+/// The smallest change that counts, in percent, unless `--min-effect`
+/// says otherwise: the repetitions of one run do not see what drifts
+/// between two runs (another tenant of the VM, frequency, cache layout),
+/// which moves identical runs by a few percent.
+pub const DEFAULT_MIN_EFFECT_PCT: f64 = 5.0;
+
 #[derive(Debug, Parser)]
 #[command(
     name = "iolab",
@@ -223,7 +229,7 @@ pub struct CompareArgs {
     #[arg(long, value_name = "PCT")]
     pub fail_on_regression: Option<f64>,
     /// A change smaller than PCT percent is no change, however consistent
-    #[arg(long, value_name = "PCT", default_value_t = crate::compare::DEFAULT_MIN_EFFECT_PCT)]
+    #[arg(long, value_name = "PCT", default_value_t = DEFAULT_MIN_EFFECT_PCT)]
     pub min_effect: f64,
     /// Write the comparison as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]

@@ -57,3 +57,9 @@ mod tests {
         assert_eq!(term.exit_status(), 143);
     }
 }
+
+/// Returned when a case cannot run on this machine (a missing capability);
+/// the runner records it as `unsupported` with this reason.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Unsupported(pub String);

@@ -5,16 +5,22 @@
 #![deny(unsafe_code)]
 
 pub mod app;
+pub mod cancel;
 pub mod claims;
 pub mod cli;
 pub mod compare;
 pub mod copier;
 pub mod env;
 pub mod error;
+pub mod exec;
+pub mod format;
 pub mod listing;
+pub(crate) mod live_tables;
 pub mod measure;
 pub mod mechanism;
+pub(crate) mod mem;
 pub mod model;
+pub mod params;
 pub mod plan;
 pub mod poller;
 pub mod report;

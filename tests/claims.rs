@@ -11,7 +11,8 @@ use iolab::claims::rules::Rule;
 use iolab::claims::{Claim, CLAIMS};
 use iolab::measure::stats::metric;
 use iolab::model::{CaseResult, ClaimStatus};
-use iolab::scenario::{self, params};
+use iolab::params;
+use iolab::scenario;
 use serde_json::{json, Value};
 
 const IDS: [&str; 15] = [

@@ -209,7 +209,7 @@ impl Value {
     /// The value in the unit that fits, and its spread: "3.21 us
     /// (3.10-3.40, 5 reps)".
     pub fn text(&self) -> String {
-        use crate::report::format::{human, human_range};
+        use crate::format::{human, human_range};
         let unit = self.unit.trim();
         let spread = if self.reps < 2 {
             "1 rep".to_string()

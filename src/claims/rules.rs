@@ -140,7 +140,7 @@ pub fn faster(
         "{fast_name} {} vs {slow_name} {}: {}",
         fast.text(),
         slow.text(),
-        crate::report::format::ratio(ratio)
+        crate::format::ratio(ratio)
     );
     let (status, why) = if worst >= factor {
         (ClaimStatus::Holds, String::new())
@@ -156,8 +156,8 @@ pub fn faster(
             ClaimStatus::Inconclusive,
             format!(
                 "; between {} and {} over the spread",
-                crate::report::format::ratio(worst),
-                crate::report::format::ratio(best)
+                crate::format::ratio(worst),
+                crate::format::ratio(best)
             ),
         )
     };
@@ -173,7 +173,7 @@ fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -
         "{a_name} {} vs {b_name} {}: {a_name} is {} as fast (tolerance {:.0}%)",
         a.text(),
         b.text(),
-        crate::report::format::ratio(ratio),
+        crate::format::ratio(ratio),
         tolerance * 100.0
     );
     let status = if ratio <= 1.0 + tolerance {

@@ -5,8 +5,8 @@
 
 use super::pick::{Found, Quantity, Select, Value};
 use super::rules::Outcome;
+use crate::format::{human, ratio};
 use crate::model::{CaseResult, ClaimStatus};
-use crate::report::format::{human, ratio};
 
 /// The original's "frequent calls over 1 ms".
 const SLOW_NS: f64 = 1e6;

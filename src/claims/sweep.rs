@@ -99,7 +99,7 @@ fn describe(points: &[(f64, Value)], at: &Select, x: &str) -> (f64, f64, String)
         num(*xn),
         first.text(),
         num(*x0),
-        crate::report::format::ratio(growth),
+        crate::format::ratio(growth),
         r2,
         points.len()
     );

@@ -17,11 +17,7 @@ use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Run, Status};
 use serde::Serialize;
 
-/// The smallest change that counts, in percent, unless `--min-effect`
-/// says otherwise: the repetitions of one run do not see what drifts
-/// between two runs (another tenant of the VM, frequency, cache layout),
-/// which moves identical runs by a few percent.
-pub const DEFAULT_MIN_EFFECT_PCT: f64 = 5.0;
+pub use crate::cli::DEFAULT_MIN_EFFECT_PCT;
 
 /// How significance is decided, for every output to say.
 pub const TEST: &str = "significance: 95% percentile-bootstrap interval of the ratio of \

@@ -4,7 +4,7 @@
 //! terminal and the HTML report.
 
 use super::{CaseComparison, Change, Comparison};
-use crate::report::format::{case_label, human, plural, ratio};
+use crate::format::{case_label, human, plural, ratio};
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
 const HEADER: [&str; 7] = ["case", "metric", "A", "B", "B/A", "95% CI", "change"];

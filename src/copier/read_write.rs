@@ -26,7 +26,7 @@ impl Copier for ReadWrite {
         out: BorrowedFd,
         opts: &CopyOpts,
     ) -> io::Result<CopyStats> {
-        let mut buf = crate::scenario::zeroed(opts.buf.max(1), "the read-write buffer")?;
+        let mut buf = crate::mem::zeroed(opts.buf.max(1), "the read-write buffer")?;
         let mut stats = CopyStats::default();
         while stats.bytes < len {
             let want = (len - stats.bytes).min(buf.len() as u64) as usize;

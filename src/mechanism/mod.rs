@@ -14,7 +14,7 @@ mod udp;
 mod unix_dgram;
 mod unix_stream;
 
-use crate::scenario::{ParamSpec, Value};
+use crate::params::{ParamSpec, Value};
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::io;

@@ -13,7 +13,7 @@
 //! runner stops it after its grace period, as it does any stuck side.
 
 use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
-use crate::scenario::Value;
+use crate::params::Value;
 use crate::sys::mq::{self, Access, Attr, Queue};
 use crate::sys::owner::{is_gone, own_prefix, owner_pid};
 use rustix::io::Errno;

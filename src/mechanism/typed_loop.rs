@@ -28,7 +28,7 @@ pub fn run_typed<L: EndpointLoop>(ep: &mut dyn Endpoint, body: L) -> L::Out {
 mod tests {
     use super::*;
     use crate::mechanism::{find, Values};
-    use crate::scenario::Value;
+    use crate::params::Value;
 
     /// Names the type the loop was compiled for.
     struct TypeName;

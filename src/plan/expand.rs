@@ -6,7 +6,7 @@
 use super::{fit, memory, Common, Invocation, Planned, Point};
 use crate::error::{UsageError, UsageResult};
 use crate::mechanism::Mechanism;
-use crate::scenario::params::parse_list;
+use crate::params::parse_list;
 use crate::scenario::{CaseSpec, ParamSpec};
 use std::collections::{BTreeMap, BTreeSet};
 

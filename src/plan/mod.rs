@@ -11,7 +11,7 @@ use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
 use crate::measure::pin::{Placement, ALL_PLACEMENTS};
 use crate::mechanism::{self, Mechanism};
-use crate::scenario::params::parse_scaled;
+use crate::params::parse_scaled;
 use crate::scenario::{self, suite, CaseSpec, Fault, Mode, Scenario, Value};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -40,8 +40,7 @@ pub(crate) struct Planned {
     pub oversize: Option<fit::Oversize>,
 }
 
-/// Repetitions when neither the command line nor the suite says.
-pub const DEFAULT_REPEAT: u64 = 5;
+pub use crate::scenario::DEFAULT_REPEAT;
 
 /// The choices that apply to every scenario of the run.
 pub(crate) struct Common {

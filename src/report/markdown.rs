@@ -144,8 +144,8 @@ pub(crate) fn escape(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::format::case_label;
     use crate::report::fixtures::{self, FAILED_REASON, OK_CASE};
-    use crate::report::format::case_label;
 
     fn render(run: &Run, baseline: Option<&Run>) -> String {
         let mut out = Vec::new();

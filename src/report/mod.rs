@@ -4,7 +4,6 @@
 
 mod charts;
 mod csv;
-pub mod format;
 mod html;
 mod json;
 mod markdown;

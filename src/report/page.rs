@@ -4,8 +4,8 @@
 //! lay it out, so they cannot disagree about content.
 
 use super::charts::{self, Chart, Source};
-use super::format::case_label;
 use super::table::{groups, summary, texts, visible_columns, COLUMNS, NUMERIC};
+use crate::format::case_label;
 use crate::model::{Run, Status};
 use serde::Serialize;
 

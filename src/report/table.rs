@@ -3,8 +3,8 @@
 //! short report. Failed and unsupported cases show their status and reason,
 //! never a number (DESIGN.md: every result is verified).
 
-use super::format::{case_label, human, plural, ratio, spread};
 use super::Reporter;
+use crate::format::{case_label, human, plural, ratio, spread};
 use crate::model::{CaseResult, Run, Side, Status};
 use anstyle::{AnsiColor, Style};
 use comfy_table::{Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table, Width};

@@ -2,9 +2,6 @@
 //! case's sides as threads or processes, progress reported to an observer,
 //! everything cleaned up after each case, on error and on Ctrl-C.
 
-pub mod cleanup;
-pub mod peers;
-pub mod procs;
 pub mod progress;
 pub(crate) mod stale;
 mod summary;
@@ -12,9 +9,10 @@ mod summary;
 pub use summary::{annotate_limits, verdicts};
 
 use crate::error::Interrupted;
+use crate::exec::cleanup;
+use crate::format::case_label;
 use crate::model::{CaseResult, Status};
 use crate::plan::Plan;
-use crate::report::format::case_label;
 use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
 use anyhow::Context;
 use std::path::Path;

@@ -56,7 +56,7 @@ fn sweep_netns() -> Vec<String> {
     if !geteuid().is_root() {
         return Vec::new();
     }
-    let Ok(entries) = std::fs::read_dir(crate::scenario::link::NETNS_DIR) else {
+    let Ok(entries) = std::fs::read_dir(crate::exec::link::NETNS_DIR) else {
         return Vec::new();
     };
     let mut lines = Vec::new();
@@ -67,7 +67,7 @@ fn sweep_netns() -> Vec<String> {
         let Some(pid) = owner_pid(&name).filter(|pid| is_gone(*pid)) else {
             continue;
         };
-        lines.push(match crate::scenario::link::delete_netns(&name) {
+        lines.push(match crate::exec::link::delete_netns(&name) {
             Ok(()) => removed(&format!("network namespace {name}"), pid),
             Err(e) => format!("warning: cannot remove network namespace {name}: {e:#}"),
         });

@@ -10,9 +10,9 @@ mod dispatch;
 #[cfg(test)]
 mod tests;
 
-use super::fd_budget::{raise_nofile, restore_nofile, FdBudget};
-use super::readiness::{growth, poller_of, POLLER_PARAM};
-use super::side::cpu_usage;
+use super::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
+use super::common::readiness::{growth, poller_of, POLLER_PARAM};
+use super::common::side::cpu_usage;
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Side, Status, Verified};
@@ -146,7 +146,7 @@ fn bench(
     let before = usage(Who::Thread).unwrap_or_default();
     let mut loops = Vec::new();
     for rep in 0..case.repeat {
-        if crate::runner::cleanup::cancelled() {
+        if crate::exec::cleanup::cancelled() {
             anyhow::bail!("interrupted");
         }
         let damage = match ctx.fault {

@@ -5,19 +5,19 @@
 //! to the receiver's last byte; the CPU of each side is measured apart,
 //! since CPU is where sendfile differs from read+send.
 
-use super::copier_verdict;
-use super::link::{Link, LINKS};
-use super::side::cpu_usage;
-use super::testfile::{self, Digest, TestFile};
-use super::{copier_params, Value};
+use super::common::copier_verdict;
+use super::common::side::cpu_usage;
+use super::common::testfile::{self, Digest, TestFile};
+use super::{common::copier_params, Value};
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::copier::{self, Copier, CopyOpts, SinkKind};
+use crate::exec::link::{Link, LINKS};
+use crate::exec::peers::{run_pair, Pair};
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, current_cpu, Placement};
 use crate::measure::stats::metric;
 use crate::mechanism::{BoxEndpoint, Endpoint};
 use crate::model::{CaseResult, Side, Verified};
-use crate::runner::peers::{run_pair, Pair};
 use crate::sys::rusage::{usage, Usage, Who};
 use anyhow::Context;
 use rustix::fd::AsFd;
@@ -142,7 +142,7 @@ impl Scenario for FileTransfer {
         };
         let mut reps = Vec::new();
         for _ in 0..case.repeat {
-            anyhow::ensure!(!crate::runner::cleanup::cancelled(), "interrupted");
+            anyhow::ensure!(!crate::exec::cleanup::cancelled(), "interrupted");
             file.prepare(case.text("cache"))?;
             let rep = transfer(&setup, &file, &link);
             let done = reps.len() as u64 + 1;

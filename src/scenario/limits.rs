@@ -139,14 +139,14 @@ impl Scenario for Limits {
         if let (Some(wake), Some(sys)) = (value("wake_rtt_ns"), value("syscall_ns")) {
             lines.push(format!(
                 "a futex wake-up round trip across CPUs costs {}, {} a system call: the floor under blocking cross-CPU IPC",
-                crate::report::format::human(wake, "ns"),
-                crate::report::format::ratio(wake / sys)
+                crate::format::human(wake, "ns"),
+                crate::format::ratio(wake / sys)
             ));
         }
         if let (Some(wake), Some(line)) = (value("wake_rtt_ns"), value("cacheline_rtt_ns")) {
             lines.push(format!(
                 "spinning on a shared cache line is {} cheaper than sleeping and being woken",
-                crate::report::format::ratio(wake / line)
+                crate::format::ratio(wake / line)
             ));
         }
         lines
@@ -172,7 +172,7 @@ fn per_op<T>(count: u64, mut op: impl FnMut() -> T) -> f64 {
 /// `DEFAULT_REPEAT` copies measured once here exactly as `limits` does.
 pub(crate) fn run_memcpy_bytes_per_s() -> f64 {
     *RUN_MEMCPY.get_or_init(|| {
-        let reps = crate::plan::DEFAULT_REPEAT as usize;
+        let reps = super::DEFAULT_REPEAT as usize;
         crate::measure::stats::median(&mut memcpy_rates(reps))
     })
 }

@@ -2,38 +2,27 @@
 //! behind `trait Scenario`; `ALL` lists them. A scenario expands into cases
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
-pub mod case;
+pub mod common;
 mod contention;
-mod copier_params;
-mod copier_verdict;
 mod devnull;
-mod devnull_sink;
-mod devnull_verdict;
 mod event_bench;
-mod fd_budget;
 mod file_transfer;
 mod limits;
-pub(crate) mod link;
-pub mod params;
-mod payload;
 mod pingpong;
 mod pipe_atime;
 mod poll_scale;
-mod poll_scale_sides;
 mod port_ring;
-mod readiness;
-mod side;
 mod stream;
 pub mod suite;
-mod testfile;
-mod two_sided;
-mod verdict;
 
-pub use case::{CaseCtx, CaseSpec, Fault, Mode};
-pub(crate) use devnull_verdict::flag_not_really_moved;
+pub use crate::error::Unsupported;
+pub use crate::params::{ParamKind, ParamSpec, Value};
+pub use common::case::{CaseCtx, CaseSpec, Fault, Mode};
+pub(crate) use devnull::verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
-pub use params::{ParamKind, ParamSpec, Value};
-pub(crate) use payload::zeroed;
+
+/// Repetitions when neither the command line nor the suite says.
+pub const DEFAULT_REPEAT: u64 = 5;
 
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;
@@ -122,9 +111,3 @@ pub fn find(name: &str) -> Option<&'static dyn Scenario> {
 pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|s| s.name()).collect()
 }
-
-/// Returned by `Scenario::run` when the case cannot run on this machine;
-/// the runner records it as `unsupported` with this reason.
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Unsupported(pub String);

@@ -2,11 +2,11 @@
 //! A stamps and sends, side B checks and echoes, A checks the echo and times
 //! every round trip into a histogram.
 
-use super::payload::Payload;
-use super::side::{syscalls_per_msg, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
-use super::two_sided::{per_rep, run_sides, settle};
+use super::common::payload::Payload;
+use super::common::side::{syscalls_per_msg, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
+use super::common::two_sided::{per_rep, run_sides, settle};
 use super::{
-    verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
+    common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
 use crate::measure::histogram::Latencies;
 use crate::measure::stats::metric;

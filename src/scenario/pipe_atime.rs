@@ -7,10 +7,10 @@
 //! differ from the anonymous pipefs.
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
+use crate::exec::cleanup;
 use crate::measure::clock::now_ns;
 use crate::measure::stats::{clearly_differs, metric};
 use crate::model::{CaseResult, Metric, Status, Verified};
-use crate::runner::cleanup;
 use anyhow::{bail, Context};
 use rustix::fd::OwnedFd;
 use rustix::fs::{fcntl_getfl, fcntl_setfl, Mode as FileMode, OFlags};
@@ -242,9 +242,9 @@ fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
     };
     let mut line = format!(
         "{pipe}: default/noatime ns per message = {} ({} vs {}), {differs}; O_NOATIME {kept} by the kernel",
-        crate::report::format::ratio(ratio),
-        crate::report::format::human(dm.value, "ns"),
-        crate::report::format::human(nm.value, "ns")
+        crate::format::ratio(ratio),
+        crate::format::human(dm.value, "ns"),
+        crate::format::human(nm.value, "ns")
     );
     if let (Some(a), Some(b)) = (atime_share(d), atime_share(n)) {
         line.push_str(&format!(

@@ -10,17 +10,17 @@
 //! of traffic, because short repetitions land in whichever mode the host is
 //! in and their median jumps between runs.
 
-use super::params::Value;
-use super::payload::Payload;
-use super::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
-use super::two_sided::{per_rep, run_sides, settle};
+use super::common::payload::Payload;
+use super::common::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
+use super::common::two_sided::{per_rep, run_sides, settle};
 use super::{
-    verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
+    common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
+use crate::exec::peers::SideResult;
 use crate::measure::stats::metric;
 use crate::mechanism::BoxEndpoint;
 use crate::model::CaseResult;
-use crate::runner::peers::SideResult;
+use crate::params::Value;
 
 pub struct Stream;
 

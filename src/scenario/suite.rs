@@ -319,7 +319,7 @@ mod tests {
                         .or_else(mech_param)
                         .unwrap_or_else(|| panic!("{}: {key}", suite.name));
                     assert!(
-                        super::super::params::parse_list(spec, value).is_ok(),
+                        crate::params::parse_list(spec, value).is_ok(),
                         "{}: {key}={value}",
                         suite.name
                     );

@@ -98,7 +98,7 @@ fn not_found(
         }
         Selector::Latest(_) => format!(
             "no run '{text}' in {store}: it holds {}, so N goes from 0 to {}",
-            crate::report::format::plural(count as usize, "run"),
+            crate::format::plural(count as usize, "run"),
             count - 1
         ),
         Selector::Id(_) => format!("no run '{text}' in {store}: {ALLOWED}"),

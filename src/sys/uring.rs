@@ -22,7 +22,7 @@ pub struct Moved {
 /// Copies `len` bytes of `file` (from offset 0) to `out`, `buf` at a time.
 pub fn copy(file: &File, len: u64, out: BorrowedFd, buf: usize) -> io::Result<Moved> {
     let mut ring = IoUring::new(4)?;
-    let mut buffer = crate::scenario::zeroed(buf.max(1), "the io_uring buffer")?;
+    let mut buffer = crate::mem::zeroed(buf.max(1), "the io_uring buffer")?;
     let mut moved = Moved {
         bytes: 0,
         syscalls: 1,

@@ -9,7 +9,7 @@ mod ring;
 mod wake;
 
 use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Values};
-use crate::scenario::{ParamKind, ParamSpec, Value};
+use crate::params::{ParamKind, ParamSpec, Value};
 use crate::sys::shared::SharedRegion;
 use ring::{Consumer, Layout, Producer};
 use rustix::event::{eventfd, EventfdFlags};

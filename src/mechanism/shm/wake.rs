@@ -131,7 +131,7 @@ impl Waker {
         if self.peer_closed() {
             return Err(closed());
         }
-        if crate::runner::cleanup::cancelled() {
+        if crate::cancel::cancelled() {
             return Err(io::Error::new(io::ErrorKind::Interrupted, "cancelled"));
         }
         self.syscalls += 1;

@@ -3,7 +3,7 @@
 //! log10 on a plain axis with decade ticks), so every chart kind shares one
 //! drawing path and one tick logic.
 
-use crate::report::format::human;
+use crate::format::human;
 
 /// How tick values read.
 #[derive(Debug, Clone, PartialEq)]

@@ -6,8 +6,8 @@
 
 use super::frame::{self, Frame};
 use super::{hex, rgb, shared_or, Axis, Chart, Labels, Source, Swatch};
+use crate::format::case_label;
 use crate::model::Metric;
-use crate::report::format::case_label;
 use plotters::prelude::*;
 
 /// One bar: its row, which source it came from, the metric it shows.

@@ -5,9 +5,9 @@
 
 use super::lines::{self, LineChart};
 use super::{line, shared_or, Axis, Chart, Labels, Line, Source};
+use crate::format::case_label;
 use crate::measure::histogram::Latencies;
 use crate::model::CaseResult;
-use crate::report::format::case_label;
 
 /// How far along the nines scale the plot goes: 4 is p99.99.
 const NINES: f64 = 4.0;

@@ -3,7 +3,7 @@
 
 use super::lines::{self, LineChart};
 use super::{line, Axis, Chart, Labels, Line, Source};
-use crate::report::format::case_label;
+use crate::format::case_label;
 
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     let mut units: Vec<&str> = Vec::new();

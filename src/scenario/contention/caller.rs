@@ -4,11 +4,11 @@
 //! read this thread's CPU time and context switches around the whole loop.
 //! The reader checks what it receives; the writer counts what it wrote.
 
+use crate::exec::cleanup;
 use crate::measure::clock::now_ns;
 use crate::measure::histogram::Latencies;
 use crate::measure::pin::current_cpu;
 use crate::mechanism::BoxEndpoint;
-use crate::runner::cleanup;
 use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
 use std::io::{self, ErrorKind};

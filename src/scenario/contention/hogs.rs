@@ -2,7 +2,7 @@
 //! Each is registered with the runner's cleanup (so Ctrl-C kills it), and
 //! the guard kills and reaps them all when the case ends, also on error.
 
-use crate::runner::cleanup;
+use crate::exec::cleanup;
 use crate::sys::fork::{fork, Forked};
 use rustix::process::{waitpid, Pid, WaitOptions};
 

@@ -10,7 +10,7 @@ mod hogs;
 mod result;
 mod verdict;
 
-use super::two_sided::run_sides;
+use super::common::two_sided::run_sides;
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;

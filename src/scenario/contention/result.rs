@@ -4,12 +4,12 @@
 //! and the time series of every side that ran.
 
 use super::caller::{CallReport, Interval, Payload};
+use crate::exec::peers::SideResult;
 use crate::measure::histogram::Latencies;
 use crate::measure::stats::metric;
 use crate::model::Side;
 use crate::model::{CaseResult, LatencyKind, Series, Status, Verified};
-use crate::runner::peers::SideResult;
-use crate::scenario::side::cpu_usage;
+use crate::scenario::common::side::cpu_usage;
 use crate::scenario::MetricSpec;
 use crate::sys::rusage::Usage;
 

@@ -5,7 +5,7 @@
 //! slow calls and over 4x as many as the two sides had alone.
 
 use crate::model::{CaseResult, Status};
-use crate::scenario::verdict::mech;
+use crate::scenario::common::verdict::mech;
 use std::collections::BTreeMap;
 
 const MIN_STALLS: f64 = 10.0;
@@ -89,8 +89,8 @@ fn compare(tests: &Tests) -> Option<Finding> {
         let p999 = ratio(tests, "both", &alone, &format!("{role}_p99_9_ns"))?;
         Some(format!(
             "{role} calls {} slower on average (p99.9 {})",
-            crate::report::format::ratio(mean),
-            crate::report::format::ratio(p999)
+            crate::format::ratio(mean),
+            crate::format::ratio(p999)
         ))
     };
     let slow_both = value(both, "reader_slow_calls")? + value(both, "writer_slow_calls")?;
@@ -116,7 +116,7 @@ fn compare(tests: &Tests) -> Option<Finding> {
         .collect();
     parts.push(format!(
         "{} over {slow} together (alone {}), reader on CPU {busy:.0}% of the time",
-        crate::report::format::human(slow_both, "calls"),
+        crate::format::human(slow_both, "calls"),
         slow_alone.round()
     ));
     if let Some(hogs) = tests
@@ -126,7 +126,7 @@ fn compare(tests: &Tests) -> Option<Finding> {
         if let Some(mean) = value(both, "reader_mean_ns") {
             parts.push(format!(
                 "with hogs the reader's mean is {} that without",
-                crate::report::format::ratio(hogs / mean)
+                crate::format::ratio(hogs / mean)
             ));
         }
     }

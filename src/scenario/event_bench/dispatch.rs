@@ -5,7 +5,7 @@
 
 use crate::measure::clock::now_ns;
 use crate::poller::Poller;
-use crate::scenario::readiness::{read_ready, register};
+use crate::scenario::common::readiness::{read_ready, register};
 use rustix::fd::{AsFd, OwnedFd};
 use std::time::Duration;
 

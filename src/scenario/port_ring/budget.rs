@@ -4,7 +4,7 @@
 //! files" halfway through building it.
 
 use super::rings::Shape;
-use crate::scenario::fd_budget::{raise_nofile, FdBudget};
+use crate::scenario::common::fd_budget::{raise_nofile, FdBudget};
 use crate::scenario::Unsupported;
 use rustix::process::{getrlimit, Resource, Rlimit};
 

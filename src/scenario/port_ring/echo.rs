@@ -2,7 +2,7 @@
 //! runs, started without a shell with piped stdin/stdout, registered for
 //! Ctrl-C, dying with iolab, and always killed and reaped at the end.
 
-use crate::runner::cleanup;
+use crate::exec::cleanup;
 use anyhow::Context;
 use rustix::fd::OwnedFd;
 use std::path::{Path, PathBuf};

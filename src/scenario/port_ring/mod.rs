@@ -16,7 +16,7 @@ use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Value
 use crate::measure::procstat::ProcStat;
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Status, Verified};
-use crate::scenario::fd_budget::restore_nofile;
+use crate::scenario::common::fd_budget::restore_nofile;
 use crate::sys::rusage::{usage, Usage, Who};
 use anyhow::Context;
 use echo::EchoCmd;

@@ -6,8 +6,8 @@
 //! clock when their ring's first number is taken and when its 0 is taken:
 //! the ring's time is its own, whoever watches it and however often.
 
+use crate::exec::cleanup;
 use crate::measure::clock::now_ns;
-use crate::runner::cleanup;
 use crate::sys::shared::SharedCounters;
 use rustix::fd::OwnedFd;
 use rustix::io::Errno;

@@ -6,8 +6,8 @@
 
 use super::echo::{self, EchoCmd};
 use super::relay::{self, RelayIo, RelayOutcome, RingSlots, STALL_SLOT};
+use crate::exec::cleanup;
 use crate::measure::clock::now_ns;
-use crate::runner::cleanup;
 use crate::sys::fork::{exit_child, fork, Forked};
 use crate::sys::shared::SharedCounters;
 use crate::sys::signals::{current_thread, ThreadHandle};

@@ -3,9 +3,9 @@
 //! original's method A: wall time ratio and sender CPU ratio, e.g.
 //! "sendfile: same time, 5.00x less sender CPU".
 
-use super::copier_params::label;
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Metric, Status};
+use crate::scenario::common::copier_params::label;
 use std::collections::BTreeMap;
 
 const BASELINE: &str = "read-write buf=4096";
@@ -43,7 +43,7 @@ fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<String> {
     }
     Some(format!(
         "{} ({rest}) vs {BASELINE}: {}",
-        crate::report::format::size(size),
+        crate::format::size(size),
         parts.join("; ")
     ))
 }
@@ -73,12 +73,9 @@ fn time_text(base: &Metric, r: &Metric) -> String {
         " (within the spread)"
     };
     if ratio > 1.0 {
-        format!("{} faster{spread}", crate::report::format::ratio(ratio))
+        format!("{} faster{spread}", crate::format::ratio(ratio))
     } else {
-        format!(
-            "{} slower{spread}",
-            crate::report::format::ratio(1.0 / ratio)
-        )
+        format!("{} slower{spread}", crate::format::ratio(1.0 / ratio))
     }
 }
 
@@ -88,12 +85,9 @@ fn cpu_text(base: &Metric, r: &Metric) -> String {
     }
     let ratio = base.value / r.value;
     if ratio >= 1.0 {
-        format!("{} less sender CPU", crate::report::format::ratio(ratio))
+        format!("{} less sender CPU", crate::format::ratio(ratio))
     } else {
-        format!(
-            "{} more sender CPU",
-            crate::report::format::ratio(1.0 / ratio)
-        )
+        format!("{} more sender CPU", crate::format::ratio(1.0 / ratio))
     }
 }
 

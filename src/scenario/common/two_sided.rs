@@ -2,12 +2,12 @@
 //! choose CPUs, connect, run both sides, and turn their reports into the
 //! result's status, verification, sides and CPU figures.
 
-use super::side::{cpu_usage, SideOut};
-use super::{CaseCtx, CaseSpec, Unsupported};
+use crate::exec::peers::{run_pair, Pair, SideFn, SideResult};
 use crate::measure::pin;
 use crate::mechanism::BoxEndpoint;
 use crate::model::{CaseResult, Status, Verified};
-use crate::runner::peers::{run_pair, Pair, SideFn, SideResult};
+use crate::scenario::common::side::{cpu_usage, SideOut};
+use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
 
 /// Runs `a` and `b` on the case's mechanism and placement.
 pub fn run_sides<R, FA, FB>(

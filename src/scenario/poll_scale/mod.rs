@@ -5,19 +5,20 @@
 //! The time for `requests` round trips shows what each idle connection
 //! costs the poller: the original found poll linear in them, epoll flat.
 
-use super::fd_budget::FdBudget;
-use super::poll_scale_sides::{client, idle_holder, listener, server, ServerCfg};
-use super::readiness::{growth, poller_of, POLLER_PARAM};
-use super::side::{Schedule, SideOut};
-use super::two_sided::{per_rep, settle};
-use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
+mod sides;
+use crate::exec::procs::{self, Child};
 use crate::measure::histogram::Latencies;
 use crate::measure::pin::{self, Placement};
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, LatencyKind};
-use crate::runner::procs::{self, Child};
-use crate::scenario::side::cpu_usage;
+use crate::scenario::common::fd_budget::FdBudget;
+use crate::scenario::common::readiness::{growth, poller_of, POLLER_PARAM};
+use crate::scenario::common::side::cpu_usage;
+use crate::scenario::common::side::{Schedule, SideOut};
+use crate::scenario::common::two_sided::{per_rep, settle};
+use crate::scenario::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
 use anyhow::Context;
+use sides::{client, idle_holder, listener, server, ServerCfg};
 use std::time::{Duration, Instant};
 
 pub struct PollScale;
@@ -155,8 +156,8 @@ fn finish_pair(cli: Child, srv: Child, deadline: Instant) -> anyhow::Result<Repo
     let s = srv.finish::<SideOut>(deadline.min(Instant::now() + grace));
     for r in [&c, &s] {
         if let Err(e) = r {
-            if let Some(u) = e.downcast_ref::<super::Unsupported>() {
-                return Err(super::Unsupported(u.0.clone()).into());
+            if let Some(u) = e.downcast_ref::<crate::scenario::Unsupported>() {
+                return Err(crate::scenario::Unsupported(u.0.clone()).into());
             }
         }
     }

@@ -3,8 +3,8 @@
 //! raising the soft limit as far as allowed, and turning "does not fit" into
 //! an `unsupported` reason that names the largest value that would fit.
 
-use super::Unsupported;
 use crate::poller::Poller;
+use crate::scenario::Unsupported;
 use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
 use std::io;
 

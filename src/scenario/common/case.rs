@@ -1,28 +1,14 @@
 //! A case: one scenario at one mechanism, placement and parameter point,
 //! and the context the runner gives it.
 
-use super::{Scenario, Value};
+pub use crate::exec::Mode;
 use crate::measure::pin::Placement;
 use crate::mechanism::Mechanism;
+use crate::scenario::{Scenario, Value};
 use anyhow::Context;
 use std::collections::BTreeMap;
 use std::path::Path;
 use std::time::Duration;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
-    Threads,
-    Processes,
-}
-
-impl Mode {
-    pub fn name(self) -> &'static str {
-        match self {
-            Mode::Threads => "threads",
-            Mode::Processes => "processes",
-        }
-    }
-}
 
 /// A deliberate fault, only for tests that prove verification bites.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,10 +67,12 @@ impl CaseSpec {
         }
         for spec in self.scenario.params().iter().filter(|p| p.in_name) {
             match (self.values.get(spec.name), spec.kind) {
-                (Some(v), super::ParamKind::Bytes) => parts.push(format!("{v}B")),
+                (Some(v), crate::scenario::ParamKind::Bytes) => parts.push(format!("{v}B")),
                 (
                     Some(v),
-                    super::ParamKind::Count | super::ParamKind::Text | super::ParamKind::Number,
+                    crate::scenario::ParamKind::Count
+                    | crate::scenario::ParamKind::Text
+                    | crate::scenario::ParamKind::Number,
                 ) => parts.push(format!("{}={v}", spec.name)),
                 (Some(v), _) => parts.push(v.to_string()),
                 (None, _) => {}

@@ -5,9 +5,9 @@
 //! side that waits for a message that will never come cannot hang a run.
 
 use super::cleanup;
+use super::Mode;
 use crate::measure::pin::{pin_current, Cpus};
 use crate::mechanism::BoxEndpoint;
-use crate::scenario::Mode;
 use crate::sys::fork::{exit_child, fork, Forked};
 use anyhow::Context;
 use rustix::event::{poll, PollFd, PollFlags};

@@ -7,8 +7,8 @@
 
 use super::cleanup;
 use super::peers::{catch_panic, stop_and_reap, track};
+use crate::error::Unsupported;
 use crate::measure::pin::pin_current;
-use crate::scenario::Unsupported;
 use crate::sys::fork::{exit_child, fork, Forked};
 use anyhow::{anyhow, Context};
 use rustix::event::{poll, PollFd, PollFlags};

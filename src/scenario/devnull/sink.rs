@@ -3,9 +3,9 @@
 //! file is hashed after the copy, and a pipe is drained by a forked reader
 //! process that counts and hashes every byte.
 
-use super::testfile::{Digest, TestFile};
 use crate::copier::{CopyStats, SinkKind};
-use crate::runner::cleanup;
+use crate::exec::cleanup;
+use crate::scenario::common::testfile::{Digest, TestFile};
 use crate::sys::fork::{exit_child, fork, Forked};
 use anyhow::Context;
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};

@@ -3,9 +3,9 @@
 //! never brought a cold file's pages into the page cache, i.e. never read
 //! the file.
 
-use super::copier_params::label;
-use super::limits::MEMCPY_METRIC;
 use crate::model::{CaseResult, Flag, Status};
+use crate::scenario::common::copier_params::label;
+use crate::scenario::limits::MEMCPY_METRIC;
 
 const NOT_REALLY_MOVED: &str = "not_really_moved";
 /// memcpy of 64 MiB buffers moves about three bytes of memory traffic per

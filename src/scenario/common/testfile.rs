@@ -6,7 +6,7 @@
 //! without room for the file (checked with statvfs first, or ENOSPC while
 //! writing) makes the case `unsupported`, naming the directory and sizes.
 
-use super::Unsupported;
+use crate::scenario::Unsupported;
 use crate::sys::mmap::resident_pages;
 use anyhow::Context;
 use rustix::fs::{fadvise, Advice};

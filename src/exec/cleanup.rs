@@ -9,7 +9,7 @@
 use crate::sys::signals::{interrupt, ThreadHandle};
 use rustix::process::{kill_process, Pid, Signal};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicI32, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::{Mutex, Once};
 
 #[derive(Default)]
@@ -27,8 +27,6 @@ static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     teardowns: Vec::new(),
 });
 static NEXT_TEARDOWN: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
-/// The signal that cancelled the run; 0 while none has.
-static CANCELLED_BY: AtomicI32 = AtomicI32::new(0);
 
 fn registry() -> std::sync::MutexGuard<'static, Registry> {
     REGISTRY
@@ -36,14 +34,7 @@ fn registry() -> std::sync::MutexGuard<'static, Registry> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-pub fn cancelled() -> bool {
-    cancelled_by().is_some()
-}
-
-/// The signal (SIGINT or SIGTERM) that cancelled the run, if one did.
-pub fn cancelled_by() -> Option<i32> {
-    Some(CANCELLED_BY.load(Ordering::SeqCst)).filter(|signal| *signal != 0)
-}
+pub use crate::cancel::{cancelled, cancelled_by};
 
 pub fn track_child(pid: i32) {
     registry().children.push(pid);
@@ -141,9 +132,7 @@ pub fn install() {
 }
 
 fn on_signal(signal: i32) {
-    let first = CANCELLED_BY
-        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-        .is_ok();
+    let first = crate::cancel::cancel(signal);
     if !first {
         let reg = registry();
         for dir in &reg.dirs {

@@ -3,9 +3,9 @@
 //! take makes the case unsupported, not a crash), reading a ready
 //! descriptor the way its poller needs, and the growth verdict.
 
-use super::{CaseSpec, ParamKind, ParamSpec, Unsupported};
 use crate::model::{CaseResult, Status};
 use crate::poller::{self, PollSet, Poller, Support};
+use crate::scenario::{CaseSpec, ParamKind, ParamSpec, Unsupported};
 use rustix::fd::{AsFd, BorrowedFd};
 use std::collections::BTreeMap;
 use std::io;
@@ -134,19 +134,19 @@ fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) ->
         Some(_) => ("higher", "lower"),
     };
     let shape = if (ratio - 1.0).abs() <= 0.10 {
-        let ratio = crate::report::format::ratio(ratio);
+        let ratio = crate::format::ratio(ratio);
         format!("flat within 10% from {x}={lo_x} to {x}={hi_x} ({ratio})")
     } else if ratio > 1.0 {
-        let ratio = crate::report::format::ratio(ratio);
+        let ratio = crate::format::ratio(ratio);
         format!("{ratio} {up} at {x}={hi_x} than at {x}={lo_x}")
     } else {
-        let ratio = crate::report::format::ratio(1.0 / ratio);
+        let ratio = crate::format::ratio(1.0 / ratio);
         format!("{ratio} {down} at {x}={hi_x} than at {x}={lo_x}")
     };
     Some(format!(
         "{name}: {shape} ({name_of} {} -> {}){tail}",
-        crate::report::format::human(lo, unit),
-        crate::report::format::human(hi, unit)
+        crate::format::human(lo, unit),
+        crate::format::human(hi, unit)
     ))
 }
 
@@ -172,7 +172,7 @@ mod tests {
 
     #[test]
     fn select_refuses_a_high_descriptor_as_unsupported() {
-        let old = crate::scenario::fd_budget::raise_nofile().unwrap();
+        let old = crate::scenario::common::fd_budget::raise_nofile().unwrap();
         let (rx, _tx) = rustix::pipe::pipe().unwrap();
         let high = match rustix::io::fcntl_dupfd_cloexec(&rx, 1500) {
             Ok(fd) => fd,
@@ -190,7 +190,7 @@ mod tests {
             "{}",
             why.0
         );
-        crate::scenario::fd_budget::restore_nofile(old);
+        crate::scenario::common::fd_budget::restore_nofile(old);
     }
 
     #[test]

@@ -6,19 +6,21 @@
 //! set two days back, so that under `relatime` (atime updated only when
 //! older than mtime/ctime or than 24 h) a read would still update it.
 
-use super::copier_params;
-use super::devnull_sink::{self, copy_into, SINKS};
-use super::testfile::{self, TestFile};
-use super::{
-    CaseCtx, CaseSpec, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported, Value,
-};
+mod sink;
+pub(crate) mod verdict;
 use crate::copier;
 use crate::measure::clock::now_ns;
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Verified};
+use crate::scenario::common::copier_params;
+use crate::scenario::common::testfile::{self, TestFile};
+use crate::scenario::{
+    CaseCtx, CaseSpec, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported, Value,
+};
 use anyhow::Context;
 use rustix::fs::{futimens, Timestamps, UTIME_OMIT};
 use rustix::time::Timespec;
+use sink::{copy_into, SINKS};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 
@@ -106,7 +108,7 @@ impl Scenario for DevNull {
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let copier = copier_params::chosen(case);
         let sink = case.text("sink");
-        copier::usable(copier, devnull_sink::kind(sink)).map_err(Unsupported)?;
+        copier::usable(copier, sink::kind(sink)).map_err(Unsupported)?;
         let file = TestFile::create(ctx.dir, "file", case.int("file-size"))?;
         if sink == "file" {
             testfile::ensure_room(ctx.dir, file.len)?;
@@ -118,7 +120,7 @@ impl Scenario for DevNull {
         let copy = |fd: rustix::fd::BorrowedFd| copier.copy(&file.file, file.len, fd, &opts);
         let mut reps = Vec::new();
         for _ in 0..case.repeat {
-            anyhow::ensure!(!crate::runner::cleanup::cancelled(), "interrupted");
+            anyhow::ensure!(!crate::exec::cleanup::cancelled(), "interrupted");
             file.prepare(case.text("cache"))?;
             let rep =
                 one_copy(&file, sink, ctx, &copy).map_err(|e| refused(e, copier.name(), sink))?;
@@ -133,12 +135,12 @@ impl Scenario for DevNull {
             reps.push(rep);
         }
         fill(out, &reps, file.len);
-        super::devnull_verdict::flag_against_memcpy(out, super::limits::run_memcpy_bytes_per_s());
+        verdict::flag_against_memcpy(out, crate::scenario::limits::run_memcpy_bytes_per_s());
         Ok(())
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        super::devnull_verdict::lines(results)
+        verdict::lines(results)
     }
 }
 

@@ -2,9 +2,9 @@
 //! schedule both sides follow: untimed warm-up messages, then `reps`
 //! repetitions of `count` messages, with CPU counters read at each boundary.
 
-use super::Fault;
 use crate::measure::pin::current_cpu;
 use crate::model::{CpuUsage, Side};
+use crate::scenario::Fault;
 use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
 
@@ -176,7 +176,7 @@ pub fn cpu_usage(u: Usage) -> CpuUsage {
 }
 
 /// The metric `syscalls_per_msg` reports, for every two-sided scenario.
-pub const SYSCALLS_PER_MSG: super::MetricSpec = super::MetricSpec {
+pub const SYSCALLS_PER_MSG: crate::scenario::MetricSpec = crate::scenario::MetricSpec {
     name: "syscalls_per_msg",
     unit: "calls",
     about: "system calls (both sides) per message, where the mechanism counts them (shm)",

@@ -8,8 +8,8 @@
 //! `iolab-<pid>-<n>-s|r` carry iolab's PID, so a later run removes those of
 //! a killed run (`runner::stale`).
 
-use super::Unsupported;
-use crate::runner::cleanup;
+use crate::error::Unsupported;
+use crate::exec::cleanup;
 use anyhow::Context;
 use rustix::fd::AsFd;
 use rustix::thread::{move_into_link_name_space, LinkNameSpaceType};
@@ -70,7 +70,7 @@ impl Namespaces {
     fn create(rate: &str) -> anyhow::Result<Namespaces> {
         check_can_emulate()?;
         let n = NEXT.fetch_add(1, Ordering::SeqCst);
-        let prefix = crate::runner::stale::own_prefix();
+        let prefix = crate::sys::owner::own_prefix();
         let mut ns = Namespaces {
             names: [format!("{prefix}{n}-s"), format!("{prefix}{n}-r")],
             teardowns: Vec::new(),

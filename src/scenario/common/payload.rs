@@ -6,6 +6,7 @@
 //! user-given size are reserved fallibly: a size memory cannot hold fails
 //! the case with a reason instead of aborting the process.
 
+use crate::mem::reserve;
 use std::io;
 
 /// Every FULL_CHECK_EVERY-th message is compared byte for byte.
@@ -71,28 +72,10 @@ impl Payload {
     }
 }
 
-/// `len` zero bytes, or an error naming `len` when memory cannot hold them.
-pub(crate) fn zeroed(len: usize, what: &str) -> io::Result<Vec<u8>> {
-    let mut buf = reserve(len, what)?;
-    buf.resize(len, 0);
-    Ok(buf)
-}
-
-/// An empty vector with room for exactly `len` bytes.
-fn reserve(len: usize, what: &str) -> io::Result<Vec<u8>> {
-    let mut buf = Vec::new();
-    buf.try_reserve_exact(len).map_err(|e| {
-        io::Error::new(
-            io::ErrorKind::OutOfMemory,
-            format!("cannot allocate {len} bytes for {what}: {e}"),
-        )
-    })?;
-    Ok(buf)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::mem::zeroed;
 
     #[test]
     fn stamped_messages_check() {

@@ -2,8 +2,8 @@
 //! which copier, its buffer size (only for the copiers that use one, so
 //! `sendfile` is not run once per buffer size), and the page cache state.
 
-use super::{CaseSpec, ParamKind, ParamSpec, Value};
 use crate::copier::{self, Copier, CopyOpts};
+use crate::scenario::{CaseSpec, ParamKind, ParamSpec, Value};
 use std::collections::BTreeMap;
 
 pub const fn copier(default: &'static str) -> ParamSpec {

@@ -2,10 +2,10 @@
 //! placement and message size, and what crossing CPUs costs. A difference
 //! inside the repetition spread is said to be so.
 
+use crate::format::{plural, ratio as times, size};
 use crate::measure::stats::{clearly_differs, median};
 use crate::mechanism;
 use crate::model::{CaseResult, Metric, Status};
-use crate::report::format::{plural, ratio as times, size};
 use std::collections::BTreeMap;
 
 fn headline(r: &CaseResult) -> Option<&Metric> {

@@ -4,14 +4,14 @@
 //! times every round trip; the idle holder keeps its connections open and
 //! silent. Plus the transport (TCP over loopback, or a Unix socket).
 
-use super::fd_budget::raise_nofile;
-use super::readiness::{read_ready, register};
-use super::side::{Meter, Schedule, SideOut};
+use crate::exec::procs::Ready;
 use crate::measure::clock::now_ns;
 use crate::measure::histogram::Latencies;
 use crate::mechanism::write_all_fd;
 use crate::poller::{self, Poller};
-use crate::runner::procs::Ready;
+use crate::scenario::common::fd_budget::raise_nofile;
+use crate::scenario::common::readiness::{read_ready, register};
+use crate::scenario::common::side::{Meter, Schedule, SideOut};
 use rustix::fd::{AsFd, OwnedFd};
 use rustix::net::{accept_with, listen, sockopt, SocketFlags};
 use std::path::{Path, PathBuf};

@@ -1,0 +1,15 @@
+//! What the scenarios share: a case and its context, message payloads,
+//! side reports and repetitions, the two-sided run, verdict helpers, the
+//! readiness and copier parameters, descriptor budgets and test files.
+//! A scenario lives in its own file or folder next to this one.
+
+pub mod case;
+pub(crate) mod copier_params;
+pub(crate) mod copier_verdict;
+pub(crate) mod fd_budget;
+pub(crate) mod payload;
+pub(crate) mod readiness;
+pub(crate) mod side;
+pub(crate) mod testfile;
+pub(crate) mod two_sided;
+pub(crate) mod verdict;
