@@ -4,21 +4,23 @@
 //! read and, while writes remain, one byte is written to the next pair.
 //! One loop runs until every byte written has been read; the loop is
 //! timed, registering the descriptors is not. Every byte is checked and
-//! counted. How the loop waits (`dispatch`) is in `dispatch.rs`.
+//! counted. How the loop waits (`dispatch`) is in `dispatch.rs`; the loops
+//! run in a forked single-threaded child, as bench.c does (`child.rs`).
 
+mod child;
 mod dispatch;
 #[cfg(test)]
 mod tests;
 
-use super::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
+use super::common::fd_budget::FdBudget;
 use super::common::readiness::{growth, poller_of, POLLER_PARAM};
 use super::common::side::cpu_usage;
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::measure::stats::metric;
 use crate::model::{CaseResult, Side, Status, Verified};
-use crate::sys::rusage::{usage, Who};
-use dispatch::{make_pairs, one_loop, Bench, Damage, Dispatch, Shape, Tally};
-use std::time::Duration;
+use child::{run_forked, Plan};
+use dispatch::{Damage, Dispatch, Shape, Tally};
+use std::time::{Duration, Instant};
 
 pub struct EventBench;
 
@@ -83,7 +85,8 @@ const METRICS: &[MetricSpec] = &[
 
 /// No descriptor ready for this long while bytes are unread: one was lost.
 const STALL: Duration = Duration::from_secs(1);
-/// The poll set itself, plus room for whatever else opens meanwhile.
+/// The poll set, the forked child's status pipe, and room for whatever
+/// else opens meanwhile.
 const EXTRA_FDS: u64 = 4;
 
 impl Scenario for EventBench {
@@ -114,10 +117,7 @@ impl Scenario for EventBench {
             .into());
         }
         FdBudget::for_poller(poller)?.check("process", "fds", shape.fds as u64, EXTRA_FDS, 2)?;
-        let old = raise_nofile()?;
-        let result = bench(case, ctx, poller, shape, out);
-        restore_nofile(old);
-        result
+        bench(case, ctx, poller, shape, out)
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
@@ -132,42 +132,26 @@ fn bench(
     shape: Shape,
     out: &mut CaseResult,
 ) -> anyhow::Result<()> {
-    let pairs = make_pairs(case.text("pair"), shape.fds)?;
-    let b = Bench {
+    let plan = Plan {
         poller,
-        pairs: &pairs,
+        pair: case.text("pair"),
         shape,
         dispatch: Dispatch::from_name(case.text("dispatch"))?,
         stall: STALL,
+        warmup: case.warmup_or(1),
+        reps: case.repeat,
+        damage: ctx.fault.map(|f| match f {
+            Fault::Corrupt => Damage::Corrupt,
+        }),
     };
-    for _ in 0..case.warmup_or(1) {
-        one_loop(&b, None)?;
-    }
-    let before = usage(Who::Thread).unwrap_or_default();
-    let mut loops = Vec::new();
-    for rep in 0..case.repeat {
-        if crate::exec::cleanup::cancelled() {
-            anyhow::bail!("interrupted");
-        }
-        let damage = match ctx.fault {
-            Some(Fault::Corrupt) if rep == 0 => Some(Damage::Corrupt),
-            _ => None,
-        };
-        let tally = one_loop(&b, damage)?;
-        let failed = tally.mismatch.is_some();
-        loops.push(tally);
-        if failed {
-            break;
-        }
-    }
-    let used = usage(Who::Thread).unwrap_or_default().since(before);
-    out.cpu = Some(cpu_usage(used));
+    let report = run_forked(&plan, Instant::now() + ctx.timeout)?;
+    out.cpu = Some(cpu_usage(report.used));
     out.sides.push(Side {
         role: "dispatcher".into(),
-        cpus: vec![crate::measure::pin::current_cpu()],
-        cpu: cpu_usage(used),
+        cpus: vec![report.cpu],
+        cpu: cpu_usage(report.used),
     });
-    settle(out, &loops);
+    settle(out, &report.loops);
     Ok(())
 }
 
