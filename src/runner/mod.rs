@@ -6,7 +6,7 @@ pub mod progress;
 pub(crate) mod stale;
 mod summary;
 
-pub use summary::{annotate_limits, verdicts};
+pub use summary::annotate_limits;
 
 use crate::error::Interrupted;
 use crate::exec::cleanup;

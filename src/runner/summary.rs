@@ -1,8 +1,8 @@
 //! What a run says as a whole: each headline as a multiple of the matching
 //! `limits` reference point measured in the same run, copies judged against
-//! the run's one memcpy figure, and each scenario's verdict lines.
+//! the run's one memcpy figure. (Findings and claims: `claims`.)
 
-use crate::model::{CaseResult, LimitRatio, Status, Verdict};
+use crate::model::{CaseResult, LimitRatio, Status};
 use crate::scenario;
 
 /// Sets `limit_ratio` on every ok result whose scenario names a reference
@@ -34,24 +34,6 @@ pub fn annotate_limits(results: &mut [CaseResult]) {
     for (r, ratio) in results.iter_mut().zip(ratios) {
         r.limit_ratio = ratio;
     }
-}
-
-/// Every scenario's verdicts over its results, in order of appearance.
-pub fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
-    let mut names: Vec<&str> = results.iter().map(|r| r.scenario.as_str()).collect();
-    names.dedup();
-    let mut out = Vec::new();
-    for name in names {
-        let Some(scenario) = scenario::find(name) else {
-            continue;
-        };
-        let mine: Vec<&CaseResult> = results.iter().filter(|r| r.scenario == name).collect();
-        out.extend(scenario.verdicts(&mine).into_iter().map(|text| Verdict {
-            scenario: name.to_string(),
-            text,
-        }));
-    }
-    out
 }
 
 #[cfg(test)]
@@ -107,7 +89,7 @@ mod tests {
         let ratio = sendfile.limit_ratio.as_ref().unwrap();
         assert_eq!(ratio.limit, "memcpy_bytes_per_s");
         assert!((ratio.ratio - 35.0 / 7.5).abs() < 1e-9);
-        let verdicts = verdicts(&results[1..]);
+        let verdicts = crate::claims::verdicts(&results[1..]);
         assert!(
             verdicts[0].text.starts_with("not really moved")
                 && verdicts[0].text.contains("sendfile -> dev-null (warm)")
