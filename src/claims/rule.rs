@@ -92,7 +92,8 @@ fn rules() -> Vec<Box<dyn Rule>> {
 }
 
 /// What every rule concludes over `results`, for the scenarios that took
-/// part, findings in order of the scenarios' first appearance.
+/// part: findings in order of their scenarios' first appearance, then the
+/// claims in the order of `CLAIMS`.
 pub fn conclude(results: &[CaseResult]) -> Vec<Conclusion> {
     let mut order: Vec<&str> = results.iter().map(|r| r.scenario.as_str()).collect();
     order.dedup();
@@ -103,7 +104,11 @@ pub fn conclude(results: &[CaseResult]) -> Vec<Conclusion> {
         };
         all.extend(rule.conclude(results).into_iter().map(|c| (rank, c)));
     }
-    all.sort_by_key(|(rank, c)| (c.claim.is_some(), *rank));
+    // Findings by their scenario's first appearance; claims as listed.
+    all.sort_by_key(|(rank, c)| match c.claim {
+        Some(_) => (true, 0),
+        None => (false, *rank),
+    });
     all.into_iter().map(|(_, c)| c).collect()
 }
 
