@@ -167,3 +167,5 @@ pub(crate) fn undeclared(r: &CaseResult) -> Vec<String> {
         .collect()
 }
 
+#[cfg(test)]
+mod tests;
