@@ -24,9 +24,9 @@ pub fn annotate_limits(results: &mut [CaseResult]) {
             let scenario = scenario::find(&r.scenario)?;
             let limit = scenario.limit_for(r)?;
             let (_, headline) = r.headline_metric().filter(|_| r.status == Status::Ok)?;
-            let value = reference(limit.metric).filter(|v| *v > 0.0)?;
+            let value = reference(limit.metric().name).filter(|v| *v > 0.0)?;
             Some(LimitRatio {
-                limit: limit.metric.to_string(),
+                limit: limit.metric().name.to_string(),
                 ratio: headline.value / value,
             })
         })
@@ -39,16 +39,14 @@ pub fn annotate_limits(results: &mut [CaseResult]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
+    use crate::scenario::devnull::{BYTES_PER_S, PAGES_RESIDENT_AFTER};
+    use crate::scenario::limits::MEMCPY_BYTES_PER_S;
     use serde_json::json;
 
     fn memcpy(bytes_per_s: f64) -> CaseResult {
         let mut r = CaseResult::new("limits", "memcpy", Default::default());
-        r.metrics.insert(
-            "memcpy_bytes_per_s".into(),
-            metric(vec![bytes_per_s], "bytes/s"),
-        );
-        r.headline = Some("memcpy_bytes_per_s".into());
+        MEMCPY_BYTES_PER_S.set(&mut r, vec![bytes_per_s]);
+        MEMCPY_BYTES_PER_S.set_headline(&mut r);
         r
     }
 
@@ -58,11 +56,9 @@ mod tests {
             .map(|(k, v)| (k.to_string(), json!(v)))
             .collect();
         let mut r = CaseResult::new("devnull", copier, params);
-        r.metrics
-            .insert("bytes_per_s".into(), metric(vec![bytes_per_s], "bytes/s"));
-        r.metrics
-            .insert("pages_resident_after".into(), metric(vec![16.0], "pages"));
-        r.headline = Some("bytes_per_s".into());
+        BYTES_PER_S.set(&mut r, vec![bytes_per_s]);
+        PAGES_RESIDENT_AFTER.set(&mut r, vec![16.0]);
+        BYTES_PER_S.set_headline(&mut r);
         r
     }
 

@@ -16,7 +16,6 @@ use super::common::fd_budget::FdBudget;
 use super::common::readiness::{growth, poller_of, POLLER_PARAM};
 use super::common::side::cpu_usage;
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
-use crate::measure::stats::metric;
 use crate::model::{CaseResult, Side, Status, Verified};
 use child::{run_forked, Plan};
 use dispatch::{Damage, Dispatch, Shape, Tally};
@@ -24,64 +23,69 @@ use std::time::{Duration, Instant};
 
 pub struct EventBench;
 
-const PARAMS: &[ParamSpec] = &[
-    POLLER_PARAM,
-    ParamSpec {
-        name: "dispatch",
-        kind: ParamKind::Choice(&["nonblocking", "blocking"]),
-        default: "nonblocking",
-        about: "nonblocking: zero-timeout waits called until every byte is read (bench.c's \
-                EVLOOP_NONBLOCK); blocking: each wait may sleep until a pair is ready",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "pair",
-        kind: ParamKind::Choice(&["socketpair", "pipe"]),
-        default: "socketpair",
-        about: "what each descriptor pair is: an AF_UNIX stream socketpair (as bench.c) or a pipe",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "fds",
-        kind: ParamKind::Count,
-        default: "100",
-        about: "descriptor pairs (each costs two descriptors)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "active",
-        kind: ParamKind::Count,
-        default: "1",
-        about: "pairs written to when a loop starts (spread evenly over the pairs)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "writes",
-        kind: ParamKind::Count,
-        default: "1000",
-        about: "bytes written by the readiness callbacks in one loop",
-        in_name: false,
-    },
-];
+const DISPATCH: ParamSpec = ParamSpec {
+    name: "dispatch",
+    kind: ParamKind::Choice(&["nonblocking", "blocking"]),
+    default: "nonblocking",
+    about: "nonblocking: zero-timeout waits called until every byte is read (bench.c's \
+            EVLOOP_NONBLOCK); blocking: each wait may sleep until a pair is ready",
+    in_name: true,
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "us_per_loop",
-        unit: "us",
-        about: "time of one dispatch loop (until every byte written was read)",
-    },
-    MetricSpec {
-        name: "events_per_s",
-        unit: "1/s",
-        about: "readiness events handled per second (active + writes per loop)",
-    },
-    MetricSpec {
-        name: "waits_per_loop",
-        unit: "calls",
-        about: "wait calls (select/poll/epoll_wait/io_uring_enter) per loop; nonblocking, \
-                the zero-timeout calls (bench.c's xcount)",
-    },
-];
+const PAIR: ParamSpec = ParamSpec {
+    name: "pair",
+    kind: ParamKind::Choice(&["socketpair", "pipe"]),
+    default: "socketpair",
+    about: "what each descriptor pair is: an AF_UNIX stream socketpair (as bench.c) or a pipe",
+    in_name: true,
+};
+
+const FDS: ParamSpec = ParamSpec {
+    name: "fds",
+    kind: ParamKind::Count,
+    default: "100",
+    about: "descriptor pairs (each costs two descriptors)",
+    in_name: true,
+};
+
+const ACTIVE: ParamSpec = ParamSpec {
+    name: "active",
+    kind: ParamKind::Count,
+    default: "1",
+    about: "pairs written to when a loop starts (spread evenly over the pairs)",
+    in_name: true,
+};
+
+const WRITES: ParamSpec = ParamSpec {
+    name: "writes",
+    kind: ParamKind::Count,
+    default: "1000",
+    about: "bytes written by the readiness callbacks in one loop",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[POLLER_PARAM, DISPATCH, PAIR, FDS, ACTIVE, WRITES];
+
+pub(crate) const US_PER_LOOP: MetricSpec = MetricSpec {
+    name: "us_per_loop",
+    unit: "us",
+    about: "time of one dispatch loop (until every byte written was read)",
+};
+
+const EVENTS_PER_S: MetricSpec = MetricSpec {
+    name: "events_per_s",
+    unit: "1/s",
+    about: "readiness events handled per second (active + writes per loop)",
+};
+
+const WAITS_PER_LOOP: MetricSpec = MetricSpec {
+    name: "waits_per_loop",
+    unit: "calls",
+    about: "wait calls (select/poll/epoll_wait/io_uring_enter) per loop; nonblocking, \
+            the zero-timeout calls (bench.c's xcount)",
+};
+
+const METRICS: &[MetricSpec] = &[US_PER_LOOP, EVENTS_PER_S, WAITS_PER_LOOP];
 
 /// No descriptor ready for this long while bytes are unread: one was lost.
 const STALL: Duration = Duration::from_secs(1);
@@ -105,9 +109,9 @@ impl Scenario for EventBench {
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let poller = poller_of(case)?;
         let shape = Shape {
-            fds: case.int("fds") as usize,
-            active: case.int("active") as usize,
-            writes: case.int("writes"),
+            fds: case.int(&FDS) as usize,
+            active: case.int(&ACTIVE) as usize,
+            writes: case.int(&WRITES),
         };
         if shape.active > shape.fds {
             return Err(Unsupported(format!(
@@ -116,12 +120,12 @@ impl Scenario for EventBench {
             ))
             .into());
         }
-        FdBudget::for_poller(poller)?.check("process", "fds", shape.fds as u64, EXTRA_FDS, 2)?;
+        FdBudget::for_poller(poller)?.check("process", FDS.name, shape.fds as u64, EXTRA_FDS, 2)?;
         bench(case, ctx, poller, shape, out)
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        growth(results, "fds", None)
+        growth(results, &FDS, None)
     }
 }
 
@@ -134,9 +138,9 @@ fn bench(
 ) -> anyhow::Result<()> {
     let plan = Plan {
         poller,
-        pair: case.text("pair"),
+        pair: case.text(&PAIR),
         shape,
-        dispatch: Dispatch::from_name(case.text("dispatch"))?,
+        dispatch: Dispatch::from_name(case.text(&DISPATCH))?,
         stall: STALL,
         warmup: case.warmup_or(1),
         reps: case.repeat,
@@ -169,17 +173,8 @@ fn settle(out: &mut CaseResult, loops: &[Tally]) {
         return;
     }
     let per = |f: &dyn Fn(&Tally) -> f64| loops.iter().map(f).collect::<Vec<f64>>();
-    out.metrics.insert(
-        "us_per_loop".into(),
-        metric(per(&|t| t.ns as f64 / 1e3), "us"),
-    );
-    out.metrics.insert(
-        "events_per_s".into(),
-        metric(per(&|t| t.fired as f64 * 1e9 / t.ns as f64), "1/s"),
-    );
-    out.metrics.insert(
-        "waits_per_loop".into(),
-        metric(per(&|t| t.waits as f64), "calls"),
-    );
-    out.headline = Some("us_per_loop".into());
+    US_PER_LOOP.set(out, per(&|t| t.ns as f64 / 1e3));
+    EVENTS_PER_S.set(out, per(&|t| t.fired as f64 * 1e9 / t.ns as f64));
+    WAITS_PER_LOOP.set(out, per(&|t| t.waits as f64));
+    US_PER_LOOP.set_headline(out);
 }
