@@ -1,0 +1,206 @@
+//! The rules of E3 (stalls), E6 (devnull, events) and the selection of
+//! results, and conclusions as one system; the helpers are the parent's.
+
+use super::*;
+
+fn contention(mech: &str, test: &str, mean: f64, max: f64) -> CaseResult {
+    result(
+        "contention",
+        &[("mech", json!(mech)), ("test", json!(test))],
+        &[
+            ("reader_mean_ns", &[mean]),
+            ("reader_max_ns", &[max]),
+            ("writer_max_ns", &[max / 2.0]),
+        ],
+    )
+}
+
+#[test]
+fn stalls_need_both_signs() {
+    let case = |mean: f64, max: f64| {
+        vec![
+            contention("fifo", "reader-only", 400.0, 5e4),
+            contention("fifo", "both", mean, max),
+        ]
+    };
+    assert_eq!(answer("E3-fifo-stalls", &case(5000.0, 4e6)).verdict, Holds);
+    assert_eq!(
+        answer("E3-fifo-stalls", &case(500.0, 5e4)).verdict,
+        DoesNotHold
+    );
+    let one = answer("E3-fifo-stalls", &case(500.0, 4e6));
+    assert_eq!(one.verdict, Inconclusive);
+    assert!(
+        one.figure.contains("slowest call 4.00 ms"),
+        "{}",
+        one.figure
+    );
+    let udp = |mean: f64, max: f64| {
+        answer(
+            "E3-udp-no-stall",
+            &[
+                contention("udp", "reader-only", 400.0, 5e4),
+                contention("udp", "both", mean, max),
+            ],
+        )
+        .verdict
+    };
+    assert_eq!(udp(500.0, 5e4), Holds);
+    assert_eq!(udp(5000.0, 4e6), DoesNotHold);
+    assert_eq!(udp(5000.0, 5e4), Inconclusive);
+    let none = answer("E3-eventfd-no-stall", &case(5000.0, 4e6));
+    assert_eq!(none.verdict, Inconclusive);
+    assert!(none.figure.contains("mech=eventfd"), "{}", none.figure);
+}
+
+fn devnull(before: f64, after: &[f64], atime: &[f64]) -> CaseResult {
+    result(
+        "devnull",
+        &[
+            ("copier", json!("mmap-write")),
+            ("sink", json!("dev-null")),
+            ("cache", json!("cold")),
+            ("file-size", json!(4096 * 1000)),
+            ("atime_mode", json!("relatime")),
+        ],
+        &[
+            ("pages_resident_before", &[before]),
+            ("pages_resident_after", after),
+            ("atime_changed", atime),
+        ],
+    )
+}
+
+#[test]
+fn devnull_read_and_atime() {
+    let page = rustix::param::page_size() as f64;
+    let pages = 4096.0 * 1000.0 / page;
+    let read = |after: f64| {
+        answer(
+            "E6-devnull-not-read",
+            &[devnull(0.0, &[after, after], &[1.0])],
+        )
+        .verdict
+    };
+    assert_eq!(read(0.0), Holds);
+    assert_eq!(read(pages), DoesNotHold);
+    assert_eq!(read(pages * 0.2), Inconclusive);
+    let warm = answer("E6-devnull-not-read", &[devnull(pages, &[pages], &[1.0])]);
+    assert_eq!(warm.verdict, Inconclusive);
+    assert!(
+        warm.figure.contains("the cache was not cold"),
+        "{}",
+        warm.figure
+    );
+    let atime = |reps: &[f64]| answer("E6-devnull-atime", &[devnull(0.0, &[0.0], reps)]);
+    let all = atime(&[1.0, 1.0, 1.0]);
+    assert_eq!(all.verdict, Holds);
+    assert!(
+        all.figure
+            .contains("3 of 3 repetitions (mount atime mode: relatime"),
+        "{}",
+        all.figure
+    );
+    assert_eq!(atime(&[0.0, 0.0]).verdict, DoesNotHold);
+    assert_eq!(atime(&[1.0, 0.0]).verdict, Inconclusive);
+}
+
+fn bench(poller: &str, fds: u64, us: &[f64]) -> CaseResult {
+    result(
+        "event-bench",
+        &[
+            ("poller", json!(poller)),
+            ("dispatch", json!("nonblocking")),
+            ("pair", json!("socketpair")),
+            ("active", json!(1)),
+            ("fds", json!(fds)),
+        ],
+        &[("us_per_loop", us)],
+    )
+}
+
+#[test]
+fn events_beat_poll_at_the_nearest_point() {
+    let rs = [
+        bench("poll", 5000, &[1000.0]),
+        bench("poll", 7000, &[2000.0, 2100.0]),
+        bench("epoll-lt", 7000, &[100.0, 110.0]),
+    ];
+    let v = answer("E6-events-beat-poll", &rs);
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+    assert!(v.figure.contains("poll at fds=7000"), "{}", v.figure);
+    let three = [
+        bench("poll", 7000, &[300.0, 310.0]),
+        bench("epoll-lt", 7000, &[100.0, 101.0]),
+    ];
+    assert_eq!(answer("E6-events-beat-poll", &three).verdict, Inconclusive);
+    let same = [
+        bench("poll", 7000, &[120.0, 121.0]),
+        bench("epoll-lt", 7000, &[100.0, 101.0]),
+    ];
+    assert_eq!(answer("E6-events-beat-poll", &same).verdict, DoesNotHold);
+}
+
+#[test]
+fn only_claims_whose_scenario_ran_are_answered() {
+    assert!(evaluate(&[]).is_empty());
+    let got = evaluate(&[atime("default", &[1.0])]);
+    let ids: Vec<&str> = got.iter().map(|c| c.id.as_str()).collect();
+    assert_eq!(ids, ["E1-noatime-faster"]);
+    let mut seen = std::collections::BTreeSet::new();
+    assert!(
+        CLAIMS.iter().all(|c| seen.insert(c.id)),
+        "claim ids are unique"
+    );
+}
+
+#[test]
+fn a_sweep_is_not_mixed_with_an_extra_point() {
+    let mut rs = sweep(
+        "epoll-lt",
+        &[(0, 5.0), (1000, 5.1), (2000, 4.9), (4000, 4.5)],
+    );
+    rs.push(result(
+        "poll-scale",
+        &[
+            ("poller", json!("epoll-lt")),
+            ("transport", json!("tcp")),
+            ("idle", json!(0)),
+            ("repeat", json!(5)),
+        ],
+        &[("seconds", &[2.5, 2.5, 2.6, 2.4, 2.5])],
+    ));
+    let v = answer("E5-epoll-flat", &rs);
+    assert_eq!(v.verdict, Holds, "{}", v.figure);
+    assert!(v.figure.contains("at idle=0: 0.90x"), "{}", v.figure);
+}
+
+/// Findings and claims come out of one evaluation: for a pipe-atime run,
+/// the scenario's finding line (Observed, no claim) comes first, then its
+/// claim with the original's statement, and `verdicts`/`evaluate` are the
+/// two halves of the same list.
+#[test]
+fn findings_and_claims_are_conclusions_of_one_system() {
+    use crate::claims::rule::{conclude, Judgement};
+    let results = [
+        atime("noatime", &[300.0, 310.0, 305.0]),
+        atime("default", &[350.0, 360.0, 355.0]),
+    ];
+    let all = conclude(&results);
+    let kinds: Vec<bool> = all.iter().map(|c| c.claim.is_some()).collect();
+    let first_claim = kinds.iter().position(|k| *k).expect("a claim");
+    assert!(first_claim > 0, "a finding comes first");
+    assert!(kinds[first_claim..].iter().all(|k| *k), "claims come last");
+    assert!(all[..first_claim]
+        .iter()
+        .all(|c| c.judgement == Judgement::Observed && c.scenario == "pipe-atime"));
+    let claim = &all[first_claim];
+    assert_eq!(claim.judgement, Judgement::Claim(Holds));
+    assert_eq!(claim.claim.map(|c| c.id), Some("E1-noatime-faster"));
+    let verdicts = crate::claims::verdicts(&results);
+    assert_eq!(verdicts.len(), first_claim);
+    assert_eq!(verdicts[0].text, all[0].sentence);
+    let claims = evaluate(&results);
+    assert_eq!(claims.len(), all.len() - first_claim);
+    assert_eq!(claims[0].figure, claim.evidence);
+}
