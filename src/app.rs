@@ -60,7 +60,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         label: args.label.clone(),
         suite: Some(plan.targets.clone()),
         environment,
-        verdicts: runner::verdicts(&results),
+        verdicts: crate::claims::verdicts(&results),
         claims: crate::claims::evaluate(&results),
         results,
     };

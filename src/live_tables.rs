@@ -48,7 +48,7 @@ impl<'a> LiveTables<'a> {
             .filter(|r| r.scenario == scenario)
             .cloned()
             .collect();
-        let verdicts = crate::runner::verdicts(&mine);
+        let verdicts = crate::claims::verdicts(&mine);
         let texts: Vec<&str> = verdicts.iter().map(|v| v.text.as_str()).collect();
         let refs: Vec<&CaseResult> = mine.iter().collect();
         self.reporter.write_scenario(out, scenario, &refs, &texts)

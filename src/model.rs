@@ -1,5 +1,5 @@
 //! The serde types of a run and its results: the one schema shared by the
-//! runner, the store, every report format and the JSON contract of DESIGN.md.
+//! runner, the store, every report format and the JSON contract in the README.
 //! Fields are only ever added, never renamed.
 
 use serde::{Deserialize, Serialize};

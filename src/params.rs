@@ -1,6 +1,7 @@
 //! Typed scenario parameters: how each is declared, parsed from the
 //! command line (`--param size=64,4k`), and carried by a case.
 
+use std::collections::BTreeMap;
 use std::fmt;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -35,6 +36,30 @@ pub struct ParamSpec {
     pub about: &'static str,
     /// Shown in the case name (e.g. the message size: `pipe/.../64B`).
     pub in_name: bool,
+}
+
+impl ParamSpec {
+    /// This parameter's number in `values`, if it has one there.
+    pub fn int(&self, values: &BTreeMap<&'static str, Value>) -> Option<u64> {
+        match values.get(self.name) {
+            Some(Value::Int(n)) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// This parameter's text in `values`, if it has some there.
+    pub fn text<'a>(&self, values: &'a BTreeMap<&'static str, Value>) -> Option<&'a str> {
+        match values.get(self.name) {
+            Some(Value::Text(s)) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// True when `other` declares the same parameter (a scenario may give
+    /// a shared one its own default and description).
+    pub fn same(&self, other: &ParamSpec) -> bool {
+        self.name == other.name && self.kind == other.kind
+    }
 }
 
 /// One parameter value of one case.

@@ -5,25 +5,31 @@
 use super::pick::{num, param_f64, Found, Quantity, Value};
 use super::rules::Outcome;
 use crate::model::{CaseResult, ClaimStatus};
+use crate::scenario::common::copier_params::FILE_SIZE;
+use crate::scenario::devnull::{
+    ATIME_CHANGED, ATIME_MODE, BYTES_PER_S, PAGES_RESIDENT_AFTER, PAGES_RESIDENT_BEFORE,
+};
+use crate::scenario::MetricSpec;
 
 /// At most this share of the file's pages resident after: not read.
 const UNREAD: f64 = 0.05;
 /// At least this share: read.
 const READ: f64 = 0.5;
 
-fn metric(r: &CaseResult, name: &'static str) -> Found<Value> {
-    Quantity::Metric(name).of(r)
+fn metric(r: &CaseResult, spec: &'static MetricSpec) -> Found<Value> {
+    Quantity::Metric(spec).of(r)
 }
 
 fn file_pages(r: &CaseResult) -> Found<f64> {
-    let bytes = param_f64(r, "file-size").ok_or_else(|| format!("{} has no file-size", r.case))?;
+    let size = FILE_SIZE.name;
+    let bytes = param_f64(r, size).ok_or_else(|| format!("{} has no {size}", r.case))?;
     let page = rustix::param::page_size() as f64;
     Ok((bytes / page).ceil().max(1.0))
 }
 
 pub fn not_read(r: &CaseResult) -> Found<Outcome> {
     let pages = file_pages(r)?;
-    let before = metric(r, "pages_resident_before")?;
+    let before = metric(r, &PAGES_RESIDENT_BEFORE)?;
     if before.value > UNREAD * pages {
         return Err(format!(
             "{}: the cache was not cold ({} of {} pages resident before the copy)",
@@ -32,8 +38,8 @@ pub fn not_read(r: &CaseResult) -> Found<Outcome> {
             num(pages)
         ));
     }
-    let after = metric(r, "pages_resident_after")?;
-    let rate = metric(r, "bytes_per_s")
+    let after = metric(r, &PAGES_RESIDENT_AFTER)?;
+    let rate = metric(r, &BYTES_PER_S)
         .map(|v| format!(", 'moved' at {} GB/s", num(v.value / 1e9)))
         .unwrap_or_default();
     let figure = format!(
@@ -54,19 +60,16 @@ pub fn not_read(r: &CaseResult) -> Found<Outcome> {
 }
 
 pub fn atime_changed(r: &CaseResult) -> Found<Outcome> {
-    let m = r
-        .metrics
-        .get("atime_changed")
-        .ok_or_else(|| format!("{} has no metric atime_changed", r.case))?;
+    let m = ATIME_CHANGED
+        .of(r)
+        .ok_or_else(|| format!("{} has no metric {}", r.case, ATIME_CHANGED.name))?;
     let reps = if m.reps.is_empty() {
         vec![m.value]
     } else {
         m.reps.clone()
     };
     let changed = reps.iter().filter(|v| **v >= 1.0).count();
-    let mode = r
-        .param_str("atime_mode")
-        .unwrap_or_else(|| "unknown".into());
+    let mode = r.param_str(ATIME_MODE).unwrap_or_else(|| "unknown".into());
     let figure = format!(
         "{}: atime changed in {changed} of {} repetitions (mount atime mode: {mode}; \
          iolab sets the atime 48 h back before each copy)",

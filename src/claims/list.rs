@@ -5,6 +5,8 @@
 use super::pick::{Quantity, Select};
 use super::rules::Rule;
 use super::Claim;
+use crate::scenario::{contention, event_bench, file_transfer, pipe_atime};
+use crate::scenario::{poll_scale, port_ring};
 
 const fn sel(
     label: &'static str,
@@ -68,7 +70,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "oprofile: touch_atime, current_fs_time, file_update_time near the top for 10M one-byte messages; with O_NOATIME touch_atime vanished",
         scenario: "pipe-atime",
         rule: Rule::Faster {
-            q: Quantity::Metric("ns_per_msg"),
+            q: Quantity::Metric(&pipe_atime::NS_PER_MSG),
             fast: near(sel("noatime", "pipe-atime", &[("variant", "noatime"), ("pipe", "anon")]), "count", 1e7),
             slow: near(sel("default", "pipe-atime", &[("variant", "default"), ("pipe", "anon")]), "count", 1e7),
             factor: 1.0,
@@ -82,7 +84,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "about 34,500 messages/s on 2 cores, about 30 us per message (10 relays x 8 rings, /bin/cat)",
         scenario: "port-ring",
         rule: Rule::Within {
-            q: Quantity::Metric("us_per_msg"),
+            q: Quantity::Metric(&port_ring::US_PER_MSG),
             at: near(sel("/bin/cat ring", "port-ring", &[("relay", "threads"), ("echo", "/bin/cat")]), "relays", 10.0),
             lo: 10.0,
             hi: 100.0,
@@ -95,7 +97,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "about 60,000 context switches/s at 34,500 messages/s (dstat): about 1.7 per message",
         scenario: "port-ring",
         rule: Rule::Within {
-            q: Quantity::Per("csw_per_s", "msgs_per_s", " csw/msg"),
+            q: Quantity::Per(&port_ring::CSW_PER_S, &port_ring::MSGS_PER_S, " csw/msg"),
             at: near(sel("/bin/cat ring", "port-ring", &[("relay", "threads"), ("echo", "/bin/cat")]), "relays", 10.0),
             lo: 1.0,
             hi: f64::INFINITY,
@@ -129,7 +131,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "with 3 CPU-burning processes on 4 cores the average sometimes fell",
         scenario: "contention",
         rule: Rule::Faster {
-            q: Quantity::Metric("reader_mean_ns"),
+            q: Quantity::Metric(&contention::READER.mean_ns),
             fast: sel("fifo both+hogs", "contention", &[("mech", "fifo"), ("test", "both+hogs")]),
             slow: sel("fifo both", "contention", &[("mech", "fifo"), ("test", "both")]),
             factor: 1.0,
@@ -143,7 +145,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "64 MB over 100 Mbit Ethernet: read+send, sendfile and sendfile+TCP_CORK all about 5.4 s",
         scenario: "file-transfer",
         rule: Rule::NoFaster {
-            q: Quantity::Metric("wall_s"),
+            q: Quantity::Metric(&file_transfer::WALL_S),
             a: near(sel("sendfile", "file-transfer", &[("copier", "sendfile"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
             b: near(sel("read+send", "file-transfer", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
             tolerance: 0.05,
@@ -156,7 +158,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "not measured: the post guesses sendfile pays off with many concurrent transfers or little memory",
         scenario: "file-transfer",
         rule: Rule::Faster {
-            q: Quantity::Metric("sender_cpu_s"),
+            q: Quantity::Metric(&file_transfer::SENDER_CPU_S),
             fast: near(sel("sendfile (loopback)", "file-transfer", &[("copier", "sendfile"), ("tcp", "plain"), ("link", "loopback"), ("cache", "warm")]), "file-size", MIB64),
             slow: near(sel("read+send (loopback)", "file-transfer", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "loopback"), ("cache", "warm")]), "file-size", MIB64),
             factor: 1.0,
@@ -170,7 +172,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "seconds for 40,000 requests grow linearly over 0-10,240 zombie connections (the post's graph)",
         scenario: "poll-scale",
         rule: Rule::Linear {
-            q: Quantity::Metric("seconds"),
+            q: Quantity::Metric(&poll_scale::SECONDS),
             at: sel("poll", "poll-scale", &[("poller", "poll"), ("transport", "tcp")]),
             x: "idle",
         },
@@ -182,7 +184,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "epoll's line stays flat over 0-10,240 zombies",
         scenario: "poll-scale",
         rule: Rule::Flat {
-            q: Quantity::Metric("seconds"),
+            q: Quantity::Metric(&poll_scale::SECONDS),
             at: sel("epoll", "poll-scale", &[("poller", "epoll-lt"), ("transport", "tcp")]),
             x: "idle",
         },
@@ -194,7 +196,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "at 0 zombies poll slightly below epoll on the graph",
         scenario: "poll-scale",
         rule: Rule::Faster {
-            q: Quantity::Metric("seconds"),
+            q: Quantity::Metric(&poll_scale::SECONDS),
             fast: sel("poll", "poll-scale", &[("poller", "poll"), ("transport", "tcp"), ("idle", "0")]),
             slow: sel("epoll", "poll-scale", &[("poller", "epoll-lt"), ("transport", "tcp"), ("idle", "0")]),
             factor: 1.0,
@@ -224,7 +226,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "libevent bench: event ports about 10x faster than poll at 7,500 descriptors (about 2x when most are active)",
         scenario: "event-bench",
         rule: Rule::Faster {
-            q: Quantity::Metric("us_per_loop"),
+            q: Quantity::Metric(&event_bench::US_PER_LOOP),
             fast: near(sel("epoll", "event-bench", &[("poller", "epoll-lt"), ("dispatch", "nonblocking"), ("pair", "socketpair"), ("active", "1")]), "fds", 7500.0),
             slow: near(sel("poll", "event-bench", &[("poller", "poll"), ("dispatch", "nonblocking"), ("pair", "socketpair"), ("active", "1")]), "fds", 7500.0),
             factor: 5.0,

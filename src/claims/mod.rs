@@ -1,13 +1,17 @@
-//! The classic claims (EXPERIMENTS.md, E1-E6) answered from a run's
-//! results: each claim is data (`list.rs`) with a rule (`rules.rs`) that
-//! says `holds`, `does not hold` or `inconclusive`, and the figure that
-//! decided it beside the original's. A missing, failed or unsupported result
-//! makes a claim inconclusive with the reason, never `holds`.
+//! What a run concludes from its results, through one system (`rule.rs`):
+//! every conclusion is a rule over results that yields a verdict, a
+//! sentence and its evidence. A scenario's finding lines are such rules;
+//! so are the classic claims (EXPERIMENTS.md, E1-E6), which also carry the
+//! original's statement and figure: each claim is data (`list.rs`) with a
+//! rule kind (`rules.rs`) that says `holds`, `does not hold` or
+//! `inconclusive`. A missing, failed or unsupported result makes a claim
+//! inconclusive with the reason, never `holds`.
 
 mod devnull;
 mod list;
 pub mod pick;
 pub mod render;
+pub mod rule;
 pub mod rules;
 mod stall;
 mod sweep;
@@ -17,7 +21,7 @@ mod tests;
 
 pub use list::CLAIMS;
 
-use crate::model::{CaseResult, ClaimVerdict};
+use crate::model::{CaseResult, ClaimVerdict, Verdict};
 use rules::Rule;
 
 /// One classic claim, as data.
@@ -36,25 +40,30 @@ pub struct Claim {
 }
 
 impl Claim {
-    pub fn answer(&self, results: &[CaseResult]) -> ClaimVerdict {
-        let outcome = self.rule.decide(results);
-        ClaimVerdict {
-            id: self.id.to_string(),
-            source: self.source.to_string(),
-            claim: self.sentence.to_string(),
-            verdict: outcome.status,
-            figure: outcome.figure,
-            original: self.original.to_string(),
-            scenario: self.scenario.to_string(),
-        }
+    /// This claim answered over `results`, as the run stores it.
+    pub fn answer(&'static self, results: &[CaseResult]) -> ClaimVerdict {
+        use rule::Rule;
+        rule::Stated(self)
+            .conclude(results)
+            .iter()
+            .find_map(rule::Conclusion::claim_verdict)
+            .expect("a claim always concludes with a claim verdict")
     }
 }
 
-/// Every claim whose scenario took part in the run, answered.
+/// The classic claims answered over `results`, for the scenarios that
+/// took part.
 pub fn evaluate(results: &[CaseResult]) -> Vec<ClaimVerdict> {
-    CLAIMS
+    rule::conclude(results)
         .iter()
-        .filter(|c| results.iter().any(|r| r.scenario == c.scenario))
-        .map(|c| c.answer(results))
+        .filter_map(rule::Conclusion::claim_verdict)
+        .collect()
+}
+
+/// The scenarios' finding lines over `results`, in order of appearance.
+pub fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
+    rule::conclude(results)
+        .iter()
+        .filter_map(rule::Conclusion::verdict)
         .collect()
 }

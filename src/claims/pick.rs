@@ -5,6 +5,7 @@
 //! decide on results that are really there.
 
 use crate::model::{CaseResult, Metric, Status};
+use crate::scenario::MetricSpec;
 
 /// Results of one scenario whose parameters match `params` (as text, e.g.
 /// `("file-size", "67108864")`); with `nearest`, the matching ok result
@@ -19,12 +20,13 @@ pub struct Select {
 }
 
 /// What a rule weighs: one metric, or the ratio of two metrics of the same
-/// result (per repetition when both have them).
+/// result (per repetition when both have them), each as its scenario
+/// declares it.
 #[derive(Debug, Clone, Copy)]
 pub enum Quantity {
-    Metric(&'static str),
-    /// `a / b`, shown with the given unit, e.g. `Per("csw_per_s", "msgs_per_s", " csw/msg")`.
-    Per(&'static str, &'static str, &'static str),
+    Metric(&'static MetricSpec),
+    /// `a / b`, shown with the given unit, e.g. `Per(&CSW_PER_S, &MSGS_PER_S, " csw/msg")`.
+    Per(&'static MetricSpec, &'static MetricSpec, &'static str),
 }
 
 /// One decided-upon number: the median and its spread (min..max of the
@@ -128,17 +130,16 @@ pub fn param_f64(r: &CaseResult, key: &str) -> Option<f64> {
     r.params.get(key).and_then(|v| v.as_f64())
 }
 
-fn metric<'a>(r: &'a CaseResult, name: &str) -> Found<&'a Metric> {
-    r.metrics
-        .get(name)
-        .ok_or_else(|| format!("{} {} has no metric {name}", r.scenario, r.case))
+fn metric<'a>(r: &'a CaseResult, spec: &MetricSpec) -> Found<&'a Metric> {
+    spec.of(r)
+        .ok_or_else(|| format!("{} {} has no metric {}", r.scenario, r.case, spec.name))
 }
 
 impl Quantity {
     pub fn name(&self) -> String {
         match self {
-            Quantity::Metric(m) => m.to_string(),
-            Quantity::Per(a, b, _) => format!("{a}/{b}"),
+            Quantity::Metric(m) => m.name.to_string(),
+            Quantity::Per(a, b, _) => format!("{}/{}", a.name, b.name),
         }
     }
 

@@ -7,16 +7,23 @@ use super::pick::{Found, Quantity, Select, Value};
 use super::rules::Outcome;
 use crate::format::{human, ratio};
 use crate::model::{CaseResult, ClaimStatus};
+use crate::scenario::contention::{READER, TEST, WRITER};
+use crate::scenario::MetricSpec;
 
 /// The original's "frequent calls over 1 ms".
 const SLOW_NS: f64 = 1e6;
 /// "Several times the uncontended mean".
 const MEAN_FACTOR: f64 = 3.0;
 
-fn value(results: &[CaseResult], mech: &str, test: &str, metric: &'static str) -> Found<Value> {
+fn value(
+    results: &[CaseResult],
+    mech: &str,
+    test: &str,
+    metric: &'static MetricSpec,
+) -> Found<Value> {
     let params: &'static [(&'static str, &'static str)] = match test {
-        "both" => &[("test", "both")],
-        _ => &[("test", "reader-only")],
+        "both" => &[(TEST.name, "both")],
+        _ => &[(TEST.name, "reader-only")],
     };
     let sel = Select {
         label: "",
@@ -33,10 +40,10 @@ fn value(results: &[CaseResult], mech: &str, test: &str, metric: &'static str) -
 }
 
 pub fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome> {
-    let alone = value(results, mech, "reader-only", "reader_mean_ns")?;
-    let both = value(results, mech, "both", "reader_mean_ns")?;
-    let max_r = value(results, mech, "both", "reader_max_ns")?;
-    let max_w = value(results, mech, "both", "writer_max_ns")?;
+    let alone = value(results, mech, "reader-only", &READER.mean_ns)?;
+    let both = value(results, mech, "both", &READER.mean_ns)?;
+    let max_r = value(results, mech, "both", &READER.max_ns)?;
+    let max_w = value(results, mech, "both", &WRITER.max_ns)?;
     let max = max_r.value.max(max_w.value);
     let factor = both.value / alone.value;
     let signs = [max > SLOW_NS, factor >= MEAN_FACTOR];

@@ -476,3 +476,33 @@ fn a_sweep_is_not_mixed_with_an_extra_point() {
     assert_eq!(v.verdict, Holds, "{}", v.figure);
     assert!(v.figure.contains("at idle=0: 0.90x"), "{}", v.figure);
 }
+
+/// Findings and claims come out of one evaluation: for a pipe-atime run,
+/// the scenario's finding line (Observed, no claim) comes first, then its
+/// claim with the original's statement, and `verdicts`/`evaluate` are the
+/// two halves of the same list.
+#[test]
+fn findings_and_claims_are_conclusions_of_one_system() {
+    use super::rule::{conclude, Judgement};
+    let results = [
+        atime("noatime", &[300.0, 310.0, 305.0]),
+        atime("default", &[350.0, 360.0, 355.0]),
+    ];
+    let all = conclude(&results);
+    let kinds: Vec<bool> = all.iter().map(|c| c.claim.is_some()).collect();
+    let first_claim = kinds.iter().position(|k| *k).expect("a claim");
+    assert!(first_claim > 0, "a finding comes first");
+    assert!(kinds[first_claim..].iter().all(|k| *k), "claims come last");
+    assert!(all[..first_claim]
+        .iter()
+        .all(|c| c.judgement == Judgement::Observed && c.scenario == "pipe-atime"));
+    let claim = &all[first_claim];
+    assert_eq!(claim.judgement, Judgement::Claim(Holds));
+    assert_eq!(claim.claim.map(|c| c.id), Some("E1-noatime-faster"));
+    let verdicts = super::verdicts(&results);
+    assert_eq!(verdicts.len(), first_claim);
+    assert_eq!(verdicts[0].text, all[0].sentence);
+    let claims = evaluate(&results);
+    assert_eq!(claims.len(), all.len() - first_claim);
+    assert_eq!(claims[0].figure, claim.evidence);
+}

@@ -14,7 +14,7 @@ mod udp;
 mod unix_dgram;
 mod unix_stream;
 
-use crate::params::{ParamSpec, Value};
+use crate::params::{ParamKind, ParamSpec, Value};
 use std::any::Any;
 use std::collections::BTreeMap;
 use std::io;
@@ -22,6 +22,19 @@ use std::path::Path;
 
 /// A case's parameter values, as a mechanism sees them when connecting.
 pub type Values = BTreeMap<&'static str, Value>;
+
+/// The case parameter that carries the message size where a scenario has
+/// one (pingpong, stream): a mechanism sizes its slots or queue by it. A
+/// scenario declares it with its own default and description.
+pub(crate) const SIZE: ParamSpec = ParamSpec {
+    name: "size",
+    kind: ParamKind::Bytes,
+    default: "1",
+    about: "message size in bytes",
+    in_name: true,
+};
+
+pub(crate) use shm::WAKE as SHM_WAKE;
 
 /// What a mechanism can do, so scenarios can choose the ones that fit.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

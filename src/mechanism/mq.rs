@@ -12,8 +12,7 @@
 //! A sender blocked on a full queue is not woken by its reader leaving: the
 //! runner stops it after its grace period, as it does any stuck side.
 
-use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
-use crate::params::Value;
+use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values, SIZE};
 use crate::sys::mq::{self, Access, Attr, Queue};
 use crate::sys::owner::{is_gone, own_prefix, owner_pid};
 use rustix::io::Errno;
@@ -58,9 +57,9 @@ impl Mechanism for Mq {
             .map_err(|why| io::Error::new(io::ErrorKind::Unsupported, why.clone()))?;
         // A queue sized to the case's messages receives straight into the
         // caller's buffer; without a size, any message up to the limit fits.
-        let msgsize = match values.get("size") {
-            Some(Value::Int(n)) => usize::try_from(*n).unwrap_or(usize::MAX),
-            _ => limits.msgsize,
+        let msgsize = match SIZE.int(values) {
+            Some(n) => usize::try_from(n).unwrap_or(usize::MAX),
+            None => limits.msgsize,
         };
         let attr = Attr {
             depth: limits.depth,

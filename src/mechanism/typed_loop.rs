@@ -48,7 +48,7 @@ mod tests {
 
     #[test]
     fn shm_gets_its_own_loop_and_the_rest_share_the_dyn_one() {
-        let spin: Values = [("wake", Value::Text("spin".into()))].into();
+        let spin: Values = [(crate::mechanism::SHM_WAKE.name, Value::Text("spin".into()))].into();
         assert!(typed_as("shm", spin).ends_with("ShmEndpoint"));
         assert!(typed_as("pipe", Values::new()).contains("dyn"));
     }

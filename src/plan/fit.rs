@@ -4,7 +4,7 @@
 
 use super::{Planned, Point};
 use crate::error::{UsageError, UsageResult};
-use crate::mechanism::{Mechanism, Support};
+use crate::mechanism::{Mechanism, Support, SIZE};
 use crate::scenario::Value;
 
 /// A message size above what a mechanism carries in one message.
@@ -35,12 +35,12 @@ pub(crate) fn to_mechanism(
         Support::Yes => None,
         Support::No(why) => Some(why),
     };
-    let Some(Value::Int(size)) = point.get("size").cloned() else {
+    let Some(size) = SIZE.int(&point) else {
         return (point, probe, None);
     };
     let max = mech.max_message() as u64;
     if mech.caps().counter {
-        point.insert("size", Value::Int(max));
+        point.insert(SIZE.name, Value::Int(max));
         return (point, probe, None);
     }
     if size <= max {

@@ -6,6 +6,8 @@
 use super::Point;
 use crate::env::memory_text;
 use crate::error::{UsageError, UsageResult};
+use crate::mechanism::SIZE;
+use crate::scenario::common::copier_params::BUF;
 use crate::scenario::Value;
 
 /// The parameters that size a buffer held in memory, with how many buffers
@@ -13,7 +15,7 @@ use crate::scenario::Value;
 /// template and message buffers on both sides (pingpong 3 + 2, stream
 /// 2 + 2), a copier one `buf`. (`bytes` is an amount moved and `file-size`
 /// a file on disk: neither is held in memory.)
-const BUFFERS: &[(&str, u64)] = &[("size", 5), ("buf", 1)];
+const BUFFERS: &[(&str, u64)] = &[(SIZE.name, 5), (BUF.name, 1)];
 
 /// The most one case's buffers may take: a share of MemAvailable, leaving
 /// the rest to the kernel's buffers, the page cache and other processes.

@@ -1,4 +1,4 @@
-//! The JSON contract of DESIGN.md: the whole run, pretty-printed straight
+//! The JSON contract (README): the whole run, pretty-printed straight
 //! from the serde types in `model.rs`, so the schema has one definition.
 
 use super::Reporter;

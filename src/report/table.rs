@@ -1,7 +1,7 @@
 //! The human-facing terminal table: one comfy-table per scenario group,
 //! its verdicts right below it, and one summary line, so a run reads as a
 //! short report. Failed and unsupported cases show their status and reason,
-//! never a number (DESIGN.md: every result is verified).
+//! never a number (ARCHITECTURE.md: every result is verified).
 
 use super::Reporter;
 use crate::format::{case_label, human, plural, ratio, spread};

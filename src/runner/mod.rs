@@ -6,14 +6,14 @@ pub mod progress;
 pub(crate) mod stale;
 mod summary;
 
-pub use summary::{annotate_limits, verdicts};
+pub use summary::annotate_limits;
 
 use crate::error::Interrupted;
 use crate::exec::cleanup;
 use crate::format::case_label;
 use crate::model::{CaseResult, Status};
 use crate::plan::Plan;
-use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
+use crate::scenario::{self, CaseCtx, CaseSpec, Unsupported};
 use anyhow::Context;
 use std::path::Path;
 use std::time::Duration;
@@ -117,6 +117,12 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
         out.metrics.clear();
         out.latency = None;
     }
+    debug_assert_eq!(
+        scenario::undeclared(&out),
+        Vec::<String>::new(),
+        "{}",
+        out.case
+    );
     out
 }
 

@@ -6,7 +6,7 @@
 
 use super::Observer;
 use crate::model::CaseResult;
-use crate::params::Value;
+use crate::scenario::contention::DURATION;
 use crate::scenario::CaseSpec;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
@@ -60,8 +60,8 @@ impl Observer for Bar {
 /// long it runs (a `duration` parameter, e.g. contention) counts that per
 /// repetition; any other case counts about a second.
 pub fn weight(case: &CaseSpec) -> u64 {
-    match case.values.get("duration") {
-        Some(Value::Int(ns)) => (ns / 100_000_000).max(1) * case.repeat.max(1) + 2,
-        _ => 10,
+    match DURATION.int(&case.values) {
+        Some(ns) => (ns / 100_000_000).max(1) * case.repeat.max(1) + 2,
+        None => 10,
     }
 }

@@ -1,8 +1,8 @@
 //! What a run says as a whole: each headline as a multiple of the matching
 //! `limits` reference point measured in the same run, copies judged against
-//! the run's one memcpy figure, and each scenario's verdict lines.
+//! the run's one memcpy figure. (Findings and claims: `claims`.)
 
-use crate::model::{CaseResult, LimitRatio, Status, Verdict};
+use crate::model::{CaseResult, LimitRatio, Status};
 use crate::scenario;
 
 /// Sets `limit_ratio` on every ok result whose scenario names a reference
@@ -24,9 +24,9 @@ pub fn annotate_limits(results: &mut [CaseResult]) {
             let scenario = scenario::find(&r.scenario)?;
             let limit = scenario.limit_for(r)?;
             let (_, headline) = r.headline_metric().filter(|_| r.status == Status::Ok)?;
-            let value = reference(limit.metric).filter(|v| *v > 0.0)?;
+            let value = reference(limit.metric().name).filter(|v| *v > 0.0)?;
             Some(LimitRatio {
-                limit: limit.metric.to_string(),
+                limit: limit.metric().name.to_string(),
                 ratio: headline.value / value,
             })
         })
@@ -36,37 +36,17 @@ pub fn annotate_limits(results: &mut [CaseResult]) {
     }
 }
 
-/// Every scenario's verdicts over its results, in order of appearance.
-pub fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
-    let mut names: Vec<&str> = results.iter().map(|r| r.scenario.as_str()).collect();
-    names.dedup();
-    let mut out = Vec::new();
-    for name in names {
-        let Some(scenario) = scenario::find(name) else {
-            continue;
-        };
-        let mine: Vec<&CaseResult> = results.iter().filter(|r| r.scenario == name).collect();
-        out.extend(scenario.verdicts(&mine).into_iter().map(|text| Verdict {
-            scenario: name.to_string(),
-            text,
-        }));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
+    use crate::scenario::devnull::{BYTES_PER_S, PAGES_RESIDENT_AFTER};
+    use crate::scenario::limits::MEMCPY_BYTES_PER_S;
     use serde_json::json;
 
     fn memcpy(bytes_per_s: f64) -> CaseResult {
         let mut r = CaseResult::new("limits", "memcpy", Default::default());
-        r.metrics.insert(
-            "memcpy_bytes_per_s".into(),
-            metric(vec![bytes_per_s], "bytes/s"),
-        );
-        r.headline = Some("memcpy_bytes_per_s".into());
+        MEMCPY_BYTES_PER_S.set(&mut r, vec![bytes_per_s]);
+        MEMCPY_BYTES_PER_S.set_headline(&mut r);
         r
     }
 
@@ -76,11 +56,9 @@ mod tests {
             .map(|(k, v)| (k.to_string(), json!(v)))
             .collect();
         let mut r = CaseResult::new("devnull", copier, params);
-        r.metrics
-            .insert("bytes_per_s".into(), metric(vec![bytes_per_s], "bytes/s"));
-        r.metrics
-            .insert("pages_resident_after".into(), metric(vec![16.0], "pages"));
-        r.headline = Some("bytes_per_s".into());
+        BYTES_PER_S.set(&mut r, vec![bytes_per_s]);
+        PAGES_RESIDENT_AFTER.set(&mut r, vec![16.0]);
+        BYTES_PER_S.set_headline(&mut r);
         r
     }
 
@@ -107,7 +85,7 @@ mod tests {
         let ratio = sendfile.limit_ratio.as_ref().unwrap();
         assert_eq!(ratio.limit, "memcpy_bytes_per_s");
         assert!((ratio.ratio - 35.0 / 7.5).abs() < 1e-9);
-        let verdicts = verdicts(&results[1..]);
+        let verdicts = crate::claims::verdicts(&results[1..]);
         assert!(
             verdicts[0].text.starts_with("not really moved")
                 && verdicts[0].text.contains("sendfile -> dev-null (warm)")

@@ -4,86 +4,93 @@
 //! read and, while writes remain, one byte is written to the next pair.
 //! One loop runs until every byte written has been read; the loop is
 //! timed, registering the descriptors is not. Every byte is checked and
-//! counted. How the loop waits (`dispatch`) is in `dispatch.rs`.
+//! counted. How the loop waits (`dispatch`) is in `dispatch.rs`; the loops
+//! run in a forked single-threaded child, as bench.c does (`child.rs`).
 
+mod child;
 mod dispatch;
 #[cfg(test)]
 mod tests;
 
-use super::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
+use super::common::fd_budget::FdBudget;
 use super::common::readiness::{growth, poller_of, POLLER_PARAM};
 use super::common::side::cpu_usage;
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
-use crate::measure::stats::metric;
 use crate::model::{CaseResult, Side, Status, Verified};
-use crate::sys::rusage::{usage, Who};
-use dispatch::{make_pairs, one_loop, Bench, Damage, Dispatch, Shape, Tally};
-use std::time::Duration;
+use child::{run_forked, Plan};
+use dispatch::{Damage, Dispatch, Shape, Tally};
+use std::time::{Duration, Instant};
 
 pub struct EventBench;
 
-const PARAMS: &[ParamSpec] = &[
-    POLLER_PARAM,
-    ParamSpec {
-        name: "dispatch",
-        kind: ParamKind::Choice(&["nonblocking", "blocking"]),
-        default: "nonblocking",
-        about: "nonblocking: zero-timeout waits called until every byte is read (bench.c's \
-                EVLOOP_NONBLOCK); blocking: each wait may sleep until a pair is ready",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "pair",
-        kind: ParamKind::Choice(&["socketpair", "pipe"]),
-        default: "socketpair",
-        about: "what each descriptor pair is: an AF_UNIX stream socketpair (as bench.c) or a pipe",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "fds",
-        kind: ParamKind::Count,
-        default: "100",
-        about: "descriptor pairs (each costs two descriptors)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "active",
-        kind: ParamKind::Count,
-        default: "1",
-        about: "pairs written to when a loop starts (spread evenly over the pairs)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "writes",
-        kind: ParamKind::Count,
-        default: "1000",
-        about: "bytes written by the readiness callbacks in one loop",
-        in_name: false,
-    },
-];
+const DISPATCH: ParamSpec = ParamSpec {
+    name: "dispatch",
+    kind: ParamKind::Choice(&["nonblocking", "blocking"]),
+    default: "nonblocking",
+    about: "nonblocking: zero-timeout waits called until every byte is read (bench.c's \
+            EVLOOP_NONBLOCK); blocking: each wait may sleep until a pair is ready",
+    in_name: true,
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "us_per_loop",
-        unit: "us",
-        about: "time of one dispatch loop (until every byte written was read)",
-    },
-    MetricSpec {
-        name: "events_per_s",
-        unit: "1/s",
-        about: "readiness events handled per second (active + writes per loop)",
-    },
-    MetricSpec {
-        name: "waits_per_loop",
-        unit: "calls",
-        about: "wait calls (select/poll/epoll_wait/io_uring_enter) per loop; nonblocking, \
-                the zero-timeout calls (bench.c's xcount)",
-    },
-];
+const PAIR: ParamSpec = ParamSpec {
+    name: "pair",
+    kind: ParamKind::Choice(&["socketpair", "pipe"]),
+    default: "socketpair",
+    about: "what each descriptor pair is: an AF_UNIX stream socketpair (as bench.c) or a pipe",
+    in_name: true,
+};
+
+const FDS: ParamSpec = ParamSpec {
+    name: "fds",
+    kind: ParamKind::Count,
+    default: "100",
+    about: "descriptor pairs (each costs two descriptors)",
+    in_name: true,
+};
+
+const ACTIVE: ParamSpec = ParamSpec {
+    name: "active",
+    kind: ParamKind::Count,
+    default: "1",
+    about: "pairs written to when a loop starts (spread evenly over the pairs)",
+    in_name: true,
+};
+
+const WRITES: ParamSpec = ParamSpec {
+    name: "writes",
+    kind: ParamKind::Count,
+    default: "1000",
+    about: "bytes written by the readiness callbacks in one loop",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[POLLER_PARAM, DISPATCH, PAIR, FDS, ACTIVE, WRITES];
+
+pub(crate) const US_PER_LOOP: MetricSpec = MetricSpec {
+    name: "us_per_loop",
+    unit: "us",
+    about: "time of one dispatch loop (until every byte written was read)",
+};
+
+const EVENTS_PER_S: MetricSpec = MetricSpec {
+    name: "events_per_s",
+    unit: "1/s",
+    about: "readiness events handled per second (active + writes per loop)",
+};
+
+const WAITS_PER_LOOP: MetricSpec = MetricSpec {
+    name: "waits_per_loop",
+    unit: "calls",
+    about: "wait calls (select/poll/epoll_wait/io_uring_enter) per loop; nonblocking, \
+            the zero-timeout calls (bench.c's xcount)",
+};
+
+const METRICS: &[MetricSpec] = &[US_PER_LOOP, EVENTS_PER_S, WAITS_PER_LOOP];
 
 /// No descriptor ready for this long while bytes are unread: one was lost.
 const STALL: Duration = Duration::from_secs(1);
-/// The poll set itself, plus room for whatever else opens meanwhile.
+/// The poll set, the forked child's status pipe, and room for whatever
+/// else opens meanwhile.
 const EXTRA_FDS: u64 = 4;
 
 impl Scenario for EventBench {
@@ -102,9 +109,9 @@ impl Scenario for EventBench {
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let poller = poller_of(case)?;
         let shape = Shape {
-            fds: case.int("fds") as usize,
-            active: case.int("active") as usize,
-            writes: case.int("writes"),
+            fds: case.int(&FDS) as usize,
+            active: case.int(&ACTIVE) as usize,
+            writes: case.int(&WRITES),
         };
         if shape.active > shape.fds {
             return Err(Unsupported(format!(
@@ -113,15 +120,12 @@ impl Scenario for EventBench {
             ))
             .into());
         }
-        FdBudget::for_poller(poller)?.check("process", "fds", shape.fds as u64, EXTRA_FDS, 2)?;
-        let old = raise_nofile()?;
-        let result = bench(case, ctx, poller, shape, out);
-        restore_nofile(old);
-        result
+        FdBudget::for_poller(poller)?.check("process", FDS.name, shape.fds as u64, EXTRA_FDS, 2)?;
+        bench(case, ctx, poller, shape, out)
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        growth(results, "fds", None)
+        growth(results, &FDS, None)
     }
 }
 
@@ -132,42 +136,26 @@ fn bench(
     shape: Shape,
     out: &mut CaseResult,
 ) -> anyhow::Result<()> {
-    let pairs = make_pairs(case.text("pair"), shape.fds)?;
-    let b = Bench {
+    let plan = Plan {
         poller,
-        pairs: &pairs,
+        pair: case.text(&PAIR),
         shape,
-        dispatch: Dispatch::from_name(case.text("dispatch"))?,
+        dispatch: Dispatch::from_name(case.text(&DISPATCH))?,
         stall: STALL,
+        warmup: case.warmup_or(1),
+        reps: case.repeat,
+        damage: ctx.fault.map(|f| match f {
+            Fault::Corrupt => Damage::Corrupt,
+        }),
     };
-    for _ in 0..case.warmup_or(1) {
-        one_loop(&b, None)?;
-    }
-    let before = usage(Who::Thread).unwrap_or_default();
-    let mut loops = Vec::new();
-    for rep in 0..case.repeat {
-        if crate::exec::cleanup::cancelled() {
-            anyhow::bail!("interrupted");
-        }
-        let damage = match ctx.fault {
-            Some(Fault::Corrupt) if rep == 0 => Some(Damage::Corrupt),
-            _ => None,
-        };
-        let tally = one_loop(&b, damage)?;
-        let failed = tally.mismatch.is_some();
-        loops.push(tally);
-        if failed {
-            break;
-        }
-    }
-    let used = usage(Who::Thread).unwrap_or_default().since(before);
-    out.cpu = Some(cpu_usage(used));
+    let report = run_forked(&plan, Instant::now() + ctx.timeout)?;
+    out.cpu = Some(cpu_usage(report.used));
     out.sides.push(Side {
         role: "dispatcher".into(),
-        cpus: vec![crate::measure::pin::current_cpu()],
-        cpu: cpu_usage(used),
+        cpus: vec![report.cpu],
+        cpu: cpu_usage(report.used),
     });
-    settle(out, &loops);
+    settle(out, &report.loops);
     Ok(())
 }
 
@@ -185,17 +173,8 @@ fn settle(out: &mut CaseResult, loops: &[Tally]) {
         return;
     }
     let per = |f: &dyn Fn(&Tally) -> f64| loops.iter().map(f).collect::<Vec<f64>>();
-    out.metrics.insert(
-        "us_per_loop".into(),
-        metric(per(&|t| t.ns as f64 / 1e3), "us"),
-    );
-    out.metrics.insert(
-        "events_per_s".into(),
-        metric(per(&|t| t.fired as f64 * 1e9 / t.ns as f64), "1/s"),
-    );
-    out.metrics.insert(
-        "waits_per_loop".into(),
-        metric(per(&|t| t.waits as f64), "calls"),
-    );
-    out.headline = Some("us_per_loop".into());
+    US_PER_LOOP.set(out, per(&|t| t.ns as f64 / 1e3));
+    EVENTS_PER_S.set(out, per(&|t| t.fired as f64 * 1e9 / t.ns as f64));
+    WAITS_PER_LOOP.set(out, per(&|t| t.waits as f64));
+    US_PER_LOOP.set_headline(out);
 }

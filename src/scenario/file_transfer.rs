@@ -15,7 +15,6 @@ use crate::exec::link::{Link, LINKS};
 use crate::exec::peers::{run_pair, Pair};
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, current_cpu, Placement};
-use crate::measure::stats::metric;
 use crate::mechanism::{BoxEndpoint, Endpoint};
 use crate::model::{CaseResult, Side, Verified};
 use crate::sys::rusage::{usage, Usage, Who};
@@ -29,76 +28,90 @@ use std::net::TcpStream;
 
 pub struct FileTransfer;
 
+const FILE_SIZE: ParamSpec = ParamSpec {
+    default: "9M,32M,64M",
+    about: "size of the file moved (a list sweeps)",
+    ..copier_params::FILE_SIZE
+};
+
+pub(crate) const TCP: ParamSpec = ParamSpec {
+    name: "tcp",
+    kind: ParamKind::Choice(&["plain", "nodelay", "cork"]),
+    default: "plain,nodelay,cork",
+    about: "sender socket option: none, TCP_NODELAY, or TCP_CORK set before and cleared after",
+    in_name: true,
+};
+
+pub(crate) const SINK: ParamSpec = ParamSpec {
+    name: "sink",
+    kind: ParamKind::Choice(&["discard", "file"]),
+    default: "discard",
+    about: "what the receiver does with the bytes besides hashing them",
+    in_name: true,
+};
+
+pub(crate) const LINK: ParamSpec = ParamSpec {
+    name: "link",
+    kind: ParamKind::Choice(LINKS),
+    default: "loopback",
+    about: "loopback, or a veth pair between two network namespaces limited by tbf (needs root, iproute2)",
+    in_name: true,
+};
+
 const PARAMS: &[ParamSpec] = &[
     copier_params::copier("read-write,mmap-write,sendfile,splice,io-uring"),
     copier_params::BUF,
-    ParamSpec {
-        name: "file-size",
-        kind: ParamKind::Bytes,
-        default: "9M,32M,64M",
-        about: "size of the file moved (a list sweeps)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "tcp",
-        kind: ParamKind::Choice(&["plain", "nodelay", "cork"]),
-        default: "plain,nodelay,cork",
-        about: "sender socket option: none, TCP_NODELAY, or TCP_CORK set before and cleared after",
-        in_name: true,
-    },
+    FILE_SIZE,
+    TCP,
     copier_params::CACHE,
-    ParamSpec {
-        name: "sink",
-        kind: ParamKind::Choice(&["discard", "file"]),
-        default: "discard",
-        about: "what the receiver does with the bytes besides hashing them",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "link",
-        kind: ParamKind::Choice(LINKS),
-        default: "loopback",
-        about: "loopback, or a veth pair between two network namespaces limited by tbf (needs root, iproute2)",
-        in_name: true,
-    },
+    SINK,
+    LINK,
 ];
 
+pub(crate) const WALL_S: MetricSpec = MetricSpec {
+    name: "wall_s",
+    unit: "s",
+    about: "from the sender's first call to the receiver's last byte",
+};
+const BYTES_PER_S: MetricSpec = MetricSpec {
+    name: "bytes_per_s",
+    unit: "bytes/s",
+    about: "file size / wall_s",
+};
+const SENDER_USER_S: MetricSpec = MetricSpec {
+    name: "sender_user_s",
+    unit: "s",
+    about: "sender's user CPU time",
+};
+const SENDER_SYS_S: MetricSpec = MetricSpec {
+    name: "sender_sys_s",
+    unit: "s",
+    about: "sender's system CPU time",
+};
+pub(crate) const SENDER_CPU_S: MetricSpec = MetricSpec {
+    name: "sender_cpu_s",
+    unit: "s",
+    about: "sender's user + system CPU time",
+};
+const RECEIVER_CPU_S: MetricSpec = MetricSpec {
+    name: "receiver_cpu_s",
+    unit: "s",
+    about: "receiver's user + system CPU time (reading, hashing, writing the sink)",
+};
+const SYSCALLS: MetricSpec = MetricSpec {
+    name: "syscalls",
+    unit: "",
+    about: "system calls the sender made to move the file",
+};
+
 const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "wall_s",
-        unit: "s",
-        about: "from the sender's first call to the receiver's last byte",
-    },
-    MetricSpec {
-        name: "bytes_per_s",
-        unit: "bytes/s",
-        about: "file size / wall_s",
-    },
-    MetricSpec {
-        name: "sender_user_s",
-        unit: "s",
-        about: "sender's user CPU time",
-    },
-    MetricSpec {
-        name: "sender_sys_s",
-        unit: "s",
-        about: "sender's system CPU time",
-    },
-    MetricSpec {
-        name: "sender_cpu_s",
-        unit: "s",
-        about: "sender's user + system CPU time",
-    },
-    MetricSpec {
-        name: "receiver_cpu_s",
-        unit: "s",
-        about: "receiver's user + system CPU time (reading, hashing, writing the sink)",
-    },
-    MetricSpec {
-        name: "syscalls",
-        unit: "",
-        about: "system calls the sender made to move the file",
-    },
+    WALL_S,
+    BYTES_PER_S,
+    SENDER_USER_S,
+    SENDER_SYS_S,
+    SENDER_CPU_S,
+    RECEIVER_CPU_S,
+    SYSCALLS,
 ];
 
 /// The receiver's read size.
@@ -124,18 +137,19 @@ impl Scenario for FileTransfer {
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let copier = copier_params::chosen(case);
         copier::usable(copier, SinkKind::Socket).map_err(Unsupported)?;
-        let file = TestFile::create(ctx.dir, "file", case.int("file-size"))?;
-        if case.text("sink") == "file" {
+        let file = TestFile::create(ctx.dir, "file", case.int(&FILE_SIZE))?;
+        let to_file = case.text(&SINK) == "file";
+        if to_file {
             testfile::ensure_room(ctx.dir, file.len)?;
         }
         file.describe(out);
-        let link = Link::open(case.text("link"))?;
+        let link = Link::open(case.text(&LINK))?;
         let setup = Setup {
             copier,
             opts: copier_params::opts(case),
-            cork: case.text("tcp") == "cork",
-            nodelay: case.text("tcp") == "nodelay",
-            sink: (case.text("sink") == "file").then(|| ctx.dir.join("received")),
+            cork: case.text(&TCP) == "cork",
+            nodelay: case.text(&TCP) == "nodelay",
+            sink: to_file.then(|| ctx.dir.join("received")),
             fault: ctx.fault,
             cpus: pin::choose(Placement::CrossCpu).unwrap_or([None, None]),
             timeout: ctx.timeout,
@@ -143,7 +157,7 @@ impl Scenario for FileTransfer {
         let mut reps = Vec::new();
         for _ in 0..case.repeat {
             anyhow::ensure!(!crate::exec::cleanup::cancelled(), "interrupted");
-            file.prepare(case.text("cache"))?;
+            file.prepare(case.text(&copier_params::CACHE))?;
             let rep = transfer(&setup, &file, &link);
             let done = reps.len() as u64 + 1;
             out.verified = Some(Verified {
@@ -315,33 +329,14 @@ fn fill(out: &mut CaseResult, reps: &[[End; 2]], len: u64) {
     let per = |f: &dyn Fn(&End, &End) -> f64| reps.iter().map(|[s, r]| f(s, r)).collect();
     let secs = |ns: u64| ns as f64 / 1e9;
     let wall = |s: &End, r: &End| secs(r.at_ns.saturating_sub(s.at_ns).max(1));
-    let m = &mut out.metrics;
-    m.insert("wall_s".into(), metric(per(&wall), "s"));
-    m.insert(
-        "bytes_per_s".into(),
-        metric(per(&|s, r| len as f64 / wall(s, r)), "bytes/s"),
-    );
-    m.insert(
-        "sender_user_s".into(),
-        metric(per(&|s, _| secs(s.usage.user_ns)), "s"),
-    );
-    m.insert(
-        "sender_sys_s".into(),
-        metric(per(&|s, _| secs(s.usage.sys_ns)), "s"),
-    );
-    m.insert(
-        "sender_cpu_s".into(),
-        metric(per(&|s, _| secs(s.usage.user_ns + s.usage.sys_ns)), "s"),
-    );
-    m.insert(
-        "receiver_cpu_s".into(),
-        metric(per(&|_, r| secs(r.usage.user_ns + r.usage.sys_ns)), "s"),
-    );
-    m.insert(
-        "syscalls".into(),
-        metric(per(&|s, _| s.syscalls as f64), ""),
-    );
-    out.headline = Some("wall_s".into());
+    WALL_S.set(out, per(&wall));
+    BYTES_PER_S.set(out, per(&|s, r| len as f64 / wall(s, r)));
+    SENDER_USER_S.set(out, per(&|s, _| secs(s.usage.user_ns)));
+    SENDER_SYS_S.set(out, per(&|s, _| secs(s.usage.sys_ns)));
+    SENDER_CPU_S.set(out, per(&|s, _| secs(s.usage.user_ns + s.usage.sys_ns)));
+    RECEIVER_CPU_S.set(out, per(&|_, r| secs(r.usage.user_ns + r.usage.sys_ns)));
+    SYSCALLS.set(out, per(&|s, _| s.syscalls as f64));
+    WALL_S.set_headline(out);
     let total = |i: usize| {
         reps.iter()
             .fold(Usage::default(), |acc, pair| acc.plus(pair[i].usage))

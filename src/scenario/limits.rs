@@ -8,7 +8,6 @@ use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsup
 use crate::exec::side;
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, Placement};
-use crate::measure::stats::metric;
 use crate::model::{CaseResult, CpuUsage, Side};
 use rustix::thread::futex;
 use std::hint::black_box;
@@ -19,53 +18,79 @@ pub struct Limits;
 
 const PROBES: &[&str] = &["clock", "syscall", "memcpy", "cacheline", "wake"];
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "probe",
-        kind: ParamKind::Choice(PROBES),
-        default: "clock,syscall,memcpy,cacheline,wake",
-        about: "which reference points to measure",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "count",
-        kind: ParamKind::Count,
-        default: "200000",
-        about: "operations per repetition (round trips: a tenth of it)",
-        in_name: false,
-    },
-];
+const PROBE: ParamSpec = ParamSpec {
+    name: "probe",
+    kind: ParamKind::Choice(PROBES),
+    default: "clock,syscall,memcpy,cacheline,wake",
+    about: "which reference points to measure",
+    in_name: true,
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "clock_ns",
-        unit: "ns",
-        about: "cost of one CLOCK_MONOTONIC timestamp",
-    },
-    MetricSpec {
-        name: "syscall_ns",
-        unit: "ns",
-        about: "cost of one system call (getppid)",
-    },
-    MetricSpec {
-        name: MEMCPY_METRIC,
-        unit: "bytes/s",
-        about: "memory copy bandwidth, 64 MiB buffers",
-    },
-    MetricSpec {
-        name: "cacheline_rtt_ns",
-        unit: "ns",
-        about: "round trip of a cache line between two CPUs, both spinning",
-    },
-    MetricSpec {
-        name: "wake_rtt_ns",
-        unit: "ns",
-        about: "futex wake-up round trip between two CPUs",
-    },
-];
+const COUNT: ParamSpec = ParamSpec {
+    name: "count",
+    kind: ParamKind::Count,
+    default: "200000",
+    about: "operations per repetition (round trips: a tenth of it)",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[PROBE, COUNT];
+
+pub(crate) const CLOCK_NS: MetricSpec = MetricSpec {
+    name: "clock_ns",
+    unit: "ns",
+    about: "cost of one CLOCK_MONOTONIC timestamp",
+};
+
+pub(crate) const SYSCALL_NS: MetricSpec = MetricSpec {
+    name: "syscall_ns",
+    unit: "ns",
+    about: "cost of one system call (getppid)",
+};
 
 /// The run's memcpy figure, which `devnull` flags copies against.
-pub(crate) const MEMCPY_METRIC: &str = "memcpy_bytes_per_s";
+pub(crate) const MEMCPY_BYTES_PER_S: MetricSpec = MetricSpec {
+    name: "memcpy_bytes_per_s",
+    unit: "bytes/s",
+    about: "memory copy bandwidth, 64 MiB buffers",
+};
+
+pub(crate) const CACHELINE_RTT_NS: MetricSpec = MetricSpec {
+    name: "cacheline_rtt_ns",
+    unit: "ns",
+    about: "round trip of a cache line between two CPUs, both spinning",
+};
+
+pub(crate) const WAKE_RTT_NS: MetricSpec = MetricSpec {
+    name: "wake_rtt_ns",
+    unit: "ns",
+    about: "futex wake-up round trip between two CPUs",
+};
+
+const METRICS: &[MetricSpec] = &[
+    CLOCK_NS,
+    SYSCALL_NS,
+    MEMCPY_BYTES_PER_S,
+    CACHELINE_RTT_NS,
+    WAKE_RTT_NS,
+];
+
+/// The `limits` reference point a result's headline is compared against.
+/// Only this module makes one, so each names one of the metrics above.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LimitRef(&'static MetricSpec);
+
+impl LimitRef {
+    pub const SYSCALL: LimitRef = LimitRef(&SYSCALL_NS);
+    pub const MEMCPY: LimitRef = LimitRef(&MEMCPY_BYTES_PER_S);
+    pub const CACHELINE: LimitRef = LimitRef(&CACHELINE_RTT_NS);
+    pub const WAKE: LimitRef = LimitRef(&WAKE_RTT_NS);
+
+    pub fn metric(&self) -> &'static MetricSpec {
+        self.0
+    }
+}
+
 const MEMCPY_BYTES: usize = 64 << 20;
 const MEMCPY_COPIES: usize = 4;
 
@@ -83,36 +108,31 @@ impl Scenario for Limits {
         METRICS
     }
     fn run(&self, case: &CaseSpec, _ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
-        let count = case.int("count");
+        let count = case.int(&COUNT);
         let reps = case.repeat as usize;
-        let (name, reps, cpus) = match case.text("probe") {
+        let (spec, reps, cpus) = match case.text(&PROBE) {
             "clock" => (
-                "clock_ns",
+                &CLOCK_NS,
                 repeat(reps, || per_op(count, || black_box(now_ns()))),
                 vec![],
             ),
             "syscall" => (
-                "syscall_ns",
+                &SYSCALL_NS,
                 repeat(reps, || {
                     per_op(count, || black_box(rustix::process::getppid()))
                 }),
                 vec![],
             ),
-            "memcpy" => (MEMCPY_METRIC, memcpy_rates(reps), vec![]),
-            "cacheline" => two_cpus("cacheline_rtt_ns", reps, (count / 10).max(1), cacheline_rtt)?,
-            "wake" => two_cpus("wake_rtt_ns", reps, (count / 10).max(1), wake_rtt)?,
+            "memcpy" => (&MEMCPY_BYTES_PER_S, memcpy_rates(reps), vec![]),
+            "cacheline" => two_cpus(&CACHELINE_RTT_NS, reps, (count / 10).max(1), cacheline_rtt)?,
+            "wake" => two_cpus(&WAKE_RTT_NS, reps, (count / 10).max(1), wake_rtt)?,
             other => anyhow::bail!("unknown limits probe {other}"),
         };
-        let unit = METRICS
-            .iter()
-            .find(|m| m.name == name)
-            .map_or("ns", |m| m.unit);
-        let figure = metric(reps, unit);
-        if name == MEMCPY_METRIC {
-            let _ = RUN_MEMCPY.set(figure.value);
+        spec.set(out, reps);
+        spec.set_headline(out);
+        if let Some(memcpy) = MEMCPY_BYTES_PER_S.value(out) {
+            let _ = RUN_MEMCPY.set(memcpy);
         }
-        out.metrics.insert(name.to_string(), figure);
-        out.headline = Some(name.to_string());
         out.sides = cpus
             .into_iter()
             .enumerate()
@@ -126,25 +146,21 @@ impl Scenario for Limits {
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        let value = |name: &str| {
+        let value = |spec: &MetricSpec| {
             results
                 .iter()
-                .find_map(|r| {
-                    r.metrics
-                        .get(name)
-                        .filter(|_| r.status == crate::model::Status::Ok)
-                })
-                .map(|m| m.value)
+                .filter(|r| r.status == crate::model::Status::Ok)
+                .find_map(|r| spec.value(r))
         };
         let mut lines = Vec::new();
-        if let (Some(wake), Some(sys)) = (value("wake_rtt_ns"), value("syscall_ns")) {
+        if let (Some(wake), Some(sys)) = (value(&WAKE_RTT_NS), value(&SYSCALL_NS)) {
             lines.push(format!(
                 "a futex wake-up round trip across CPUs costs {}, {} a system call: the floor under blocking cross-CPU IPC",
                 crate::format::human(wake, "ns"),
                 crate::format::ratio(wake / sys)
             ));
         }
-        if let (Some(wake), Some(line)) = (value("wake_rtt_ns"), value("cacheline_rtt_ns")) {
+        if let (Some(wake), Some(line)) = (value(&WAKE_RTT_NS), value(&CACHELINE_RTT_NS)) {
             lines.push(format!(
                 "spinning on a shared cache line is {} cheaper than sleeping and being woken",
                 crate::format::ratio(wake / line)
@@ -197,15 +213,15 @@ fn memcpy_rates(reps: usize) -> Vec<f64> {
 type RoundTrip = fn(u64, [Option<usize>; 2]) -> f64;
 
 fn two_cpus(
-    name: &'static str,
+    spec: &'static MetricSpec,
     reps: usize,
     trips: u64,
     f: RoundTrip,
-) -> anyhow::Result<(&'static str, Vec<f64>, Vec<usize>)> {
+) -> anyhow::Result<(&'static MetricSpec, Vec<f64>, Vec<usize>)> {
     let cpus = pin::choose(Placement::CrossCpu).map_err(Unsupported)?;
     f(trips / 10 + 1, cpus);
     let values = repeat(reps, || f(trips, cpus));
-    Ok((name, values, cpus.iter().flatten().copied().collect()))
+    Ok((spec, values, cpus.iter().flatten().copied().collect()))
 }
 
 /// Runs `initiator` and `responder` on two pinned threads (never on the

@@ -3,16 +3,16 @@
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
 pub mod common;
-mod contention;
-mod devnull;
-mod event_bench;
-mod file_transfer;
-mod limits;
-mod pingpong;
-mod pipe_atime;
-mod poll_scale;
-mod port_ring;
-mod stream;
+pub(crate) mod contention;
+pub(crate) mod devnull;
+pub(crate) mod event_bench;
+pub(crate) mod file_transfer;
+pub(crate) mod limits;
+pub(crate) mod pingpong;
+pub(crate) mod pipe_atime;
+pub(crate) mod poll_scale;
+pub(crate) mod port_ring;
+pub(crate) mod stream;
 pub mod suite;
 
 pub use crate::error::Unsupported;
@@ -25,21 +25,61 @@ pub use limits::{bounce, cacheline_rtt};
 pub const DEFAULT_REPEAT: u64 = 5;
 
 use crate::measure::pin::Placement;
-use crate::model::CaseResult;
+use crate::model::{CaseResult, Metric};
+pub use limits::LimitRef;
 use std::collections::BTreeMap;
 
-/// A metric a scenario reports; names are fixed per scenario.
-#[derive(Debug, Clone, Copy)]
+/// A metric a scenario reports, declared once as a const: results store it
+/// under `name` in `unit`, and everything that reads it goes through the
+/// declaration.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct MetricSpec {
     pub name: &'static str,
     pub unit: &'static str,
     pub about: &'static str,
 }
 
-/// Which `limits` metric a result's headline is compared against.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LimitRef {
-    pub metric: &'static str,
+impl MetricSpec {
+    /// Records this metric's repetitions in `out`, in the declared unit.
+    pub fn set(&self, out: &mut CaseResult, reps: Vec<f64>) {
+        debug_assert!(
+            self.declared_for(out),
+            "{} is not a metric of {}",
+            self.name,
+            out.scenario
+        );
+        out.metrics.insert(
+            self.name.to_string(),
+            crate::measure::stats::metric(reps, self.unit),
+        );
+    }
+
+    /// Makes this metric the one `out` leads with.
+    pub fn set_headline(&self, out: &mut CaseResult) {
+        debug_assert!(
+            self.declared_for(out),
+            "{} is not a metric of {}",
+            self.name,
+            out.scenario
+        );
+        out.headline = Some(self.name.to_string());
+    }
+
+    /// This metric in result `r`, if it has it.
+    pub fn of<'a>(&self, r: &'a CaseResult) -> Option<&'a Metric> {
+        r.metrics.get(self.name)
+    }
+
+    /// This metric's headline value (the median) in `r`.
+    pub fn value(&self, r: &CaseResult) -> Option<f64> {
+        self.of(r).map(|m| m.value)
+    }
+
+    /// True unless `out` belongs to a known scenario that does not
+    /// declare this metric.
+    fn declared_for(&self, out: &CaseResult) -> bool {
+        find(&out.scenario).is_none_or(|s| s.metrics().contains(self))
+    }
 }
 
 pub trait Scenario: Sync {
@@ -111,3 +151,21 @@ pub fn find(name: &str) -> Option<&'static dyn Scenario> {
 pub fn names() -> Vec<&'static str> {
     ALL.iter().map(|s| s.name()).collect()
 }
+
+/// The metric names in `r`, its headline included, that its scenario does
+/// not declare; the runner checks every result with it in debug builds.
+pub(crate) fn undeclared(r: &CaseResult) -> Vec<String> {
+    let Some(scenario) = find(&r.scenario) else {
+        return Vec::new();
+    };
+    let declared = |name: &String| scenario.metrics().iter().any(|m| m.name == name);
+    r.metrics
+        .keys()
+        .chain(r.headline.as_ref())
+        .filter(|name| !declared(name))
+        .cloned()
+        .collect()
+}
+
+#[cfg(test)]
+mod tests;

@@ -9,48 +9,47 @@ use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
 use crate::measure::histogram::Latencies;
-use crate::measure::stats::metric;
 use crate::measure::ticks::tick_clock;
-use crate::mechanism::{run_typed, Endpoint, EndpointLoop};
+use crate::mechanism::{self, run_typed, Endpoint, EndpointLoop};
 use crate::model::{CaseResult, LatencyKind};
 
 pub struct PingPong;
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "size",
-        kind: ParamKind::Bytes,
-        default: "1",
-        about: "message size in bytes (eventfd always carries its 8-byte counter)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "count",
-        kind: ParamKind::Count,
-        default: "10000",
-        about: "round trips per repetition",
-        in_name: false,
-    },
-];
+const SIZE: ParamSpec = ParamSpec {
+    default: "1",
+    about: "message size in bytes (eventfd always carries its 8-byte counter)",
+    ..mechanism::SIZE
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "rtt_ns",
-        unit: "ns",
-        about: "round-trip time: median over repetitions of each repetition's mean",
-    },
-    MetricSpec {
-        name: "ops_per_s",
-        unit: "1/s",
-        about: "round trips per second",
-    },
-    MetricSpec {
-        name: "csw_per_op",
-        unit: "csw",
-        about: "context switches (both sides, voluntary + involuntary) per round trip",
-    },
-    SYSCALLS_PER_MSG,
-];
+const COUNT: ParamSpec = ParamSpec {
+    name: "count",
+    kind: ParamKind::Count,
+    default: "10000",
+    about: "round trips per repetition",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[SIZE, COUNT];
+
+const RTT_NS: MetricSpec = MetricSpec {
+    name: "rtt_ns",
+    unit: "ns",
+    about: "round-trip time: median over repetitions of each repetition's mean",
+};
+
+const OPS_PER_S: MetricSpec = MetricSpec {
+    name: "ops_per_s",
+    unit: "1/s",
+    about: "round trips per second",
+};
+
+const CSW_PER_OP: MetricSpec = MetricSpec {
+    name: "csw_per_op",
+    unit: "csw",
+    about: "context switches (both sides, voluntary + involuntary) per round trip",
+};
+
+const METRICS: &[MetricSpec] = &[RTT_NS, OPS_PER_S, CSW_PER_OP, SYSCALLS_PER_MSG];
 
 impl Scenario for PingPong {
     fn name(&self) -> &'static str {
@@ -70,8 +69,8 @@ impl Scenario for PingPong {
     }
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
-        let size = case.int("size") as usize;
-        let count = case.int("count");
+        let size = case.int(&SIZE) as usize;
+        let count = case.int(&COUNT);
         let sched = Schedule {
             warmup: case.warmup_or(count / 10),
             reps: case.repeat,
@@ -101,13 +100,12 @@ impl Scenario for PingPong {
     /// wake-up (across CPUs); a spinning shm ring across CPUs to the cache
     /// line bounced between the same two CPUs, the most it could approach.
     fn limit_for(&self, result: &CaseResult) -> Option<LimitRef> {
-        let spins = result.param_str("wake").as_deref() == Some("spin");
-        let metric = match (result.param_str("placement").as_deref(), spins) {
-            (Some("cross-cpu"), true) => "cacheline_rtt_ns",
-            (Some("cross-cpu"), false) => "wake_rtt_ns",
-            _ => "syscall_ns",
-        };
-        Some(LimitRef { metric })
+        let spins = result.param_str(mechanism::SHM_WAKE.name).as_deref() == Some("spin");
+        Some(match (result.param_str("placement").as_deref(), spins) {
+            (Some("cross-cpu"), true) => LimitRef::CACHELINE,
+            (Some("cross-cpu"), false) => LimitRef::WAKE,
+            _ => LimitRef::SYSCALL,
+        })
     }
 }
 
@@ -119,14 +117,13 @@ fn fill_metrics(out: &mut CaseResult, a: &SideOut, b: &SideOut, sched: Schedule)
     let csw = per_rep(reps, |i| {
         (a.rep_usage[i].csw() + b.rep_usage[i].csw()) as f64 / count
     });
-    out.metrics.insert("rtt_ns".into(), metric(rtt, "ns"));
-    out.metrics.insert("ops_per_s".into(), metric(ops, "1/s"));
-    out.metrics.insert("csw_per_op".into(), metric(csw, "csw"));
+    RTT_NS.set(out, rtt);
+    OPS_PER_S.set(out, ops);
+    CSW_PER_OP.set(out, csw);
     if let Some(calls) = syscalls_per_msg(a, b, 2 * sched.total()) {
-        out.metrics
-            .insert("syscalls_per_msg".into(), metric(vec![calls], "calls"));
+        SYSCALLS_PER_MSG.set(out, vec![calls]);
     }
-    out.headline = Some("rtt_ns".into());
+    RTT_NS.set_headline(out);
     if let Some(blob) = &a.histogram {
         if let Ok(hist) = Latencies::from_v2(blob) {
             out.latency = Some(hist.summary(LatencyKind::RoundTrip));
@@ -243,7 +240,7 @@ mod tests {
             .map(|(k, v)| (k.to_string(), serde_json::Value::String(v.to_string())))
             .collect();
         let result = CaseResult::new("pingpong", "x", params);
-        PingPong.limit_for(&result).unwrap().metric
+        PingPong.limit_for(&result).unwrap().metric().name
     }
 
     #[test]

@@ -9,7 +9,7 @@
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
 use crate::exec::{cleanup, side};
 use crate::measure::clock::now_ns;
-use crate::measure::stats::{clearly_differs, metric};
+use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Metric, Status, Verified};
 use anyhow::{bail, Context};
 use rustix::fd::OwnedFd;
@@ -18,47 +18,51 @@ use std::path::Path;
 
 pub struct PipeAtime;
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "variant",
-        kind: ParamKind::Choice(&["default", "noatime"]),
-        default: "default,noatime",
-        about: "default, or O_NOATIME set on the read end with fcntl(F_SETFL)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "pipe",
-        kind: ParamKind::Choice(&["anon", "fifo"]),
-        default: "anon,fifo",
-        about: "an anonymous pipe, or a named FIFO in the case's directory",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "count",
-        kind: ParamKind::Count,
-        default: "1M",
-        about: "one-byte messages per repetition (the original: 10M)",
-        in_name: false,
-    },
-];
+const VARIANT: ParamSpec = ParamSpec {
+    name: "variant",
+    kind: ParamKind::Choice(&["default", "noatime"]),
+    default: "default,noatime",
+    about: "default, or O_NOATIME set on the read end with fcntl(F_SETFL)",
+    in_name: true,
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "ns_per_msg",
-        unit: "ns",
-        about: "wall time per one-byte message, writer start to reader done",
-    },
-    MetricSpec {
-        name: "msgs_per_s",
-        unit: "1/s",
-        about: "one-byte messages per second",
-    },
-    MetricSpec {
-        name: "noatime_accepted",
-        unit: "",
-        about: "1 when O_NOATIME was asked for and F_GETFL shows the kernel kept it, else 0",
-    },
-];
+const PIPE: ParamSpec = ParamSpec {
+    name: "pipe",
+    kind: ParamKind::Choice(&["anon", "fifo"]),
+    default: "anon,fifo",
+    about: "an anonymous pipe, or a named FIFO in the case's directory",
+    in_name: true,
+};
+
+const COUNT: ParamSpec = ParamSpec {
+    name: "count",
+    kind: ParamKind::Count,
+    default: "1M",
+    about: "one-byte messages per repetition (the original: 10M)",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[VARIANT, PIPE, COUNT];
+
+pub(crate) const NS_PER_MSG: MetricSpec = MetricSpec {
+    name: "ns_per_msg",
+    unit: "ns",
+    about: "wall time per one-byte message, writer start to reader done",
+};
+
+const MSGS_PER_S: MetricSpec = MetricSpec {
+    name: "msgs_per_s",
+    unit: "1/s",
+    about: "one-byte messages per second",
+};
+
+const NOATIME_ACCEPTED: MetricSpec = MetricSpec {
+    name: "noatime_accepted",
+    unit: "",
+    about: "1 when O_NOATIME was asked for and F_GETFL shows the kernel kept it, else 0",
+};
+
+const METRICS: &[MetricSpec] = &[NS_PER_MSG, MSGS_PER_S, NOATIME_ACCEPTED];
 
 /// Reader and writer check for Ctrl-C every this many bytes.
 const CANCEL_CHECK: u64 = 1 << 16;
@@ -77,9 +81,9 @@ impl Scenario for PipeAtime {
         METRICS
     }
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
-        let count = case.int("count");
-        let noatime = case.text("variant") == "noatime";
-        let fifo = case.text("pipe") == "fifo";
+        let count = case.int(&COUNT);
+        let noatime = case.text(&VARIANT) == "noatime";
+        let fifo = case.text(&PIPE) == "fifo";
         let open = |i: u64| open_pipe(fifo, ctx.dir, i, noatime);
         let (r, w, _) = open(0)?;
         transfer(r, w, case.warmup_or(count / 10).max(1))?;
@@ -94,12 +98,10 @@ impl Scenario for PipeAtime {
         }
         let flag = if noatime && accepted { 1.0 } else { 0.0 };
         let rates = ns.iter().map(|n| 1e9 / n).collect();
-        out.metrics.insert("ns_per_msg".into(), metric(ns, "ns"));
-        out.metrics
-            .insert("msgs_per_s".into(), metric(rates, "1/s"));
-        out.metrics
-            .insert("noatime_accepted".into(), metric(vec![flag], ""));
-        out.headline = Some("ns_per_msg".into());
+        NS_PER_MSG.set(out, ns);
+        MSGS_PER_S.set(out, rates);
+        NOATIME_ACCEPTED.set(out, vec![flag]);
+        NS_PER_MSG.set_headline(out);
         let messages = case.repeat * (count + 1);
         out.verified = Some(Verified {
             ok: true,
@@ -212,19 +214,19 @@ fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
     let find = |variant: &str| {
         results.iter().find(|r| {
             r.status == Status::Ok
-                && r.param_str("pipe").as_deref() == Some(pipe)
-                && r.param_str("variant").as_deref() == Some(variant)
+                && r.param_str(PIPE.name).as_deref() == Some(pipe)
+                && r.param_str(VARIANT.name).as_deref() == Some(variant)
         })
     };
     let (d, n) = (find("default")?, find("noatime")?);
-    let (dm, nm): (&Metric, &Metric) = (d.metrics.get("ns_per_msg")?, n.metrics.get("ns_per_msg")?);
+    let (dm, nm): (&Metric, &Metric) = (NS_PER_MSG.of(d)?, NS_PER_MSG.of(n)?);
     let ratio = dm.value / nm.value;
     let differs = match (clearly_differs(dm, nm), ratio > 1.0) {
         (true, true) => "noatime is measurably faster",
         (true, false) => "noatime is measurably slower",
         (false, _) => "within the repetition spread: no measurable difference",
     };
-    let kept = match n.metrics.get("noatime_accepted").map(|m| m.value) {
+    let kept = match NOATIME_ACCEPTED.value(n) {
         Some(v) if v > 0.0 => "kept",
         _ => "NOT kept",
     };

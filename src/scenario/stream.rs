@@ -17,51 +17,49 @@ use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
 use crate::exec::peers::SideResult;
-use crate::measure::stats::metric;
-use crate::mechanism::BoxEndpoint;
+use crate::mechanism::{self, BoxEndpoint};
 use crate::model::CaseResult;
-use crate::params::Value;
 
 pub struct Stream;
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "size",
-        kind: ParamKind::Bytes,
-        default: "64,4096,65536",
-        about: "message size in bytes (a list sweeps; eventfd always carries 8)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "bytes",
-        kind: ParamKind::BytesOrAuto,
-        default: "auto",
-        about: "bytes per repetition (at least 1024 messages; eventfd counts 64 bytes a \
-                write); auto: as many as take rep_time, measured by a probe run first",
-        in_name: false,
-    },
-    ParamSpec {
-        name: "rep_time",
-        kind: ParamKind::Duration,
-        default: "250ms",
-        about: "with bytes=auto, how long one repetition should take",
-        in_name: false,
-    },
-];
+const SIZE: ParamSpec = ParamSpec {
+    default: "64,4096,65536",
+    about: "message size in bytes (a list sweeps; eventfd always carries 8)",
+    ..mechanism::SIZE
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "bytes_per_s",
-        unit: "bytes/s",
-        about: "throughput at the receiver",
-    },
-    MetricSpec {
-        name: "msgs_per_s",
-        unit: "1/s",
-        about: "messages per second at the receiver",
-    },
-    SYSCALLS_PER_MSG,
-];
+const BYTES: ParamSpec = ParamSpec {
+    name: "bytes",
+    kind: ParamKind::BytesOrAuto,
+    default: "auto",
+    about: "bytes per repetition (at least 1024 messages; eventfd counts 64 bytes a \
+            write); auto: as many as take rep_time, measured by a probe run first",
+    in_name: false,
+};
+
+const REP_TIME: ParamSpec = ParamSpec {
+    name: "rep_time",
+    kind: ParamKind::Duration,
+    default: "250ms",
+    about: "with bytes=auto, how long one repetition should take",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[SIZE, BYTES, REP_TIME];
+
+const BYTES_PER_S: MetricSpec = MetricSpec {
+    name: "bytes_per_s",
+    unit: "bytes/s",
+    about: "throughput at the receiver",
+};
+
+const MSGS_PER_S: MetricSpec = MetricSpec {
+    name: "msgs_per_s",
+    unit: "1/s",
+    about: "messages per second at the receiver",
+};
+
+const METRICS: &[MetricSpec] = &[BYTES_PER_S, MSGS_PER_S, SYSCALLS_PER_MSG];
 
 impl Scenario for Stream {
     fn name(&self) -> &'static str {
@@ -81,9 +79,9 @@ impl Scenario for Stream {
     }
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
-        let size = case.int("size") as usize;
-        let count = match case.values.get("bytes") {
-            Some(Value::Int(bytes)) => messages_per_rep(*bytes, size),
+        let size = case.int(&SIZE) as usize;
+        let count = match BYTES.int(&case.values) {
+            Some(bytes) => messages_per_rep(bytes, size),
             _ => match calibrate(case, ctx, size, out)? {
                 Some(count) => count,
                 None => return Ok(()),
@@ -101,8 +99,7 @@ impl Scenario for Stream {
         };
         fill_metrics(out, &b, size, sched);
         if let Some(calls) = syscalls_per_msg(&a, &b, sched.total()) {
-            out.metrics
-                .insert("syscalls_per_msg".into(), metric(vec![calls], "calls"));
+            SYSCALLS_PER_MSG.set(out, vec![calls]);
         }
         Ok(())
     }
@@ -112,9 +109,7 @@ impl Scenario for Stream {
     }
 
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
-        Some(LimitRef {
-            metric: "memcpy_bytes_per_s",
-        })
+        Some(LimitRef::MEMCPY)
     }
 }
 
@@ -170,7 +165,7 @@ fn calibrate(
     Ok(Some(scaled_count(
         probe.count,
         probe_ns,
-        case.int("rep_time"),
+        case.int(&REP_TIME),
     )))
 }
 
@@ -200,15 +195,9 @@ fn fill_metrics(out: &mut CaseResult, receiver: &SideOut, size: usize, sched: Sc
     let count = sched.count as f64;
     let secs = |i: usize| receiver.rep_ns[i].max(1) as f64 / 1e9;
     let reps = receiver.rep_ns.len();
-    out.metrics.insert(
-        "bytes_per_s".into(),
-        metric(per_rep(reps, |i| count * size as f64 / secs(i)), "bytes/s"),
-    );
-    out.metrics.insert(
-        "msgs_per_s".into(),
-        metric(per_rep(reps, |i| count / secs(i)), "1/s"),
-    );
-    out.headline = Some("bytes_per_s".into());
+    BYTES_PER_S.set(out, per_rep(reps, |i| count * size as f64 / secs(i)));
+    MSGS_PER_S.set(out, per_rep(reps, |i| count / secs(i)));
+    BYTES_PER_S.set_headline(out);
 }
 
 /// Messages in flight allowed over an unreliable mechanism, and how often

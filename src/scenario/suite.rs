@@ -312,6 +312,7 @@ mod tests {
                     let mech_param = || {
                         crate::mechanism::ALL
                             .iter()
+                            .filter(|_| scenario.uses_mechanisms())
                             .find_map(|m| m.params().iter().find(|p| p.name == *key))
                     };
                     let spec = scenario

@@ -8,8 +8,8 @@
 mod ring;
 mod wake;
 
-use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Values};
-use crate::params::{ParamKind, ParamSpec, Value};
+use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Values, SIZE};
+use crate::params::{ParamKind, ParamSpec};
 use crate::sys::shared::SharedRegion;
 use ring::{Consumer, Layout, Producer};
 use rustix::event::{eventfd, EventfdFlags};
@@ -25,13 +25,15 @@ const MAX_MESSAGE: usize = 1 << 20;
 /// Slot size when the case has no `size` (contention's one-byte calls).
 const DEFAULT_SLOT: usize = 64;
 
-const PARAMS: &[ParamSpec] = &[ParamSpec {
+pub(crate) const WAKE: ParamSpec = ParamSpec {
     name: "wake",
     kind: ParamKind::Choice(wake::MODES),
     default: "spin,futex,eventfd,fifo",
     about: "shm only: how a waiting side is woken (spin busy-polls)",
     in_name: true,
-}];
+};
+
+const PARAMS: &[ParamSpec] = &[WAKE];
 
 impl Mechanism for Shm {
     fn name(&self) -> &'static str {
@@ -54,14 +56,14 @@ impl Mechanism for Shm {
         PARAMS
     }
     fn connect(&self, dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
-        let mode = match values.get("wake") {
-            Some(Value::Text(w)) => Mode::parse(w),
-            _ => Some(Mode::Spin),
+        let mode = match WAKE.text(values) {
+            Some(w) => Mode::parse(w),
+            None => Some(Mode::Spin),
         }
         .ok_or_else(|| io::Error::other("unknown wake mode"))?;
-        let slot = match values.get("size") {
-            Some(Value::Int(n)) => (*n as usize).clamp(8, MAX_MESSAGE),
-            _ => DEFAULT_SLOT,
+        let slot = match SIZE.int(values) {
+            Some(n) => (n as usize).clamp(8, MAX_MESSAGE),
+            None => DEFAULT_SLOT,
         };
         let layout = Layout::new(slot);
         let region = Arc::new(SharedRegion::new(layout.bytes())?);

@@ -4,7 +4,7 @@
 pub use crate::exec::Mode;
 use crate::measure::pin::Placement;
 use crate::mechanism::Mechanism;
-use crate::scenario::{Scenario, Value};
+use crate::scenario::{ParamSpec, Scenario, Value};
 use anyhow::Context;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -40,18 +40,29 @@ pub struct CaseSpec {
 }
 
 impl CaseSpec {
-    pub fn int(&self, key: &str) -> u64 {
-        match self.values.get(key) {
-            Some(Value::Int(n)) => *n,
-            other => panic!("scenario parameter {key} is not an integer: {other:?}"),
-        }
+    /// The number the case carries for `spec`, a parameter of its scenario
+    /// or mechanism (the plan fills every one in).
+    pub fn int(&self, spec: &ParamSpec) -> u64 {
+        debug_assert!(self.declares(spec), "{} is not declared", spec.name);
+        spec.int(&self.values)
+            .unwrap_or_else(|| panic!("scenario parameter {} is not an integer", spec.name))
     }
 
-    pub fn text(&self, key: &str) -> &str {
-        match self.values.get(key) {
-            Some(Value::Text(s)) => s,
-            other => panic!("scenario parameter {key} is not text: {other:?}"),
-        }
+    /// The text the case carries for `spec`, as `int`.
+    pub fn text(&self, spec: &ParamSpec) -> &str {
+        debug_assert!(self.declares(spec), "{} is not declared", spec.name);
+        spec.text(&self.values)
+            .unwrap_or_else(|| panic!("scenario parameter {} is not text", spec.name))
+    }
+
+    /// True when the scenario or the mechanism declares `spec`.
+    pub(crate) fn declares(&self, spec: &ParamSpec) -> bool {
+        let mech = self.mech.map(|m| m.params()).unwrap_or_default();
+        self.scenario
+            .params()
+            .iter()
+            .chain(mech)
+            .any(|p| p.same(spec))
     }
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the

@@ -1,19 +1,23 @@
 //! The parameters the copier scenarios (`file-transfer`, `devnull`) share:
 //! which copier, its buffer size (only for the copiers that use one, so
-//! `sendfile` is not run once per buffer size), and the page cache state.
+//! `sendfile` is not run once per buffer size), the file's size and the
+//! page cache state.
 
 use crate::copier::{self, Copier, CopyOpts};
 use crate::scenario::{CaseSpec, ParamKind, ParamSpec, Value};
 use std::collections::BTreeMap;
 
+pub const COPIER: ParamSpec = ParamSpec {
+    name: "copier",
+    kind: ParamKind::Choice(copier::NAMES),
+    default: "read-write",
+    about: "how the file's bytes are moved (a list sweeps)",
+    in_name: true,
+};
+
+/// `COPIER` with a scenario's own default.
 pub const fn copier(default: &'static str) -> ParamSpec {
-    ParamSpec {
-        name: "copier",
-        kind: ParamKind::Choice(copier::NAMES),
-        default,
-        about: "how the file's bytes are moved (a list sweeps)",
-        in_name: true,
-    }
+    ParamSpec { default, ..COPIER }
 }
 
 pub const BUF: ParamSpec = ParamSpec {
@@ -21,6 +25,15 @@ pub const BUF: ParamSpec = ParamSpec {
     kind: ParamKind::Bytes,
     default: "1024,4096,8192,65536",
     about: "buffer per read/write for read-write and io-uring (ignored by the others)",
+    in_name: true,
+};
+
+/// The size of the file a copier moves; each scenario gives its default.
+pub const FILE_SIZE: ParamSpec = ParamSpec {
+    name: "file-size",
+    kind: ParamKind::Bytes,
+    default: "64M",
+    about: "size of the file copied",
     in_name: true,
 };
 
@@ -37,31 +50,28 @@ const DEFAULT_BUF: u64 = 4096;
 
 /// Removes `buf` from a point whose copier does not use it.
 pub fn drop_unused_buf(values: &mut BTreeMap<&'static str, Value>) {
-    let uses = match values.get("copier") {
-        Some(Value::Text(name)) => copier::find(name).is_some_and(|c| c.uses_buf()),
-        _ => true,
+    let uses = match COPIER.text(values) {
+        Some(name) => copier::find(name).is_some_and(|c| c.uses_buf()),
+        None => true,
     };
     if !uses {
-        values.remove("buf");
+        values.remove(BUF.name);
     }
 }
 
 pub fn chosen(case: &CaseSpec) -> &'static dyn Copier {
-    copier::find(case.text("copier")).expect("copier names are validated by the plan")
+    copier::find(case.text(&COPIER)).expect("copier names are validated by the plan")
 }
 
 pub fn opts(case: &CaseSpec) -> CopyOpts {
-    let buf = match case.values.get("buf") {
-        Some(Value::Int(n)) => *n,
-        _ => DEFAULT_BUF,
-    };
+    let buf = BUF.int(&case.values).unwrap_or(DEFAULT_BUF);
     CopyOpts { buf: buf as usize }
 }
 
 /// `sendfile`, or `read-write buf=4096` for a copier that uses a buffer.
 pub fn label(r: &crate::model::CaseResult) -> String {
-    let name = r.param_str("copier").unwrap_or_default();
-    match r.param_str("buf") {
+    let name = r.param_str(COPIER.name).unwrap_or_default();
+    match r.param_str(BUF.name) {
         Some(buf) => format!("{name} buf={buf}"),
         None => name,
     }

@@ -5,7 +5,8 @@
 
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Metric, Status};
-use crate::scenario::common::copier_params::label;
+use crate::scenario::common::copier_params::{label, CACHE, FILE_SIZE};
+use crate::scenario::file_transfer::{LINK, SENDER_CPU_S, SINK, TCP, WALL_S};
 use std::collections::BTreeMap;
 
 const BASELINE: &str = "read-write buf=4096";
@@ -17,11 +18,11 @@ pub fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
     for r in results.iter().filter(|r| r.status == Status::Ok) {
         let size = r
             .params
-            .get("file-size")
+            .get(FILE_SIZE.name)
             .and_then(|v| v.as_u64())
             .unwrap_or(0);
-        let rest = ["link", "tcp", "cache", "sink"]
-            .map(|k| r.param_str(k).unwrap_or_default())
+        let rest = [LINK, TCP, CACHE, SINK]
+            .map(|k| r.param_str(k.name).unwrap_or_default())
             .join(", ");
         groups.entry((size, rest)).or_default().push(r);
     }
@@ -49,11 +50,8 @@ fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<String> {
 }
 
 fn compare(base: &CaseResult, r: &CaseResult) -> Option<String> {
-    let (bw, rw) = (base.metrics.get("wall_s")?, r.metrics.get("wall_s")?);
-    let (bc, rc) = (
-        base.metrics.get("sender_cpu_s")?,
-        r.metrics.get("sender_cpu_s")?,
-    );
+    let (bw, rw) = (WALL_S.of(base)?, WALL_S.of(r)?);
+    let (bc, rc) = (SENDER_CPU_S.of(base)?, SENDER_CPU_S.of(r)?);
     Some(format!(
         "{}: {}, {}",
         label(r),
@@ -94,7 +92,6 @@ fn cpu_text(base: &Metric, r: &Metric) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
 
     fn result(copier: &str, buf: Option<u64>, wall: &[f64], cpu: &[f64]) -> CaseResult {
         let mut params = BTreeMap::new();
@@ -112,10 +109,8 @@ mod tests {
             params.insert(k.to_string(), v.into());
         }
         let mut r = CaseResult::new("file-transfer", copier, params);
-        r.metrics
-            .insert("wall_s".into(), metric(wall.to_vec(), "s"));
-        r.metrics
-            .insert("sender_cpu_s".into(), metric(cpu.to_vec(), "s"));
+        WALL_S.set(&mut r, wall.to_vec());
+        SENDER_CPU_S.set(&mut r, cpu.to_vec());
         r
     }
 

@@ -5,7 +5,7 @@
 
 use crate::model::{CaseResult, Status};
 use crate::poller::{self, PollSet, Poller, Support};
-use crate::scenario::{CaseSpec, ParamKind, ParamSpec, Unsupported};
+use crate::scenario::{CaseSpec, MetricSpec, ParamKind, ParamSpec, Unsupported};
 use rustix::fd::{AsFd, BorrowedFd};
 use std::collections::BTreeMap;
 use std::io;
@@ -20,7 +20,7 @@ pub const POLLER_PARAM: ParamSpec = ParamSpec {
 
 /// The case's poller, or `Unsupported` when it cannot run here.
 pub fn poller_of(case: &CaseSpec) -> anyhow::Result<&'static dyn Poller> {
-    let name = case.text("poller");
+    let name = case.text(&POLLER_PARAM);
     let p = poller::find(name).ok_or_else(|| anyhow::anyhow!("unknown poller {name}"))?;
     match p.probe() {
         Support::Yes => Ok(p),
@@ -77,7 +77,8 @@ pub fn read_ready(
 /// grows from the smallest to the largest `x` that ran, e.g. "poll: 34.0x
 /// slower at idle=10240 than at idle=0"; and from which `x` it could not run.
 /// `metric` None means each result's headline.
-pub fn growth(results: &[&CaseResult], x: &str, metric: Option<&str>) -> Vec<String> {
+pub fn growth(results: &[&CaseResult], x: &ParamSpec, metric: Option<&MetricSpec>) -> Vec<String> {
+    let x = x.name;
     let mut series: BTreeMap<String, Vec<&CaseResult>> = BTreeMap::new();
     for r in results {
         series.entry(series_name(r, x)).or_default().push(r);
@@ -102,13 +103,18 @@ fn series_name(r: &CaseResult, x: &str) -> String {
         .join("/")
 }
 
-fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) -> Option<String> {
+fn growth_line(
+    name: &str,
+    rs: &[&CaseResult],
+    x: &str,
+    metric: Option<&MetricSpec>,
+) -> Option<String> {
     let mut ok: Vec<(u64, f64, &str, &str)> = rs
         .iter()
         .filter(|r| r.status == Status::Ok)
         .filter_map(|r| {
             let (name, m) = match metric {
-                Some(name) => (name, r.metrics.get(name)?),
+                Some(spec) => (spec.name, spec.of(r)?),
                 None => r.headline_metric()?,
             };
             Some((x_of(r, x)?, m.value, name, m.unit.as_str()))
@@ -153,7 +159,7 @@ fn growth_line(name: &str, rs: &[&CaseResult], x: &str, metric: Option<&str>) ->
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
+    use crate::scenario::poll_scale::{IDLE, SECONDS};
 
     fn result(poller: &str, idle: u64, seconds: Option<f64>) -> CaseResult {
         let mut params = BTreeMap::new();
@@ -162,8 +168,8 @@ mod tests {
         let mut r = CaseResult::new("poll-scale", &format!("{poller}/tcp/idle={idle}"), params);
         match seconds {
             Some(s) => {
-                r.metrics.insert("seconds".into(), metric(vec![s], "s"));
-                r.headline = Some("seconds".into());
+                SECONDS.set(&mut r, vec![s]);
+                SECONDS.set_headline(&mut r);
             }
             None => r.status = Status::Unsupported,
         }
@@ -206,7 +212,7 @@ mod tests {
         ];
         let refs: Vec<&CaseResult> = rs.iter().collect();
         assert_eq!(
-            growth(&refs, "idle", None),
+            growth(&refs, &IDLE, None),
             vec![
                 "epoll-lt/tcp: flat within 10% from idle=0 to idle=2560 (1.04x) (seconds 500 ms -> 520 ms)",
                 "poll/tcp: 34x slower at idle=2560 than at idle=0 (seconds 500 ms -> 17.0 s)",

@@ -23,7 +23,7 @@ fn ok_results<'a>(results: &[&'a CaseResult]) -> Vec<&'a CaseResult> {
 /// "placement, 64 B" for grouping and for the verdict's parenthesis.
 fn group_key(r: &CaseResult) -> String {
     let placement = r.param_str("placement").unwrap_or_default();
-    match r.params.get("size").and_then(|v| v.as_u64()) {
+    match r.params.get(mechanism::SIZE.name).and_then(|v| v.as_u64()) {
         Some(bytes) => format!("{placement}, {}", size(bytes)),
         None => placement,
     }
@@ -114,7 +114,7 @@ fn groups<'a>(results: &[&'a CaseResult]) -> BTreeMap<String, Vec<&'a CaseResult
         for group in groups.values_mut() {
             let small = group[0]
                 .params
-                .get("size")
+                .get(mechanism::SIZE.name)
                 .and_then(|v| v.as_u64())
                 .is_some_and(|s| s <= 8);
             if small
@@ -165,7 +165,7 @@ pub fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<String> {
     let find = |m: &str, size: &Option<String>, placement: &str| {
         ok.iter().find(|r| {
             mech(r) == m
-                && &r.param_str("size") == size
+                && &r.param_str(mechanism::SIZE.name) == size
                 && r.param_str("placement").as_deref() == Some(placement)
         })
     };
@@ -174,7 +174,7 @@ pub fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<String> {
         .iter()
         .filter(|r| r.param_str("placement").as_deref() == Some("cross-cpu"))
     {
-        let size = cross.param_str("size");
+        let size = cross.param_str(mechanism::SIZE.name);
         if let Some(same) = find(&mech(cross), &size, "same-cpu") {
             ratios.push((mech(cross), headline(cross)?.value / headline(same)?.value));
         }

@@ -15,48 +15,54 @@ use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;
 use caller::{CallReport, Payload, Timing};
+pub(crate) use result::{READER, WRITER};
 
 pub struct Contention;
 
 const TESTS: &[&str] = &["reader-only", "writer-only", "both", "both+hogs"];
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "test",
-        kind: ParamKind::Choice(TESTS),
-        default: "reader-only,writer-only,both,both+hogs",
-        about: "which sides run: one alone, both, or both with CPU hogs",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "duration",
-        kind: ParamKind::Duration,
-        default: "1s",
-        about: "how long each side calls (the original ran for minutes; seeds: 10s)",
-        in_name: false,
-    },
-    ParamSpec {
-        name: "interval",
-        kind: ParamKind::Duration,
-        default: "100ms",
-        about: "length of one point of the time series",
-        in_name: false,
-    },
-    ParamSpec {
-        name: "slow",
-        kind: ParamKind::Duration,
-        default: "1ms",
-        about: "a call taking longer than this counts as slow",
-        in_name: false,
-    },
-    ParamSpec {
-        name: "hogs",
-        kind: ParamKind::Workers,
-        default: "auto",
-        about: "CPU-burning processes in both+hogs (auto: the CPUs minus one)",
-        in_name: false,
-    },
-];
+pub(crate) const TEST: ParamSpec = ParamSpec {
+    name: "test",
+    kind: ParamKind::Choice(TESTS),
+    default: "reader-only,writer-only,both,both+hogs",
+    about: "which sides run: one alone, both, or both with CPU hogs",
+    in_name: true,
+};
+
+/// How long a case runs per repetition, which the progress bar weighs.
+pub(crate) const DURATION: ParamSpec = ParamSpec {
+    name: "duration",
+    kind: ParamKind::Duration,
+    default: "1s",
+    about: "how long each side calls (the original ran for minutes; seeds: 10s)",
+    in_name: false,
+};
+
+const INTERVAL: ParamSpec = ParamSpec {
+    name: "interval",
+    kind: ParamKind::Duration,
+    default: "100ms",
+    about: "length of one point of the time series",
+    in_name: false,
+};
+
+const SLOW: ParamSpec = ParamSpec {
+    name: "slow",
+    kind: ParamKind::Duration,
+    default: "1ms",
+    about: "a call taking longer than this counts as slow",
+    in_name: false,
+};
+
+const HOGS: ParamSpec = ParamSpec {
+    name: "hogs",
+    kind: ParamKind::Workers,
+    default: "auto",
+    about: "CPU-burning processes in both+hogs (auto: the CPUs minus one)",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[TEST, DURATION, INTERVAL, SLOW, HOGS];
 
 impl Scenario for Contention {
     fn name(&self) -> &'static str {
@@ -82,11 +88,11 @@ impl Scenario for Contention {
     }
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
-        let test = case.text("test");
+        let test = case.text(&TEST);
         let timing = Timing {
-            duration_ns: case.int("duration"),
-            interval_ns: case.int("interval"),
-            slow_ns: case.int("slow"),
+            duration_ns: case.int(&DURATION),
+            interval_ns: case.int(&INTERVAL),
+            slow_ns: case.int(&SLOW),
         };
         let caps = case.mech.expect("contention runs over mechanisms").caps();
         let payload = match (caps.counter, caps.reliable) {
@@ -95,7 +101,7 @@ impl Scenario for Contention {
             (false, false) => Payload::Unordered,
         };
         let hog_count = if test == "both+hogs" {
-            case.int("hogs")
+            case.int(&HOGS)
         } else {
             0
         };

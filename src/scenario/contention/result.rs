@@ -6,38 +6,134 @@
 use super::caller::{CallReport, Interval, Payload};
 use crate::exec::peers::SideResult;
 use crate::measure::histogram::Latencies;
-use crate::measure::stats::metric;
 use crate::model::Side;
 use crate::model::{CaseResult, LatencyKind, Series, Status, Verified};
 use crate::scenario::common::side::cpu_usage;
 use crate::scenario::MetricSpec;
 use crate::sys::rusage::Usage;
 
+/// The figures of one side, each declared for the role it is named after
+/// (`reader_calls`, `writer_calls`, ...).
+pub(crate) struct RoleMetrics {
+    pub role: &'static str,
+    pub calls: MetricSpec,
+    pub transfers: MetricSpec,
+    pub calls_per_s: MetricSpec,
+    pub mean_ns: MetricSpec,
+    pub p99_9_ns: MetricSpec,
+    pub max_ns: MetricSpec,
+    pub slow_calls: MetricSpec,
+    pub cpu_util: MetricSpec,
+    pub voluntary_csw: MetricSpec,
+}
+
+macro_rules! role_metrics {
+    ($role:literal) => {
+        RoleMetrics {
+            role: $role,
+            calls: MetricSpec {
+                name: concat!($role, "_calls"),
+                unit: "calls",
+                about: concat!("calls the ", $role, " made, EAGAIN included"),
+            },
+            transfers: MetricSpec {
+                name: concat!($role, "_transfers"),
+                unit: "calls",
+                about: concat!("calls of the ", $role, " that moved a message"),
+            },
+            calls_per_s: MetricSpec {
+                name: concat!($role, "_calls_per_s"),
+                unit: "1/s",
+                about: concat!("calls per second of the ", $role),
+            },
+            mean_ns: MetricSpec {
+                name: concat!($role, "_mean_ns"),
+                unit: "ns",
+                about: concat!("mean per-call latency of the ", $role),
+            },
+            p99_9_ns: MetricSpec {
+                name: concat!($role, "_p99_9_ns"),
+                unit: "ns",
+                about: concat!("99.9th percentile per-call latency of the ", $role),
+            },
+            max_ns: MetricSpec {
+                name: concat!($role, "_max_ns"),
+                unit: "ns",
+                about: concat!("slowest call of the ", $role),
+            },
+            slow_calls: MetricSpec {
+                name: concat!($role, "_slow_calls"),
+                unit: "calls",
+                about: concat!("calls of the ", $role, " slower than `slow`"),
+            },
+            cpu_util: MetricSpec {
+                name: concat!($role, "_cpu_util"),
+                unit: "ratio",
+                about: concat!(
+                    "CPU time of the ",
+                    $role,
+                    " over its wall time (1 = never blocked)"
+                ),
+            },
+            voluntary_csw: MetricSpec {
+                name: concat!($role, "_voluntary_csw"),
+                unit: "csw",
+                about: concat!("times the ", $role, " blocked (voluntary context switches)"),
+            },
+        }
+    };
+}
+
+pub(crate) const READER: RoleMetrics = role_metrics!("reader");
+pub(crate) const WRITER: RoleMetrics = role_metrics!("writer");
+
+const MEAN_NS: MetricSpec = MetricSpec {
+    name: "mean_ns",
+    unit: "ns",
+    about: "mean per-call latency of the reader (of the writer when it runs alone)",
+};
+const P99_9_NS: MetricSpec = MetricSpec {
+    name: "p99_9_ns",
+    unit: "ns",
+    about: "99.9th percentile per-call latency of that side",
+};
+const SLOW_CALLS: MetricSpec = MetricSpec {
+    name: "slow_calls",
+    unit: "calls",
+    about: "calls of that side slower than `slow`",
+};
+const HOGS_RAN: MetricSpec = MetricSpec {
+    name: "hogs",
+    unit: "processes",
+    about: "CPU-burning processes that ran (both+hogs)",
+};
+
 macro_rules! metrics {
-    ($($role:literal),*) => {
+    ($($role:ident),*) => {
         pub const METRICS: &[MetricSpec] = &[
-            MetricSpec { name: "mean_ns", unit: "ns", about: "mean per-call latency of the reader (of the writer when it runs alone)" },
-            MetricSpec { name: "p99_9_ns", unit: "ns", about: "99.9th percentile per-call latency of that side" },
-            MetricSpec { name: "slow_calls", unit: "calls", about: "calls of that side slower than `slow`" },
+            MEAN_NS,
+            P99_9_NS,
+            SLOW_CALLS,
             $(
-            MetricSpec { name: concat!($role, "_calls"), unit: "calls", about: concat!("calls the ", $role, " made, EAGAIN included") },
-            MetricSpec { name: concat!($role, "_transfers"), unit: "calls", about: concat!("calls of the ", $role, " that moved a message") },
-            MetricSpec { name: concat!($role, "_calls_per_s"), unit: "1/s", about: concat!("calls per second of the ", $role) },
-            MetricSpec { name: concat!($role, "_mean_ns"), unit: "ns", about: concat!("mean per-call latency of the ", $role) },
-            MetricSpec { name: concat!($role, "_p99_9_ns"), unit: "ns", about: concat!("99.9th percentile per-call latency of the ", $role) },
-            MetricSpec { name: concat!($role, "_max_ns"), unit: "ns", about: concat!("slowest call of the ", $role) },
-            MetricSpec { name: concat!($role, "_slow_calls"), unit: "calls", about: concat!("calls of the ", $role, " slower than `slow`") },
-            MetricSpec { name: concat!($role, "_cpu_util"), unit: "ratio", about: concat!("CPU time of the ", $role, " over its wall time (1 = never blocked)") },
-            MetricSpec { name: concat!($role, "_voluntary_csw"), unit: "csw", about: concat!("times the ", $role, " blocked (voluntary context switches)") },
+            $role.calls,
+            $role.transfers,
+            $role.calls_per_s,
+            $role.mean_ns,
+            $role.p99_9_ns,
+            $role.max_ns,
+            $role.slow_calls,
+            $role.cpu_util,
+            $role.voluntary_csw,
             )*
-            MetricSpec { name: "hogs", unit: "processes", about: "CPU-burning processes that ran (both+hogs)" },
+            HOGS_RAN,
         ];
     };
 }
 
-metrics!("reader", "writer");
+metrics!(READER, WRITER);
 
-const ROLES: [&str; 2] = ["writer", "reader"];
+/// The sides in the order of their reports.
+const SIDES: [&RoleMetrics; 2] = [&WRITER, &READER];
 
 /// Checks one repetition; None (and `out` failed) if a side failed or the
 /// reader saw something that was not written.
@@ -105,7 +201,7 @@ pub fn fill(out: &mut CaseResult, reps: &[[CallReport; 2]], payload: Payload, ho
     let transfers = reps.iter().map(|[_, r]| r.transfers).sum();
     out.verified = Some(verified(true, amount, transfers, payload));
     let mut total = Usage::default();
-    for (i, role) in ROLES.iter().enumerate() {
+    for (i, role) in SIDES.into_iter().enumerate() {
         let side: Vec<&CallReport> = reps.iter().map(|rep| &rep[i]).collect();
         if !side.iter().all(|s| s.active) {
             continue;
@@ -116,19 +212,18 @@ pub fn fill(out: &mut CaseResult, reps: &[[CallReport; 2]], payload: Payload, ho
             .fold(Usage::default(), |acc, s| acc.plus(s.usage));
         total = total.plus(usage);
         out.sides.push(Side {
-            role: role.to_string(),
+            role: role.role.to_string(),
             cpus: side[0].cpus.clone(),
             cpu: cpu_usage(usage),
         });
-        out.series.extend(series(role, &side[0].series));
+        out.series.extend(series(role.role, &side[0].series));
     }
     out.cpu = Some(cpu_usage(total));
-    out.metrics
-        .insert("hogs".into(), metric(vec![hogs as f64], "processes"));
+    HOGS_RAN.set(out, vec![hogs as f64]);
     headline(out, reps);
 }
 
-fn side_metrics(out: &mut CaseResult, role: &str, side: &[&CallReport]) {
+fn side_metrics(out: &mut CaseResult, m: &RoleMetrics, side: &[&CallReport]) {
     let per = |f: &dyn Fn(&CallReport) -> f64| side.iter().map(|s| f(s)).collect::<Vec<f64>>();
     let summary = |s: &CallReport| {
         Latencies::from_v2(&s.histogram)
@@ -136,44 +231,31 @@ fn side_metrics(out: &mut CaseResult, role: &str, side: &[&CallReport]) {
             .ok()
     };
     let wall = |s: &CallReport| s.wall_ns.max(1) as f64;
-    let values: [(&str, &str, Vec<f64>); 9] = [
-        ("calls", "calls", per(&|s| s.calls as f64)),
-        ("transfers", "calls", per(&|s| s.transfers as f64)),
+    let values: [(&MetricSpec, Vec<f64>); 9] = [
+        (&m.calls, per(&|s| s.calls as f64)),
+        (&m.transfers, per(&|s| s.transfers as f64)),
+        (&m.calls_per_s, per(&|s| s.calls as f64 * 1e9 / wall(s))),
         (
-            "calls_per_s",
-            "1/s",
-            per(&|s| s.calls as f64 * 1e9 / wall(s)),
-        ),
-        (
-            "mean_ns",
-            "ns",
+            &m.mean_ns,
             per(&|s| summary(s).map_or(f64::NAN, |l| l.mean)),
         ),
         (
-            "p99_9_ns",
-            "ns",
+            &m.p99_9_ns,
             per(&|s| summary(s).map_or(f64::NAN, |l| l.p99_9 as f64)),
         ),
         (
-            "max_ns",
-            "ns",
+            &m.max_ns,
             per(&|s| summary(s).map_or(f64::NAN, |l| l.max as f64)),
         ),
-        ("slow_calls", "calls", per(&|s| s.slow as f64)),
+        (&m.slow_calls, per(&|s| s.slow as f64)),
         (
-            "cpu_util",
-            "ratio",
+            &m.cpu_util,
             per(&|s| (s.usage.user_ns + s.usage.sys_ns) as f64 / wall(s)),
         ),
-        (
-            "voluntary_csw",
-            "csw",
-            per(&|s| s.usage.voluntary_csw as f64),
-        ),
+        (&m.voluntary_csw, per(&|s| s.usage.voluntary_csw as f64)),
     ];
-    for (name, unit, reps) in values {
-        out.metrics
-            .insert(format!("{role}_{name}"), metric(reps, unit));
+    for (spec, reps) in values {
+        spec.set(out, reps);
     }
 }
 
@@ -184,13 +266,18 @@ fn headline(out: &mut CaseResult, reps: &[[CallReport; 2]]) {
     } else {
         0
     };
-    let role = ROLES[index];
-    for name in ["mean_ns", "p99_9_ns", "slow_calls"] {
-        if let Some(m) = out.metrics.get(&format!("{role}_{name}")).cloned() {
-            out.metrics.insert(name.to_string(), m);
+    let side = SIDES[index];
+    let leads = [
+        (MEAN_NS, side.mean_ns),
+        (P99_9_NS, side.p99_9_ns),
+        (SLOW_CALLS, side.slow_calls),
+    ];
+    for (lead, own) in leads {
+        if let Some(m) = own.of(out).cloned() {
+            out.metrics.insert(lead.name.to_string(), m);
         }
     }
-    out.headline = Some("mean_ns".into());
+    MEAN_NS.set_headline(out);
     let mut hist = Latencies::new();
     for rep in reps {
         if let Ok(h) = Latencies::from_v2(&rep[index].histogram) {

@@ -4,16 +4,15 @@
 //! amounts to the original's stalls: with both sides running, at least 10
 //! slow calls and over 4x as many as the two sides had alone.
 
+use super::result::{RoleMetrics, READER, WRITER};
+use super::{SLOW, TEST};
 use crate::model::{CaseResult, Status};
 use crate::scenario::common::verdict::mech;
+use crate::scenario::MetricSpec;
 use std::collections::BTreeMap;
 
 const MIN_STALLS: f64 = 10.0;
 const STALL_FACTOR: f64 = 4.0;
-
-fn value(r: &CaseResult, name: &str) -> Option<f64> {
-    r.metrics.get(name).map(|m| m.value)
-}
 
 /// The results of one mechanism (and placement, mode), by test name.
 type Tests<'a> = BTreeMap<String, &'a CaseResult>;
@@ -21,7 +20,7 @@ type Tests<'a> = BTreeMap<String, &'a CaseResult>;
 fn by_mechanism<'a>(results: &[&'a CaseResult]) -> BTreeMap<String, Tests<'a>> {
     let mut out: BTreeMap<String, Tests<'a>> = BTreeMap::new();
     for r in results.iter().filter(|r| r.status == Status::Ok) {
-        let test = r.param_str("test").unwrap_or_default();
+        let test = r.param_str(TEST.name).unwrap_or_default();
         let key = r.case.replacen(&format!("/{test}"), "", 1);
         out.entry(key).or_default().insert(test, r);
     }
@@ -76,41 +75,42 @@ struct Finding {
     stalls: bool,
 }
 
-fn ratio(tests: &Tests, test: &str, alone: &str, metric: &str) -> Option<f64> {
-    Some(value(tests.get(test)?, metric)? / value(tests.get(alone)?, metric)?)
+fn ratio(tests: &Tests, test: &str, alone: &str, metric: &MetricSpec) -> Option<f64> {
+    Some(metric.value(tests.get(test)?)? / metric.value(tests.get(alone)?)?)
 }
 
 /// `both` against `reader-only` and `writer-only`.
 fn compare(tests: &Tests) -> Option<Finding> {
     let both = tests.get("both")?;
-    let slowdown = |role: &str| -> Option<String> {
-        let alone = format!("{role}-only");
-        let mean = ratio(tests, "both", &alone, &format!("{role}_mean_ns"))?;
-        let p999 = ratio(tests, "both", &alone, &format!("{role}_p99_9_ns"))?;
+    let slowdown = |side: &RoleMetrics| -> Option<String> {
+        let alone = format!("{}-only", side.role);
+        let mean = ratio(tests, "both", &alone, &side.mean_ns)?;
+        let p999 = ratio(tests, "both", &alone, &side.p99_9_ns)?;
         Some(format!(
-            "{role} calls {} slower on average (p99.9 {})",
+            "{} calls {} slower on average (p99.9 {})",
+            side.role,
             crate::format::ratio(mean),
             crate::format::ratio(p999)
         ))
     };
-    let slow_both = value(both, "reader_slow_calls")? + value(both, "writer_slow_calls")?;
+    let slow_both = READER.slow_calls.value(both)? + WRITER.slow_calls.value(both)?;
     let slow_alone = tests
         .get("reader-only")
-        .and_then(|r| value(r, "reader_slow_calls"))
+        .and_then(|r| READER.slow_calls.value(r))
         .unwrap_or(0.0)
         + tests
             .get("writer-only")
-            .and_then(|r| value(r, "writer_slow_calls"))
+            .and_then(|r| WRITER.slow_calls.value(r))
             .unwrap_or(0.0);
     let stalls = slow_both >= MIN_STALLS && slow_both > STALL_FACTOR * slow_alone.max(1.0);
-    let busy = value(both, "reader_cpu_util").unwrap_or(f64::NAN) * 100.0;
+    let busy = READER.cpu_util.value(both).unwrap_or(f64::NAN) * 100.0;
     let slow_ns = both
         .params
-        .get("slow")
+        .get(SLOW.name)
         .and_then(|v| v.as_u64())
         .unwrap_or(1_000_000);
     let slow = humantime::format_duration(std::time::Duration::from_nanos(slow_ns));
-    let mut parts: Vec<String> = [slowdown("reader"), slowdown("writer")]
+    let mut parts: Vec<String> = [slowdown(&READER), slowdown(&WRITER)]
         .into_iter()
         .flatten()
         .collect();
@@ -119,11 +119,8 @@ fn compare(tests: &Tests) -> Option<Finding> {
         crate::format::human(slow_both, "calls"),
         slow_alone.round()
     ));
-    if let Some(hogs) = tests
-        .get("both+hogs")
-        .and_then(|h| value(h, "reader_mean_ns"))
-    {
-        if let Some(mean) = value(both, "reader_mean_ns") {
+    if let Some(hogs) = tests.get("both+hogs").and_then(|h| READER.mean_ns.value(h)) {
+        if let Some(mean) = READER.mean_ns.value(both) {
             parts.push(format!(
                 "with hogs the reader's mean is {} that without",
                 crate::format::ratio(hogs / mean)

@@ -10,7 +10,6 @@ mod sink;
 pub(crate) mod verdict;
 use crate::copier;
 use crate::measure::clock::now_ns;
-use crate::measure::stats::metric;
 use crate::model::{CaseResult, Verified};
 use crate::scenario::common::copier_params;
 use crate::scenario::common::testfile::{self, TestFile};
@@ -26,59 +25,68 @@ use std::os::unix::fs::MetadataExt;
 
 pub struct DevNull;
 
+const SINK: ParamSpec = ParamSpec {
+    name: "sink",
+    kind: ParamKind::Choice(SINKS),
+    default: "dev-null,pipe,file",
+    about: "where the bytes go (pipe: a reader process drains and hashes them)",
+    in_name: true,
+};
+
 const PARAMS: &[ParamSpec] = &[
     copier_params::copier("read-write,mmap-write,sendfile,splice,copy-file-range,io-uring"),
     ParamSpec {
         default: "65536",
         ..copier_params::BUF
     },
-    ParamSpec {
-        name: "file-size",
-        kind: ParamKind::Bytes,
-        default: "64M",
-        about: "size of the file copied",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "sink",
-        kind: ParamKind::Choice(SINKS),
-        default: "dev-null,pipe,file",
-        about: "where the bytes go (pipe: a reader process drains and hashes them)",
-        in_name: true,
-    },
+    copier_params::FILE_SIZE,
+    SINK,
     ParamSpec {
         default: "warm,cold",
         ..copier_params::CACHE
     },
 ];
 
+pub(crate) const BYTES_PER_S: MetricSpec = MetricSpec {
+    name: "bytes_per_s",
+    unit: "bytes/s",
+    about: "file size / time of the copy, as it appears",
+};
+
+pub(crate) const PAGES_RESIDENT_BEFORE: MetricSpec = MetricSpec {
+    name: "pages_resident_before",
+    unit: "pages",
+    about: "the file's pages in the page cache before the copy (mincore)",
+};
+
+pub(crate) const PAGES_RESIDENT_AFTER: MetricSpec = MetricSpec {
+    name: "pages_resident_after",
+    unit: "pages",
+    about: "the file's pages in the page cache after the copy (mincore)",
+};
+
+pub(crate) const ATIME_CHANGED: MetricSpec = MetricSpec {
+    name: "atime_changed",
+    unit: "bool",
+    about: "1 when the copy changed the file's access time (set 48 h back first)",
+};
+
+const SYSCALLS: MetricSpec = MetricSpec {
+    name: "syscalls",
+    unit: "",
+    about: "system calls the copier made",
+};
+
 const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "bytes_per_s",
-        unit: "bytes/s",
-        about: "file size / time of the copy, as it appears",
-    },
-    MetricSpec {
-        name: "pages_resident_before",
-        unit: "pages",
-        about: "the file's pages in the page cache before the copy (mincore)",
-    },
-    MetricSpec {
-        name: "pages_resident_after",
-        unit: "pages",
-        about: "the file's pages in the page cache after the copy (mincore)",
-    },
-    MetricSpec {
-        name: "atime_changed",
-        unit: "bool",
-        about: "1 when the copy changed the file's access time (set 48 h back first)",
-    },
-    MetricSpec {
-        name: "syscalls",
-        unit: "",
-        about: "system calls the copier made",
-    },
+    BYTES_PER_S,
+    PAGES_RESIDENT_BEFORE,
+    PAGES_RESIDENT_AFTER,
+    ATIME_CHANGED,
+    SYSCALLS,
 ];
+
+/// The result parameter that says how the file's mount updates atime.
+pub(crate) const ATIME_MODE: &str = "atime_mode";
 
 /// How far back the file's atime is set before each copy.
 const OLD_ATIME_S: i64 = 48 * 3600;
@@ -100,28 +108,26 @@ impl Scenario for DevNull {
         copier_params::drop_unused_buf(values);
     }
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
-        Some(LimitRef {
-            metric: "memcpy_bytes_per_s",
-        })
+        Some(LimitRef::MEMCPY)
     }
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let copier = copier_params::chosen(case);
-        let sink = case.text("sink");
+        let sink = case.text(&SINK);
         copier::usable(copier, sink::kind(sink)).map_err(Unsupported)?;
-        let file = TestFile::create(ctx.dir, "file", case.int("file-size"))?;
+        let file = TestFile::create(ctx.dir, "file", case.int(&copier_params::FILE_SIZE))?;
         if sink == "file" {
             testfile::ensure_room(ctx.dir, file.len)?;
         }
         file.describe(out);
         out.params
-            .insert("atime_mode".into(), file.mount.atime_mode().into());
+            .insert(ATIME_MODE.into(), file.mount.atime_mode().into());
         let opts = copier_params::opts(case);
         let copy = |fd: rustix::fd::BorrowedFd| copier.copy(&file.file, file.len, fd, &opts);
         let mut reps = Vec::new();
         for _ in 0..case.repeat {
             anyhow::ensure!(!crate::exec::cleanup::cancelled(), "interrupted");
-            file.prepare(case.text("cache"))?;
+            file.prepare(case.text(&copier_params::CACHE))?;
             let rep =
                 one_copy(&file, sink, ctx, &copy).map_err(|e| refused(e, copier.name(), sink))?;
             out.verified = Some(Verified {
@@ -215,23 +221,10 @@ fn atime(file: &TestFile) -> anyhow::Result<(i64, i64)> {
 
 fn fill(out: &mut CaseResult, reps: &[Rep], len: u64) {
     let per = |f: &dyn Fn(&Rep) -> f64| reps.iter().map(f).collect();
-    let m = &mut out.metrics;
-    m.insert(
-        "bytes_per_s".into(),
-        metric(per(&|r| len as f64 * 1e9 / r.ns.max(1) as f64), "bytes/s"),
-    );
-    m.insert(
-        "pages_resident_before".into(),
-        metric(per(&|r| r.resident_before as f64), "pages"),
-    );
-    m.insert(
-        "pages_resident_after".into(),
-        metric(per(&|r| r.resident_after as f64), "pages"),
-    );
-    m.insert(
-        "atime_changed".into(),
-        metric(per(&|r| f64::from(u8::from(r.atime_changed))), "bool"),
-    );
-    m.insert("syscalls".into(), metric(per(&|r| r.syscalls as f64), ""));
-    out.headline = Some("bytes_per_s".into());
+    BYTES_PER_S.set(out, per(&|r| len as f64 * 1e9 / r.ns.max(1) as f64));
+    PAGES_RESIDENT_BEFORE.set(out, per(&|r| r.resident_before as f64));
+    PAGES_RESIDENT_AFTER.set(out, per(&|r| r.resident_after as f64));
+    ATIME_CHANGED.set(out, per(&|r| f64::from(u8::from(r.atime_changed))));
+    SYSCALLS.set(out, per(&|r| r.syscalls as f64));
+    BYTES_PER_S.set_headline(out);
 }

@@ -3,9 +3,10 @@
 //! never brought a cold file's pages into the page cache, i.e. never read
 //! the file.
 
+use super::{ATIME_CHANGED, ATIME_MODE, BYTES_PER_S, PAGES_RESIDENT_AFTER, SINK};
 use crate::model::{CaseResult, Flag, Status};
-use crate::scenario::common::copier_params::label;
-use crate::scenario::limits::MEMCPY_METRIC;
+use crate::scenario::common::copier_params::{label, CACHE};
+use crate::scenario::limits::MEMCPY_BYTES_PER_S;
 
 const NOT_REALLY_MOVED: &str = "not_really_moved";
 /// memcpy of 64 MiB buffers moves about three bytes of memory traffic per
@@ -19,13 +20,13 @@ const MEMCPY_FACTOR: f64 = 3.0;
 /// against `memcpy`, the run's one memcpy figure in bytes/s.
 pub(crate) fn flag_against_memcpy(r: &mut CaseResult, memcpy: f64) {
     r.flags.retain(|f| f.name != NOT_REALLY_MOVED);
-    let Some(rate) = value(r, "bytes_per_s") else {
+    let Some(rate) = BYTES_PER_S.value(r) else {
         return;
     };
     if r.status != Status::Ok || memcpy <= 0.0 || rate <= memcpy * MEMCPY_FACTOR {
         return;
     }
-    let after = value(r, "pages_resident_after").unwrap_or(0.0);
+    let after = PAGES_RESIDENT_AFTER.value(r).unwrap_or(0.0);
     r.flags.push(Flag {
         name: NOT_REALLY_MOVED.into(),
         reason: format!(
@@ -43,7 +44,7 @@ pub(crate) fn flag_not_really_moved(results: &mut [CaseResult]) {
     let memcpy = results
         .iter()
         .filter(|r| r.status == Status::Ok)
-        .find_map(|r| value(r, MEMCPY_METRIC));
+        .find_map(|r| MEMCPY_BYTES_PER_S.value(r));
     let Some(memcpy) = memcpy else {
         return;
     };
@@ -76,8 +77,8 @@ pub fn lines(results: &[&CaseResult]) -> Vec<String> {
     let unread: Vec<String> = ok
         .iter()
         .filter(|r| {
-            r.param_str("cache").as_deref() == Some("cold")
-                && value(r, "pages_resident_after") == Some(0.0)
+            r.param_str(CACHE.name).as_deref() == Some("cold")
+                && PAGES_RESIDENT_AFTER.value(r) == Some(0.0)
         })
         .map(|r| where_(r))
         .collect();
@@ -95,20 +96,16 @@ fn where_(r: &CaseResult) -> String {
     format!(
         "{} -> {} ({})",
         label(r),
-        r.param_str("sink").unwrap_or_default(),
-        r.param_str("cache").unwrap_or_default()
+        r.param_str(SINK.name).unwrap_or_default(),
+        r.param_str(CACHE.name).unwrap_or_default()
     )
-}
-
-fn value(r: &CaseResult, name: &str) -> Option<f64> {
-    r.metrics.get(name).map(|m| m.value)
 }
 
 fn atime_line(ok: &[&CaseResult]) -> Option<String> {
     let first = ok.first()?;
     let (changed, kept): (Vec<&&CaseResult>, Vec<&&CaseResult>) = ok
         .iter()
-        .partition(|r| value(r, "atime_changed").is_some_and(|v| v >= 0.5));
+        .partition(|r| ATIME_CHANGED.value(r).is_some_and(|v| v >= 0.5));
     let names = |rs: &[&&CaseResult]| {
         let mut v: Vec<String> = rs.iter().map(|r| where_(r)).collect();
         v.dedup();
@@ -129,7 +126,7 @@ fn atime_line(ok: &[&CaseResult]) -> Option<String> {
     };
     Some(format!(
         "atime ({} mount, {} at {}; set 48 h back before each copy): {what}",
-        first.param_str("atime_mode").unwrap_or_default(),
+        first.param_str(ATIME_MODE).unwrap_or_default(),
         first.param_str("filesystem").unwrap_or_default(),
         first.param_str("mount_point").unwrap_or_default(),
     ))

@@ -7,6 +7,7 @@ use crate::measure::clock::now_ns;
 use crate::poller::Poller;
 use crate::scenario::common::readiness::{read_ready, register};
 use rustix::fd::{AsFd, OwnedFd};
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// How the loop calls the poller's wait.
@@ -92,7 +93,7 @@ pub(super) struct Bench<'a> {
 }
 
 /// What one loop did.
-#[derive(Default)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub(super) struct Tally {
     pub ns: u64,
     pub reads: u64,

@@ -1,10 +1,11 @@
 //! Both dispatch modes over every poller that runs here read every byte,
 //! count their waits as bench.c counts its loops, and still notice a byte
-//! that never arrives.
+//! that never arrives; the loops run in a forked child with one thread.
 
+use super::child::{run_forked, threads, Plan};
 use super::dispatch::{make_pairs, one_loop, Bench, Damage, Dispatch, Shape};
 use crate::poller::{Support, ALL};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const MODES: [Dispatch; 2] = [Dispatch::Nonblocking, Dispatch::Blocking];
 
@@ -126,4 +127,59 @@ fn dispatch_names() {
     );
     assert_eq!(Dispatch::from_name("blocking").unwrap(), Dispatch::Blocking);
     assert!(Dispatch::from_name("sometimes").is_err());
+}
+
+fn plan(damage: Option<Damage>, stall: Duration) -> Plan<'static> {
+    Plan {
+        poller: crate::poller::find("poll").unwrap(),
+        pair: "socketpair",
+        shape: Shape {
+            fds: 5,
+            active: 1,
+            writes: 10,
+        },
+        dispatch: Dispatch::Nonblocking,
+        stall,
+        warmup: 1,
+        reps: 2,
+        damage,
+    }
+}
+
+#[test]
+fn the_loops_run_in_a_forked_child_with_one_thread() {
+    // An idle thread, as iolab's signal and progress threads: the parent
+    // is multi-threaded whatever the test harness does.
+    let (stop, idle) = std::sync::mpsc::channel::<()>();
+    let idler = std::thread::spawn(move || idle.recv());
+    assert!(threads().unwrap() >= 2);
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let report = run_forked(&plan(None, Duration::from_secs(1)), deadline);
+    drop(stop);
+    idler.join().unwrap().unwrap_err();
+    let report = report.unwrap();
+    assert_ne!(report.pid, std::process::id());
+    assert_eq!(report.threads, 1);
+    let reads: Vec<u64> = report.loops.iter().map(|t| t.reads).collect();
+    assert_eq!(reads, [11, 11]);
+    assert!(report.loops.iter().all(|t| t.mismatch.is_none()));
+}
+
+#[test]
+fn a_stall_in_the_child_fails_with_its_reason() {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let lost = plan(Some(Damage::Lose), Duration::from_millis(30));
+    let err = run_forked(&lost, deadline).unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "dispatcher: no pair became readable within 30ms with 1 of 7 bytes unread"
+    );
+    let corrupt = plan(Some(Damage::Corrupt), Duration::from_secs(1));
+    let report = run_forked(&corrupt, deadline).unwrap();
+    // The first timed loop fails to verify; none runs after it.
+    assert_eq!(report.loops.len(), 1);
+    assert_eq!(
+        report.loops[0].mismatch.as_deref(),
+        Some("pair 1 delivered byte 0x78, not 0x65")
+    );
 }

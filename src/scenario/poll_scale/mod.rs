@@ -9,7 +9,6 @@ mod sides;
 use crate::exec::procs::{self, Child};
 use crate::measure::histogram::Latencies;
 use crate::measure::pin::{self, Placement};
-use crate::measure::stats::metric;
 use crate::model::{CaseResult, LatencyKind};
 use crate::scenario::common::fd_budget::FdBudget;
 use crate::scenario::common::readiness::{growth, poller_of, POLLER_PARAM};
@@ -23,55 +22,59 @@ use std::time::{Duration, Instant};
 
 pub struct PollScale;
 
-const PARAMS: &[ParamSpec] = &[
-    POLLER_PARAM,
-    ParamSpec {
-        name: "transport",
-        kind: ParamKind::Choice(&["tcp", "unix"]),
-        default: "tcp",
-        about: "connections over TCP on loopback (as the original) or Unix stream sockets",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "idle",
-        kind: ParamKind::Number,
-        default: "0,100,1000",
-        about: "idle connections (the original's zombies): connected, never sending",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "active",
-        kind: ParamKind::Count,
-        default: "10",
-        about: "active connections, each with one request outstanding at all times",
-        in_name: false,
-    },
-    ParamSpec {
-        name: "requests",
-        kind: ParamKind::Count,
-        default: "40000",
-        about: "request/answer round trips per repetition, over all active connections",
-        in_name: false,
-    },
-];
+const TRANSPORT: ParamSpec = ParamSpec {
+    name: "transport",
+    kind: ParamKind::Choice(&["tcp", "unix"]),
+    default: "tcp",
+    about: "connections over TCP on loopback (as the original) or Unix stream sockets",
+    in_name: true,
+};
 
-const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "seconds",
-        unit: "s",
-        about: "time for `requests` round trips, at the client (the original's y axis)",
-    },
-    MetricSpec {
-        name: "req_per_s",
-        unit: "1/s",
-        about: "round trips per second",
-    },
-    MetricSpec {
-        name: "server_cpu_us_per_req",
-        unit: "us",
-        about: "server CPU time (user + system) per request answered",
-    },
-];
+pub(crate) const IDLE: ParamSpec = ParamSpec {
+    name: "idle",
+    kind: ParamKind::Number,
+    default: "0,100,1000",
+    about: "idle connections (the original's zombies): connected, never sending",
+    in_name: true,
+};
+
+const ACTIVE: ParamSpec = ParamSpec {
+    name: "active",
+    kind: ParamKind::Count,
+    default: "10",
+    about: "active connections, each with one request outstanding at all times",
+    in_name: false,
+};
+
+const REQUESTS: ParamSpec = ParamSpec {
+    name: "requests",
+    kind: ParamKind::Count,
+    default: "40000",
+    about: "request/answer round trips per repetition, over all active connections",
+    in_name: false,
+};
+
+const PARAMS: &[ParamSpec] = &[POLLER_PARAM, TRANSPORT, IDLE, ACTIVE, REQUESTS];
+
+pub(crate) const SECONDS: MetricSpec = MetricSpec {
+    name: "seconds",
+    unit: "s",
+    about: "time for `requests` round trips, at the client (the original's y axis)",
+};
+
+const REQ_PER_S: MetricSpec = MetricSpec {
+    name: "req_per_s",
+    unit: "1/s",
+    about: "round trips per second",
+};
+
+const SERVER_CPU_US_PER_REQ: MetricSpec = MetricSpec {
+    name: "server_cpu_us_per_req",
+    unit: "us",
+    about: "server CPU time (user + system) per request answered",
+};
+
+const METRICS: &[MetricSpec] = &[SECONDS, REQ_PER_S, SERVER_CPU_US_PER_REQ];
 
 /// Descriptors a process holds besides its connections: the poll set,
 /// report and control pipes inherited from the parent, a little room.
@@ -94,10 +97,10 @@ impl Scenario for PollScale {
     }
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let poller = poller_of(case)?;
-        let (idle, active) = (case.int("idle"), case.int("active"));
-        FdBudget::for_poller(poller)?.check("server", "idle", idle, active + EXTRA_FDS, 1)?;
-        FdBudget::process()?.check("idle holder", "idle", idle, EXTRA_FDS, 1)?;
-        let requests = case.int("requests");
+        let (idle, active) = (case.int(&IDLE), case.int(&ACTIVE));
+        FdBudget::for_poller(poller)?.check("server", IDLE.name, idle, active + EXTRA_FDS, 1)?;
+        FdBudget::process()?.check("idle holder", IDLE.name, idle, EXTRA_FDS, 1)?;
+        let requests = case.int(&REQUESTS);
         let sched = Schedule {
             warmup: case.warmup_or(requests / 10),
             reps: case.repeat,
@@ -105,7 +108,7 @@ impl Scenario for PollScale {
         };
         let corrupt_at = ctx.fault.map(|_| sched.warmup + requests / 2);
         let deadline = Instant::now() + ctx.timeout;
-        let (listen_fd, addr) = listener(case.text("transport"), ctx.dir)?;
+        let (listen_fd, addr) = listener(case.text(&TRANSPORT), ctx.dir)?;
         let (go_rx, go_tx) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let (stop_rx, stop_tx) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
         let cpus = pin::choose(Placement::CrossCpu).unwrap_or([None, None]);
@@ -137,8 +140,8 @@ impl Scenario for PollScale {
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
         // Wall time is what the original plotted; the server's CPU per
         // request shows the same cost without the machine's other load.
-        let mut lines = growth(results, "idle", None);
-        lines.extend(growth(results, "idle", Some("server_cpu_us_per_req")));
+        let mut lines = growth(results, &IDLE, None);
+        lines.extend(growth(results, &IDLE, Some(&SERVER_CPU_US_PER_REQ)));
         lines
     }
 }
@@ -169,14 +172,13 @@ fn fill_metrics(out: &mut CaseResult, c: &SideOut, s: &SideOut, sched: Schedule)
     let reps = c.rep_ns.len();
     let seconds = per_rep(reps, |i| c.rep_ns[i] as f64 / 1e9);
     let rate = per_rep(reps, |i| count * 1e9 / c.rep_ns[i] as f64);
-    out.metrics.insert("seconds".into(), metric(seconds, "s"));
-    out.metrics.insert("req_per_s".into(), metric(rate, "1/s"));
+    SECONDS.set(out, seconds);
+    REQ_PER_S.set(out, rate);
     let server = s.total_usage();
     let cpu_us = (server.user_ns + server.sys_ns) as f64 / 1e3 / s.messages.max(1) as f64;
-    out.metrics
-        .insert("server_cpu_us_per_req".into(), metric(vec![cpu_us], "us"));
+    SERVER_CPU_US_PER_REQ.set(out, vec![cpu_us]);
     out.cpu = Some(cpu_usage(server));
-    out.headline = Some("seconds".into());
+    SECONDS.set_headline(out);
     if let Some(blob) = &c.histogram {
         if let Ok(hist) = Latencies::from_v2(blob) {
             out.latency = Some(hist.summary(LatencyKind::RoundTrip));

@@ -14,7 +14,6 @@ mod tests;
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Value};
 use crate::measure::procstat::ProcStat;
-use crate::measure::stats::metric;
 use crate::model::{CaseResult, Status, Verified};
 use crate::scenario::common::fd_budget::restore_nofile;
 use crate::sys::rusage::{usage, Usage, Who};
@@ -26,80 +25,98 @@ use std::collections::BTreeMap;
 
 pub struct PortRing;
 
-const PARAMS: &[ParamSpec] = &[
-    ParamSpec {
-        name: "relays",
-        kind: ParamKind::Count,
-        default: "10",
-        about: "relays per ring (N), each with its own echo program",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "messages",
-        kind: ParamKind::Count,
-        default: "100000",
-        about: "messages each ring passes round (K)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "rings",
-        kind: ParamKind::Count,
-        default: "8",
-        about: "rings running at once (Par)",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "echo",
-        kind: ParamKind::Text,
-        default: "/bin/cat",
-        about: "the echo program and its arguments, run without a shell; none: relay in-process",
-        in_name: true,
-    },
-    ParamSpec {
-        name: "relay",
-        kind: ParamKind::Choice(&["threads", "processes"]),
-        default: "threads",
-        about: "relays as threads of iolab or as forked processes",
-        in_name: true,
-    },
-];
+const RELAYS: ParamSpec = ParamSpec {
+    name: "relays",
+    kind: ParamKind::Count,
+    default: "10",
+    about: "relays per ring (N), each with its own echo program",
+    in_name: true,
+};
+
+const MESSAGES: ParamSpec = ParamSpec {
+    name: "messages",
+    kind: ParamKind::Count,
+    default: "100000",
+    about: "messages each ring passes round (K)",
+    in_name: true,
+};
+
+const RINGS: ParamSpec = ParamSpec {
+    name: "rings",
+    kind: ParamKind::Count,
+    default: "8",
+    about: "rings running at once (Par)",
+    in_name: true,
+};
+
+const ECHO: ParamSpec = ParamSpec {
+    name: "echo",
+    kind: ParamKind::Text,
+    default: "/bin/cat",
+    about: "the echo program and its arguments, run without a shell; none: relay in-process",
+    in_name: true,
+};
+
+const RELAY: ParamSpec = ParamSpec {
+    name: "relay",
+    kind: ParamKind::Choice(&["threads", "processes"]),
+    default: "threads",
+    about: "relays as threads of iolab or as forked processes",
+    in_name: true,
+};
+
+const PARAMS: &[ParamSpec] = &[RELAYS, MESSAGES, RINGS, ECHO, RELAY];
+
+pub(crate) const MSGS_PER_S: MetricSpec = MetricSpec {
+    name: "msgs_per_s",
+    unit: "1/s",
+    about: "messages of all rings per second (K x Par / run time)",
+};
+
+pub(crate) const US_PER_MSG: MetricSpec = MetricSpec {
+    name: "us_per_msg",
+    unit: "us",
+    about: "run time per message, all rings together",
+};
+
+const SETUP_MS_PER_PORT: MetricSpec = MetricSpec {
+    name: "setup_ms_per_port",
+    unit: "ms",
+    about: "time to start one echo program and its pipes",
+};
+
+pub(crate) const CSW_PER_S: MetricSpec = MetricSpec {
+    name: "csw_per_s",
+    unit: "1/s",
+    about: "context switches per second, whole system (/proc/stat ctxt)",
+};
+
+const CSW_PER_S_IOLAB: MetricSpec = MetricSpec {
+    name: "csw_per_s_iolab",
+    unit: "1/s",
+    about: "context switches per second of iolab and its reaped children (getrusage)",
+};
+
+const CPU_USER_PCT: MetricSpec = MetricSpec {
+    name: "cpu_user_pct",
+    unit: "%",
+    about: "user CPU time, % of all CPUs, whole system (/proc/stat)",
+};
+
+const CPU_SYS_PCT: MetricSpec = MetricSpec {
+    name: "cpu_sys_pct",
+    unit: "%",
+    about: "system CPU time (with irq and softirq), % of all CPUs, whole system",
+};
 
 const METRICS: &[MetricSpec] = &[
-    MetricSpec {
-        name: "msgs_per_s",
-        unit: "1/s",
-        about: "messages of all rings per second (K x Par / run time)",
-    },
-    MetricSpec {
-        name: "us_per_msg",
-        unit: "us",
-        about: "run time per message, all rings together",
-    },
-    MetricSpec {
-        name: "setup_ms_per_port",
-        unit: "ms",
-        about: "time to start one echo program and its pipes",
-    },
-    MetricSpec {
-        name: "csw_per_s",
-        unit: "1/s",
-        about: "context switches per second, whole system (/proc/stat ctxt)",
-    },
-    MetricSpec {
-        name: "csw_per_s_iolab",
-        unit: "1/s",
-        about: "context switches per second of iolab and its reaped children (getrusage)",
-    },
-    MetricSpec {
-        name: "cpu_user_pct",
-        unit: "%",
-        about: "user CPU time, % of all CPUs, whole system (/proc/stat)",
-    },
-    MetricSpec {
-        name: "cpu_sys_pct",
-        unit: "%",
-        about: "system CPU time (with irq and softirq), % of all CPUs, whole system",
-    },
+    MSGS_PER_S,
+    US_PER_MSG,
+    SETUP_MS_PER_PORT,
+    CSW_PER_S,
+    CSW_PER_S_IOLAB,
+    CPU_USER_PCT,
+    CPU_SYS_PCT,
 ];
 
 impl Scenario for PortRing {
@@ -116,19 +133,19 @@ impl Scenario for PortRing {
         METRICS
     }
     fn check_point(&self, values: &BTreeMap<&'static str, Value>) -> Result<(), String> {
-        match values.get("echo") {
-            Some(Value::Text(text)) => echo::parse(text).map(|_| ()),
-            _ => Ok(()),
+        match ECHO.text(values) {
+            Some(text) => echo::parse(text).map(|_| ()),
+            None => Ok(()),
         }
     }
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
-        let echo = echo::parse(case.text("echo")).map_err(anyhow::Error::msg)?;
+        let echo = echo::parse(case.text(&ECHO)).map_err(anyhow::Error::msg)?;
         let shape = Shape {
-            relays: case.int("relays") as usize,
-            messages: case.int("messages"),
-            rings: case.int("rings") as usize,
-            processes: case.text("relay") == "processes",
+            relays: case.int(&RELAYS) as usize,
+            messages: case.int(&MESSAGES),
+            rings: case.int(&RINGS) as usize,
+            processes: case.text(&RELAY) == "processes",
         };
         let raised = budget::fit(shape, echo.is_some())?;
         let result = repeat(shape, echo.as_ref(), case.repeat, ctx, out);
@@ -301,33 +318,33 @@ impl Reps {
 
     fn fill(self, out: &mut CaseResult) {
         let all = [
-            ("msgs_per_s", self.rate, "1/s"),
-            ("us_per_msg", self.us, "us"),
-            ("setup_ms_per_port", self.setup_ms, "ms"),
-            ("csw_per_s", self.csw, "1/s"),
-            ("csw_per_s_iolab", self.iolab_csw, "1/s"),
-            ("cpu_user_pct", self.user, "%"),
-            ("cpu_sys_pct", self.sys, "%"),
+            (MSGS_PER_S, self.rate),
+            (US_PER_MSG, self.us),
+            (SETUP_MS_PER_PORT, self.setup_ms),
+            (CSW_PER_S, self.csw),
+            (CSW_PER_S_IOLAB, self.iolab_csw),
+            (CPU_USER_PCT, self.user),
+            (CPU_SYS_PCT, self.sys),
         ];
-        for (name, values, unit) in all {
-            out.metrics.insert(name.into(), metric(values, unit));
+        for (spec, values) in all {
+            spec.set(out, values);
         }
-        out.headline = Some("msgs_per_s".into());
+        MSGS_PER_S.set_headline(out);
     }
 }
 
 /// "threads, /bin/cat: 34,500 msgs/s (29 us each), 61,000 csw/s, 1.0 ms
 /// per port; the original: 34,500/s, 30 us, 60,000 csw/s, 1 ms".
 fn verdict_line(r: &CaseResult) -> Option<String> {
-    let m = |name: &str| r.metrics.get(name).map(|m| m.value);
+    let m = |spec: &MetricSpec| spec.value(r);
     Some(format!(
         "{}: {:.0} msgs/s ({:.1} us each), {:.0} context switches/s, {:.2} ms setup per port, CPU {:.0}% user {:.0}% sys (the original, 2009, 2 cores: 34,500/s, 30 us, 60,000 csw/s, 1 ms)",
         r.case,
-        m("msgs_per_s")?,
-        m("us_per_msg")?,
-        m("csw_per_s")?,
-        m("setup_ms_per_port")?,
-        m("cpu_user_pct")?,
-        m("cpu_sys_pct")?,
+        m(&MSGS_PER_S)?,
+        m(&US_PER_MSG)?,
+        m(&CSW_PER_S)?,
+        m(&SETUP_MS_PER_PORT)?,
+        m(&CPU_USER_PCT)?,
+        m(&CPU_SYS_PCT)?,
     ))
 }

@@ -1,0 +1,416 @@
+//! The floor plan, enforced: every file under `src/` belongs to a top-level
+//! module, every module sits in a layer of the table in ARCHITECTURE.md,
+//! and no file refers to a module of a higher layer (so no import circle
+//! can span two layers). Scenarios start no side themselves (that is the
+//! harness's job) and `unsafe` appears only under `src/sys/`.
+//!
+//! The source is read as Rust tokens (proc-macro2's lexer), so comments,
+//! doc comments and string literals never count. References followed:
+//! `crate::x` paths (in `use`, in groups `crate::{x, y}`, in expressions),
+//! `iolab::x` (the binary's way in) and `super::` chains that climb to the
+//! crate root. Test modules and test files are checked like any code.
+
+use proc_macro2::{Delimiter, TokenStream, TokenTree};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// A source file: its path from the package root (`src/app.rs`) and text.
+type File = (String, String);
+
+/// Each top-level module's layer: number and name.
+type Layers = BTreeMap<String, (u32, String)>;
+
+/// The fenced ```layers block: one `N name: module module ...` per line,
+/// numbers rising, each module once.
+fn parse_layers(doc: &str) -> Result<Layers, String> {
+    let block = doc
+        .split("```layers\n")
+        .nth(1)
+        .and_then(|rest| rest.split("```").next())
+        .ok_or("ARCHITECTURE.md has no ```layers block")?;
+    let mut layers = Layers::new();
+    let mut previous = None;
+    for line in block.lines().filter(|l| !l.trim().is_empty()) {
+        let bad = || format!("bad layer line '{line}': expected 'N name: module module ...'");
+        let (head, modules) = line.split_once(':').ok_or_else(bad)?;
+        let (number, name) = head.trim().split_once(' ').ok_or_else(bad)?;
+        let number: u32 = number.parse().map_err(|_| bad())?;
+        if let Some(p) = previous.filter(|p| number <= *p) {
+            return Err(format!("layer {number} comes after layer {p}"));
+        }
+        previous = Some(number);
+        for module in modules.split_whitespace() {
+            let layer = (number, name.trim().to_string());
+            if layers.insert(module.to_string(), layer).is_some() {
+                return Err(format!("module {module} is twice in the layer table"));
+            }
+        }
+    }
+    Ok(layers)
+}
+
+fn lex(path: &str, text: &str) -> TokenStream {
+    text.parse()
+        .unwrap_or_else(|err| panic!("{path} is not Rust tokens: {err}"))
+}
+
+/// The top-level module of each file and its module depth (`src/app.rs`:
+/// app, 1; `src/scenario/common/side.rs`: scenario, 3; the crate roots 0).
+/// A file that a `#[path]` attribute brings in (`src/format_tests.rs`)
+/// belongs to the declaring file's module, one level down.
+fn modules(files: &[File]) -> BTreeMap<String, (String, usize)> {
+    let mut found = BTreeMap::new();
+    for (path, _) in files {
+        let rel = path.trim_start_matches("src/").trim_end_matches(".rs");
+        let parts: Vec<&str> = rel.split('/').filter(|p| *p != "mod").collect();
+        let depth = parts.len() - usize::from(matches!(rel, "lib" | "main"));
+        found.insert(path.clone(), (parts[0].to_string(), depth));
+    }
+    for (path, text) in files {
+        let (module, depth) = found[path].clone();
+        let dir = Path::new(path).parent().unwrap();
+        each_level(lex(path, text), 0, &mut |level, _| {
+            for target in path_attributes(level) {
+                let target = dir.join(target).to_string_lossy().into_owned();
+                found.insert(target, (module.clone(), depth + 1));
+            }
+        });
+    }
+    found
+}
+
+/// The file named by each `#[path = "..."]` among these tokens.
+fn path_attributes(level: &[TokenTree]) -> Vec<String> {
+    let path = |tree: &TokenTree| match tree {
+        TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket => {
+            let attr = g.stream().to_string();
+            attr.strip_prefix("path = \"")?
+                .strip_suffix('"')
+                .map(String::from)
+        }
+        _ => None,
+    };
+    level.iter().filter_map(path).collect()
+}
+
+/// Calls `visit` with the tokens of every nesting level (the file, then
+/// each group's inside) and that level's module depth (an inline `mod x {`
+/// goes one deeper).
+fn each_level(tokens: TokenStream, depth: usize, visit: &mut impl FnMut(&[TokenTree], usize)) {
+    let level: Vec<TokenTree> = tokens.into_iter().collect();
+    visit(&level, depth);
+    for (i, tree) in level.iter().enumerate() {
+        if let TokenTree::Group(group) = tree {
+            let inline_mod = i >= 2
+                && group.delimiter() == Delimiter::Brace
+                && matches!(&level[i - 2], TokenTree::Ident(m) if m == "mod");
+            each_level(group.stream(), depth + usize::from(inline_mod), visit);
+        }
+    }
+}
+
+fn is_sep(level: &[TokenTree], i: usize) -> bool {
+    let colon = |i: usize| matches!(level.get(i), Some(TokenTree::Punct(p)) if p.as_char() == ':');
+    colon(i) && colon(i + 1)
+}
+
+fn ident_at(level: &[TokenTree], i: usize) -> Option<String> {
+    match level.get(i) {
+        Some(TokenTree::Ident(ident)) => Some(ident.to_string()),
+        _ => None,
+    }
+}
+
+/// The top-level modules named right after a path's root at `level[i]`:
+/// `x` in `::x`, or the first segment of each item of `::{x, y::z}`.
+fn after_root(level: &[TokenTree], i: usize, out: &mut BTreeSet<String>) {
+    if !is_sep(level, i) {
+        return;
+    }
+    if let Some(first) = ident_at(level, i + 2) {
+        out.insert(first);
+    } else if let Some(TokenTree::Group(group)) = level.get(i + 2) {
+        let items: Vec<TokenTree> = group.stream().into_iter().collect();
+        let comma = |t: &TokenTree| matches!(t, TokenTree::Punct(p) if p.as_char() == ',');
+        out.extend(items.split(comma).filter_map(|item| ident_at(item, 0)));
+    }
+}
+
+/// The top-level modules one file refers to (`self` dropped).
+fn references(path: &str, text: &str, depth: usize) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    each_level(lex(path, text), depth, &mut |level, depth| {
+        for i in 0..level.len() {
+            let rooted = i < 2 || !is_sep(level, i - 2);
+            match ident_at(level, i).as_deref() {
+                Some("crate" | "iolab") if rooted => after_root(level, i + 1, &mut out),
+                Some("super") if rooted => {
+                    let up = |k: &usize| ident_at(level, i + 3 * k).as_deref() == Some("super");
+                    let climbs = (0..).take_while(up).count();
+                    if climbs == depth {
+                        after_root(level, i + 3 * climbs - 2, &mut out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    });
+    out.remove("self");
+    out
+}
+
+/// Every reference to a higher layer or to a module outside the table, and
+/// every table entry with no module in `src/`.
+fn check_layers(table: &str, files: &[File]) -> Vec<String> {
+    let layers = match parse_layers(table) {
+        Ok(layers) => layers,
+        Err(err) => return vec![err],
+    };
+    let mut problems = Vec::new();
+    let modules = modules(files);
+    for (path, text) in files {
+        let (module, depth) = &modules[path];
+        let Some((layer, _)) = layers.get(module) else {
+            problems.push(format!("{path}: module {module} is not in the layer table"));
+            continue;
+        };
+        for used in references(path, text, *depth) {
+            let at = format!("{path} (layer {layer}: {module}) imports crate::{used}");
+            match layers.get(&used) {
+                None => problems.push(format!("{at} (not in the layer table)")),
+                Some((to, _)) if to > layer => problems.push(format!("{at} (layer {to})")),
+                Some(_) => {}
+            }
+        }
+    }
+    let present: BTreeSet<&String> = modules.values().map(|(m, _)| m).collect();
+    for module in layers.keys().filter(|m| !present.contains(m)) {
+        problems.push(format!("the layer table names {module}, not in src/"));
+    }
+    problems
+}
+
+/// One level as text, one token per word; a group shows only its kind
+/// (`Parenthesis`: its inside is a level of its own), a literal as `LIT`.
+fn words(level: &[TokenTree]) -> String {
+    let word = |tree: &TokenTree| match tree {
+        TokenTree::Ident(ident) => ident.to_string(),
+        TokenTree::Punct(punct) => punct.as_char().to_string(),
+        TokenTree::Literal(_) => "LIT".to_string(),
+        TokenTree::Group(group) => format!("{:?}", group.delimiter()),
+    };
+    let text: Vec<String> = level.iter().map(word).collect();
+    format!(" {} ", text.join(" "))
+}
+
+/// What starts a side; none of it may appear under `src/scenario/`.
+const STARTS: &str = "fork( Command::new thread::spawn thread::scope thread::Builder spawn_scoped";
+
+/// Each file whose path `keep`s and whose code contains one of `patterns`
+/// (written as in source, e.g. `thread::spawn`), as `path: pattern`.
+fn find_code(files: &[File], keep: impl Fn(&str) -> bool, patterns: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    for (path, text) in files.iter().filter(|(path, _)| keep(path)) {
+        let mut hits = BTreeSet::new();
+        each_level(lex(path, text), 0, &mut |level, _| {
+            let level = words(level);
+            for pattern in patterns.split_whitespace() {
+                let spaced = pattern.replace("::", " : : ").replace('(', " Parenthesis");
+                if level.contains(&format!(" {spaced} ")) {
+                    hits.insert(pattern);
+                }
+            }
+        });
+        found.extend(hits.into_iter().map(|hit| format!("{path}: {hit}")));
+    }
+    found
+}
+
+/// The harness rule: no file under `src/scenario/` starts a side itself.
+fn check_harness(files: &[File]) -> Vec<String> {
+    let found = find_code(files, |path| path.starts_with("src/scenario/"), STARTS);
+    let why = |f: String| format!("{f} (start sides through src/exec)");
+    found.into_iter().map(why).collect()
+}
+
+/// `unsafe` only under `src/sys/` (next to `#![deny(unsafe_code)]`).
+fn check_unsafe(files: &[File]) -> Vec<String> {
+    find_code(files, |path| !path.starts_with("src/sys/"), "unsafe")
+}
+
+// ---- the real tree ----
+
+fn read_tree(dir: &Path, root: &Path, out: &mut Vec<File>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            read_tree(&path, root, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            let rel = path.strip_prefix(root).unwrap().display().to_string();
+            out.push((rel, std::fs::read_to_string(&path).unwrap()));
+        }
+    }
+}
+
+fn real_src() -> Vec<File> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    read_tree(&root.join("src"), root, &mut files);
+    files.sort();
+    assert!(files.len() > 100, "only {} files under src/", files.len());
+    files
+}
+
+fn real_table() -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
+    std::fs::read_to_string(path).expect("ARCHITECTURE.md in the package root")
+}
+
+fn assert_none(problems: Vec<String>) {
+    assert!(problems.is_empty(), "\n{}\n", problems.join("\n"));
+}
+
+#[test]
+fn no_module_imports_from_a_layer_above() {
+    assert_none(check_layers(&real_table(), &real_src()));
+}
+
+#[test]
+fn no_scenario_starts_sides_itself() {
+    assert_none(check_harness(&real_src()));
+}
+
+#[test]
+fn unsafe_only_in_sys() {
+    assert_none(check_unsafe(&real_src()));
+}
+
+// ---- the checks themselves, on fixtures ----
+
+const TABLE: &str = "# Fixture\n\n```layers\n0 base: model sys\n1 primitives: mechanism\n\
+                     2 scenarios: scenario\n3 root: lib\n```\n";
+
+/// Files written as `@ path: text`, the text running to the next `@ `.
+fn files(text: &str) -> Vec<File> {
+    let parse = |f: &str| f.split_once(": ").map(|(p, t)| (p.trim().into(), t.into()));
+    text.split("@ ").filter_map(parse).collect()
+}
+
+/// A tree with every module of `TABLE`, plus (or in place of) `extra`,
+/// sorted by path as `real_src` is.
+fn tree(extra: &str) -> Vec<File> {
+    let base = r#"
+        @ src/lib.rs: #![deny(unsafe_code)] pub mod model; #[allow(unsafe_code)] mod sys;
+        @ src/model.rs: pub struct Run;
+        @ src/sys/mod.rs: pub fn f() { unsafe { g() } }
+        @ src/mechanism/mod.rs: use crate::model::Run;
+        @ src/scenario/mod.rs: use crate::{mechanism, model::Run};"#;
+    let all: BTreeMap<String, String> = files(base).into_iter().chain(files(extra)).collect();
+    all.into_iter().collect()
+}
+
+#[test]
+fn downward_and_sideways_imports_pass() {
+    let files = tree(
+        r#"@ src/mechanism/pipe.rs: use super::Caps; fn f() { crate::model::Run; }
+        @ src/scenario/common/side.rs: use super::super::super::model; use super::pingpong;
+        @ src/scenario/pingpong.rs: // crate::lib is not used
+            const S: &str = "crate::lib";"#,
+    );
+    assert_none(check_layers(TABLE, &files));
+}
+
+#[test]
+fn an_upward_import_fails_naming_file_and_layers() {
+    let files = tree("@ src/mechanism/pipe.rs: use crate::scenario::Mode;");
+    assert_eq!(
+        check_layers(TABLE, &files),
+        ["src/mechanism/pipe.rs (layer 1: mechanism) imports crate::scenario (layer 2)"]
+    );
+}
+
+#[test]
+fn groups_super_chains_and_test_modules_are_followed() {
+    let files = tree(
+        r#"@ src/model.rs: use crate::{sys, mechanism::{Caps}};
+        @ src/mechanism/shm/wake.rs: fn f() { super::super::super::scenario::run(); }
+        @ src/sys/mod.rs: #[cfg(test)] mod tests { use super::super::scenario; }"#,
+    );
+    assert_eq!(
+        check_layers(TABLE, &files),
+        [
+            "src/mechanism/shm/wake.rs (layer 1: mechanism) imports crate::scenario (layer 2)",
+            "src/model.rs (layer 0: model) imports crate::mechanism (layer 1)",
+            "src/sys/mod.rs (layer 0: sys) imports crate::scenario (layer 2)",
+        ]
+    );
+}
+
+#[test]
+fn a_path_attribute_file_belongs_to_the_module_that_declares_it() {
+    let files = tree(
+        r#"@ src/model.rs: #[cfg(test)] #[path = "model_tests.rs"] mod tests;
+        @ src/model_tests.rs: use super::*; use crate::scenario::x;"#,
+    );
+    assert_eq!(
+        check_layers(TABLE, &files),
+        ["src/model_tests.rs (layer 0: model) imports crate::scenario (layer 2)"]
+    );
+}
+
+#[test]
+fn a_module_missing_from_the_table_fails() {
+    let mut files = tree(
+        r#"@ src/flows/mod.rs: use crate::model::Run;
+        @ src/mechanism/pipe.rs: use crate::flows::Flow;"#,
+    );
+    files.retain(|(path, _)| path != "src/model.rs");
+    assert_eq!(
+        check_layers(TABLE, &files),
+        [
+            "src/flows/mod.rs: module flows is not in the layer table",
+            "src/mechanism/pipe.rs (layer 1: mechanism) imports crate::flows (not in the layer table)",
+            "the layer table names model, not in src/",
+        ]
+    );
+}
+
+#[test]
+fn a_table_out_of_order_or_missing_is_refused() {
+    let swapped = "```layers\n1 a: model\n0 b: sys\n```\n";
+    let refused = check_layers(swapped, &tree(""));
+    assert_eq!(refused, ["layer 0 comes after layer 1"]);
+    let missing = check_layers("# no table", &tree(""));
+    assert_eq!(missing, ["ARCHITECTURE.md has no ```layers block"]);
+}
+
+#[test]
+fn a_scenario_that_starts_a_side_fails() {
+    let files = tree(
+        r#"@ src/scenario/hogs.rs: fn f() { match fork()? {} }
+        @ src/scenario/ring/mod.rs: fn f() { std::thread::scope(|s| { s.spawn(g); }); }
+        @ src/scenario/echo.rs: fn f() { Command::new("cat"); thread::Builder::new(); }
+        @ src/scenario/fine.rs: // no fork() here
+            fn f() { e("thread::spawn"); sys::fork::Forked; }
+        @ src/exec/peers.rs: fn f() { fork(); std::thread::spawn(g); }"#,
+    );
+    assert_eq!(
+        check_harness(&files),
+        [
+            "src/scenario/echo.rs: Command::new (start sides through src/exec)",
+            "src/scenario/echo.rs: thread::Builder (start sides through src/exec)",
+            "src/scenario/hogs.rs: fork( (start sides through src/exec)",
+            "src/scenario/ring/mod.rs: thread::scope (start sides through src/exec)",
+        ]
+    );
+}
+
+#[test]
+fn unsafe_outside_sys_fails_and_the_lint_does_not_count() {
+    let files = tree(
+        r#"@ src/mechanism/pipe.rs: // unsafe in a comment
+            fn f() { unsafe { g() } }
+        @ src/model.rs: const S: &str = "unsafe";"#,
+    );
+    assert_eq!(check_unsafe(&files), ["src/mechanism/pipe.rs: unsafe"]);
+}
