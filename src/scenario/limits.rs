@@ -5,6 +5,7 @@
 //! cross-CPU IPC).
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
+use crate::exec::side;
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, Placement};
 use crate::model::{CaseResult, CpuUsage, Side};
@@ -232,19 +233,13 @@ pub fn bounce(
     initiator: impl FnOnce() + Send,
     responder: impl FnOnce() + Send,
 ) -> f64 {
-    std::thread::scope(|s| {
-        s.spawn(|| {
-            let _ = pin::pin_current(cpus[1]);
-            responder();
-        });
-        let timed = s.spawn(|| {
-            let _ = pin::pin_current(cpus[0]);
-            let start = now_ns();
-            initiator();
-            now_ns() - start
-        });
-        timed.join().map_or(f64::NAN, |ns| ns as f64 / trips as f64)
-    })
+    // The responder starts first: it waits for the initiator's first move.
+    let (_, timed) = side::both([cpus[1], cpus[0]], responder, || {
+        let start = now_ns();
+        initiator();
+        now_ns() - start
+    });
+    timed.map_or(f64::NAN, |ns| ns as f64 / trips as f64)
 }
 
 /// Two threads bounce a counter: A writes odd values, B answers with the

@@ -7,7 +7,7 @@
 //! differ from the anonymous pipefs.
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
-use crate::exec::cleanup;
+use crate::exec::{cleanup, side};
 use crate::measure::clock::now_ns;
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Metric, Status, Verified};
@@ -161,29 +161,17 @@ fn open_fifo(path: &Path) -> anyhow::Result<(OwnedFd, OwnedFd)> {
 /// Writer and reader threads move `count` 'A's and a 'Q'; the reader
 /// verifies every byte.
 fn transfer(r: OwnedFd, w: OwnedFd, count: u64) -> anyhow::Result<()> {
-    std::thread::scope(|s| {
-        let reader = s.spawn(move || tracked(|| read_all(r, count)));
-        let writer = s.spawn(move || tracked(|| write_all(w, count)));
-        let read = reader
-            .join()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("reader panicked")));
-        let wrote = writer
-            .join()
-            .unwrap_or_else(|_| Err(anyhow::anyhow!("writer panicked")));
-        // The reader's verdict is the telling one: a writer failing on a
-        // closed pipe follows from the reader stopping.
-        read.context("reader")?;
-        wrote.context("writer")
-    })
-}
-
-/// Runs `f` registered for Ctrl-C, like the runner's peer threads.
-fn tracked(f: impl FnOnce() -> anyhow::Result<()>) -> anyhow::Result<()> {
-    let me = crate::sys::signals::current_thread();
-    cleanup::track_thread(me);
-    let result = f();
-    cleanup::untrack_thread(me);
-    result
+    let (read, wrote) = side::both(
+        [None, None],
+        move || read_all(r, count),
+        move || write_all(w, count),
+    );
+    let read = read.unwrap_or_else(|_| Err(anyhow::anyhow!("reader panicked")));
+    let wrote = wrote.unwrap_or_else(|_| Err(anyhow::anyhow!("writer panicked")));
+    // The reader's verdict is the telling one: a writer failing on a
+    // closed pipe follows from the reader stopping.
+    read.context("reader")?;
+    wrote.context("writer")
 }
 
 fn write_all(w: OwnedFd, count: u64) -> anyhow::Result<()> {

@@ -167,7 +167,7 @@ fn one_copy(file: &TestFile, sink: &str, ctx: &CaseCtx, copy: CopyFn) -> anyhow:
     let atime_before = atime(file)?;
     let (resident_before, _) = file.resident()?;
     let start = now_ns();
-    let arrived = copy_into(sink, ctx.dir, file, copy)?;
+    let arrived = copy_into(sink, ctx.dir, ctx.timeout, file, copy)?;
     let ns = now_ns() - start;
     let (resident_after, _) = file.resident()?;
     Ok(Rep {

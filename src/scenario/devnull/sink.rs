@@ -1,18 +1,19 @@
 //! Where `devnull` copies to, and how each sink proves what it got:
 //! /dev/null keeps nothing (only the copier's count is left to check), a
-//! file is hashed after the copy, and a pipe is drained by a forked reader
-//! process that counts and hashes every byte.
+//! file is hashed after the copy, and a pipe is drained by a reader process
+//! (a side started through the harness) that counts and hashes every byte.
 
 use crate::copier::{CopyStats, SinkKind};
-use crate::exec::cleanup;
+use crate::exec::side::{self, Ready, Spec};
+use crate::exec::Mode;
 use crate::scenario::common::testfile::{Digest, TestFile};
-use crate::sys::fork::{exit_child, fork, Forked};
 use anyhow::Context;
 use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::pipe::{pipe_with, PipeFlags};
 use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+use std::time::{Duration, Instant};
 
 pub const SINKS: &[&str] = &["dev-null", "pipe", "file"];
 
@@ -34,9 +35,16 @@ pub struct Arrived {
 type CopyFn<'a> = &'a dyn Fn(BorrowedFd) -> std::io::Result<CopyStats>;
 
 /// Runs `copy` into `sink` and checks what arrived.
-pub fn copy_into(sink: &str, dir: &Path, file: &TestFile, copy: CopyFn) -> anyhow::Result<Arrived> {
+/// A pipe's reader that has not ended `timeout` after it started is killed.
+pub fn copy_into(
+    sink: &str,
+    dir: &Path,
+    timeout: Duration,
+    file: &TestFile,
+    copy: CopyFn,
+) -> anyhow::Result<Arrived> {
     match sink {
-        "pipe" => into_pipe(file, copy),
+        "pipe" => into_pipe(file, copy, timeout),
         "file" => {
             let path = dir.join("copy");
             let out = File::create(&path)?;
@@ -70,29 +78,20 @@ fn hash_reader(mut r: impl Read, digest: &mut Digest) -> std::io::Result<()> {
     }
 }
 
-/// Copies into a pipe whose read end a forked process drains; it reports
-/// the byte count and hash over a second pipe.
-fn into_pipe(file: &TestFile, copy: CopyFn) -> anyhow::Result<Arrived> {
+/// Copies into a pipe whose read end a forked side drains; it reports
+/// the byte count and hash.
+fn into_pipe(file: &TestFile, copy: CopyFn, timeout: Duration) -> anyhow::Result<Arrived> {
     let (rx, tx) = pipe_with(PipeFlags::CLOEXEC)?;
-    let (report_rx, report_tx) = pipe_with(PipeFlags::CLOEXEC)?;
-    let pid = match fork().context("forking the pipe reader")? {
-        Forked::Child => {
-            drop((tx, report_rx));
-            drain(rx, report_tx)
-        }
-        Forked::Parent(pid) => pid,
-    };
-    cleanup::track_child(pid);
-    drop((rx, report_tx));
+    let mut tx = Some(tx);
+    let spec = Spec::new("pipe reader", Mode::Processes);
+    // The reader must not hold the write end, or it never sees the end.
+    let reader = side::start_leaving(spec, move |_: &Ready| drain(rx), || drop(tx.take()))?;
+    let tx = tx.context("the pipe's write end")?;
     let copied = copy(tx.as_fd());
     drop(tx);
-    let mut report = [0u8; 16];
-    let read = crate::mechanism::read_exact_fd(&report_rx, &mut report);
-    reap(pid);
+    let got = reader.finish::<(u64, u64)>(Instant::now() + timeout);
     let stats = copied?;
-    read.context("the pipe reader ended without a report")?;
-    let bytes = u64::from_le_bytes(report[..8].try_into()?);
-    let hash = u64::from_le_bytes(report[8..].try_into()?);
+    let (bytes, hash) = got.context("the pipe reader ended without a report")?;
     let mismatch = if bytes != file.len {
         Some(format!("the pipe reader got {bytes} of {} bytes", file.len))
     } else {
@@ -101,23 +100,9 @@ fn into_pipe(file: &TestFile, copy: CopyFn) -> anyhow::Result<Arrived> {
     Ok(Arrived { stats, mismatch })
 }
 
-/// The reader process: hashes the pipe to EOF, reports, exits.
-fn drain(rx: OwnedFd, report: OwnedFd) -> ! {
+/// The reader: hashes the pipe to its end; reports bytes and hash.
+fn drain(rx: OwnedFd) -> anyhow::Result<(u64, u64)> {
     let mut digest = Digest::default();
-    let ok = hash_reader(File::from(rx), &mut digest).is_ok();
-    let mut msg = [0u8; 16];
-    msg[..8].copy_from_slice(&digest.bytes.to_le_bytes());
-    msg[8..].copy_from_slice(&digest.hash().to_le_bytes());
-    let sent = ok && crate::mechanism::write_all_fd(&report, &msg).is_ok();
-    exit_child(if sent { 0 } else { 1 })
-}
-
-fn reap(pid: i32) {
-    if let Some(p) = rustix::process::Pid::from_raw(pid) {
-        if let Ok(None) = rustix::process::waitpid(Some(p), rustix::process::WaitOptions::NOHANG) {
-            cleanup::kill_child(pid);
-            let _ = rustix::process::waitpid(Some(p), rustix::process::WaitOptions::empty());
-        }
-    }
-    cleanup::untrack_child(pid);
+    hash_reader(File::from(rx), &mut digest)?;
+    Ok((digest.bytes, digest.hash()))
 }

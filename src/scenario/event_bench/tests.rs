@@ -151,12 +151,20 @@ fn the_loops_run_in_a_forked_child_with_one_thread() {
     // An idle thread, as iolab's signal and progress threads: the parent
     // is multi-threaded whatever the test harness does.
     let (stop, idle) = std::sync::mpsc::channel::<()>();
-    let idler = std::thread::spawn(move || idle.recv());
-    assert!(threads().unwrap() >= 2);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    let report = run_forked(&plan(None, Duration::from_secs(1)), deadline);
-    drop(stop);
-    idler.join().unwrap().unwrap_err();
+    let (idled, ran) = crate::exec::side::both(
+        [None, None],
+        move || idle.recv(),
+        move || {
+            let many = threads().unwrap();
+            let deadline = Instant::now() + Duration::from_secs(30);
+            let report = run_forked(&plan(None, Duration::from_secs(1)), deadline);
+            drop(stop);
+            (many, report)
+        },
+    );
+    idled.unwrap().unwrap_err();
+    let (many, report) = ran.unwrap();
+    assert!(many >= 2);
     let report = report.unwrap();
     assert_ne!(report.pid, std::process::id());
     assert_eq!(report.threads, 1);

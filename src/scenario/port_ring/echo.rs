@@ -1,12 +1,10 @@
 //! The external "port" program a relay talks to: found before anything
-//! runs, started without a shell with piped stdin/stdout, registered for
-//! Ctrl-C, dying with iolab, and always killed and reaped at the end.
+//! runs, then started by the harness (`exec::program`: no shell, piped
+//! stdin/stdout, registered for Ctrl-C, dying with iolab, always killed
+//! and reaped at the end).
 
-use crate::exec::cleanup;
-use anyhow::Context;
-use rustix::fd::OwnedFd;
+use crate::exec::program::{Program, Started};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
 
 /// The `echo` parameter: a program and its arguments, split on whitespace;
 /// None for `none` (the relay echoes in-process).
@@ -52,57 +50,11 @@ fn executable(path: &Path) -> bool {
     path.is_file() && rustix::fs::access(path, rustix::fs::Access::EXEC_OK).is_ok()
 }
 
-/// A running echo program: the pipe ends go to its relay, the handle stays
-/// with the ring's owner, who reaps it.
-pub struct Echo {
-    pub child: Child,
-    pub stdin: OwnedFd,
-    pub stdout: OwnedFd,
-}
-
 impl EchoCmd {
-    /// Starts the program; call from the thread that outlives it (its
-    /// death signal is tied to the spawning thread).
-    pub fn spawn(&self) -> anyhow::Result<Echo> {
-        let mut cmd = Command::new(&self.program);
-        cmd.args(&self.args)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null());
-        crate::sys::spawn::die_with_parent(&mut cmd);
-        let mut child = cmd
-            .spawn()
-            .with_context(|| format!("starting {}", self.program.display()))?;
-        cleanup::track_child(child.id() as i32);
-        if cleanup::cancelled() {
-            cleanup::kill_child(child.id() as i32);
-        }
-        let stdin = child.stdin.take().context("echo stdin")?;
-        let stdout = child.stdout.take().context("echo stdout")?;
-        Ok(Echo {
-            child,
-            stdin: stdin.into(),
-            stdout: stdout.into(),
-        })
-    }
-}
-
-/// Kills (if still running) and reaps every echo program.
-pub fn reap_all(children: &mut Vec<Child>) {
-    for child in children.iter_mut() {
-        if !matches!(child.try_wait(), Ok(Some(_))) {
-            let _ = child.kill();
-            let _ = child.wait();
-        }
-        cleanup::untrack_child(child.id() as i32);
-    }
-    children.clear();
-}
-
-/// Kills every echo program still running, without reaping.
-pub fn kill_all(children: &[Child]) {
-    for child in children {
-        cleanup::kill_child(child.id() as i32);
+    /// Starts the program through the harness; call from the thread that
+    /// outlives it (its death signal is tied to the spawning thread).
+    pub fn start(&self) -> anyhow::Result<Started> {
+        Program::start(&self.program, &self.args)
     }
 }
 

@@ -4,20 +4,18 @@
 //! echo programs are killed and reaped whatever happens. The run's time
 //! comes from the clock stamps the relays leave, not from the watcher.
 
-use super::echo::{self, EchoCmd};
-use super::relay::{self, RelayIo, RelayOutcome, RingSlots, STALL_SLOT};
-use crate::exec::cleanup;
+use super::echo::EchoCmd;
+use super::relay::{self, RelayError, RelayIo, RelayOutcome, RingSlots, STALL_SLOT};
+use crate::exec::program::Program;
+use crate::exec::side::{self, Ended, Ready, Side, Spec};
+use crate::exec::{cleanup, Mode};
 use crate::measure::clock::now_ns;
-use crate::sys::fork::{exit_child, fork, Forked};
 use crate::sys::shared::SharedCounters;
-use crate::sys::signals::{current_thread, ThreadHandle};
 use anyhow::Context;
-use rustix::event::{poll, PollFd, PollFlags};
 use rustix::fd::OwnedFd;
 use rustix::pipe::{pipe_with, PipeFlags};
-use std::process::Child;
 use std::sync::atomic::Ordering;
-use std::sync::{mpsc, Arc};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 /// No ring made progress for this long: the relays are told to give up.
@@ -77,9 +75,10 @@ pub fn run(
     around: &mut dyn FnMut(bool),
 ) -> anyhow::Result<RingsRun> {
     let counters = Arc::new(SharedCounters::new(RingSlots::counters(shape.rings))?);
-    let mut children: Vec<Child> = Vec::new();
-    let result = run_inner(shape, echo, timeout, around, &counters, &mut children);
-    echo::reap_all(&mut children);
+    let mut programs: Vec<Program> = Vec::new();
+    let result = run_inner(shape, echo, timeout, around, &counters, &mut programs);
+    // Dropping them kills (if still running) and reaps every echo program.
+    drop(programs);
     result
 }
 
@@ -89,22 +88,32 @@ fn run_inner(
     timeout: Duration,
     around: &mut dyn FnMut(bool),
     counters: &Arc<SharedCounters>,
-    children: &mut Vec<Child>,
+    programs: &mut Vec<Program>,
 ) -> anyhow::Result<RingsRun> {
     let start = now_ns();
-    let (ios, kicks) = build(shape, echo, counters, children)?;
+    let (ios, kicks) = build(shape, echo, counters, programs)?;
     let setup_ns = now_ns() - start;
-    let mut relays = if shape.processes {
-        Relays::processes(ios)?
-    } else {
-        Relays::threads(ios)?
+    let mode = match shape.processes {
+        true => Mode::Processes,
+        false => Mode::Threads,
     };
+    // Each relay process keeps only its own descriptors, so an echo
+    // program sees end of input when its relay closes it.
+    let mut relays = side::start_all(
+        ios.into_iter()
+            .map(|io| {
+                (Spec::new("relay", mode), move |_: &Ready| {
+                    Ok(relay::run(io))
+                })
+            })
+            .collect(),
+    )?;
     around(true);
     for kick in &kicks {
         rustix::io::write(kick, &shape.messages.to_le_bytes()).context("starting a ring")?;
     }
     drop(kicks);
-    watch(&mut relays, counters, children, shape.rings, timeout);
+    watch(&mut relays, counters, programs, shape.rings, timeout);
     around(false);
     let stamps = (0..shape.rings)
         .map(RingSlots::of)
@@ -114,7 +123,7 @@ fn run_inner(
     Ok(RingsRun {
         setup_ns,
         stamps,
-        outcomes: relays.outcomes(),
+        outcomes: relays.iter_mut().map(outcome).collect(),
     })
 }
 
@@ -124,7 +133,7 @@ fn build(
     shape: Shape,
     echo: Option<&EchoCmd>,
     counters: &Arc<SharedCounters>,
-    children: &mut Vec<Child>,
+    programs: &mut Vec<Program>,
 ) -> anyhow::Result<(Vec<RelayIo>, Vec<OwnedFd>)> {
     let mut ios = Vec::new();
     let mut kicks = Vec::new();
@@ -141,8 +150,8 @@ fn build(
         for (index, input) in reads.into_iter().enumerate() {
             let echo_io = match echo {
                 Some(cmd) => {
-                    let e = cmd.spawn()?;
-                    children.push(e.child);
+                    let e = cmd.start()?;
+                    programs.push(e.program);
                     Some((e.stdin, e.stdout))
                 }
                 None => None,
@@ -164,16 +173,20 @@ fn build(
 /// interrupted, and past the grace period every echo program and relay
 /// process is killed, which ends any relay still blocked.
 fn watch(
-    relays: &mut Relays,
+    relays: &mut [Side],
     counters: &SharedCounters,
-    children: &[Child],
+    programs: &[Program],
     rings: usize,
     timeout: Duration,
 ) {
     let begun = Instant::now();
     let (mut last, mut moved) = (u64::MAX, Instant::now());
     let mut stopping: Option<Instant> = None;
-    while !relays.wait(POLL) {
+    while !all_ended(relays) {
+        side::wait_any(relays, POLL);
+        if all_ended(relays) {
+            break;
+        }
         let progress: u64 = (0..rings)
             .map(|r| {
                 counters
@@ -190,196 +203,26 @@ fn watch(
         }
         if stalled || cleanup::cancelled() || begun.elapsed() >= timeout {
             let since = *stopping.get_or_insert_with(Instant::now);
-            relays.interrupt();
+            relays.iter().for_each(Side::interrupt);
             if since.elapsed() >= GRACE {
-                echo::kill_all(children);
-                relays.kill();
+                programs.iter().for_each(Program::kill);
+                relays.iter().for_each(Side::kill);
             }
         }
     }
 }
 
-enum Relays {
-    Threads {
-        handles: Vec<ThreadHandle>,
-        rx: mpsc::Receiver<(usize, RelayOutcome)>,
-        done: Vec<Option<RelayOutcome>>,
-    },
-    Processes {
-        pids: Vec<i32>,
-        reports: Vec<OwnedFd>,
-        exited: Vec<bool>,
-    },
+fn all_ended(relays: &[Side]) -> bool {
+    relays.iter().all(Side::ended)
 }
 
-impl Relays {
-    fn threads(ios: Vec<RelayIo>) -> anyhow::Result<Relays> {
-        let (tx, rx) = mpsc::channel();
-        let (htx, hrx) = mpsc::channel();
-        let n = ios.len();
-        for (i, io) in ios.into_iter().enumerate() {
-            let (tx, htx) = (tx.clone(), htx.clone());
-            std::thread::Builder::new()
-                .name(format!("iolab-relay-{i}"))
-                .spawn(move || {
-                    let me = current_thread();
-                    cleanup::track_thread(me);
-                    let _ = htx.send(me);
-                    let outcome = relay::run(io);
-                    cleanup::untrack_thread(me);
-                    let _ = tx.send((i, outcome));
-                })
-                .context("spawning a relay thread")?;
-        }
-        let handles = (0..n).map(|_| hrx.recv()).collect::<Result<_, _>>()?;
-        Ok(Relays::Threads {
-            handles,
-            rx,
-            done: (0..n).map(|_| None).collect(),
-        })
-    }
-
-    /// Forks one process per relay; each keeps only its own descriptors,
-    /// so an echo program sees end of input when its relay closes it.
-    fn processes(ios: Vec<RelayIo>) -> anyhow::Result<Relays> {
-        let mut slots: Vec<Option<RelayIo>> = ios.into_iter().map(Some).collect();
-        let (mut pids, mut reports) = (Vec::new(), Vec::new());
-        for i in 0..slots.len() {
-            let (rx, tx) = pipe_with(PipeFlags::CLOEXEC)?;
-            let io = slots[i].take().unwrap();
-            match fork().context("forking a relay")? {
-                Forked::Child => {
-                    drop((slots, reports, rx));
-                    relay_main(io, tx)
-                }
-                Forked::Parent(pid) => {
-                    cleanup::track_child(pid);
-                    pids.push(pid);
-                    reports.push(rx);
-                }
-            }
-        }
-        let exited = vec![false; pids.len()];
-        Ok(Relays::Processes {
-            pids,
-            reports,
-            exited,
-        })
-    }
-
-    /// Waits at most `most` for a relay to end; true once all have.
-    fn wait(&mut self, most: Duration) -> bool {
-        if self.all_done() {
-            return true;
-        }
-        match self {
-            Relays::Threads { rx, done, .. } => {
-                if let Ok((i, outcome)) = rx.recv_timeout(most) {
-                    done[i] = Some(outcome);
-                }
-            }
-            Relays::Processes {
-                reports, exited, ..
-            } => wait_hangup(reports, exited, most),
-        }
-        self.all_done()
-    }
-
-    fn all_done(&mut self) -> bool {
-        match self {
-            Relays::Threads { rx, done, .. } => {
-                while let Ok((i, outcome)) = rx.try_recv() {
-                    done[i] = Some(outcome);
-                }
-                done.iter().all(Option::is_some)
-            }
-            Relays::Processes { pids, exited, .. } => {
-                for (pid, gone) in pids.iter().zip(exited.iter_mut()) {
-                    *gone = *gone || reaped(*pid);
-                }
-                exited.iter().all(|g| *g)
-            }
-        }
-    }
-
-    fn interrupt(&self) {
-        match self {
-            Relays::Threads { handles, .. } => {
-                handles.iter().for_each(|h| cleanup::interrupt_thread(*h))
-            }
-            Relays::Processes { pids, exited, .. } => {
-                for (pid, _) in pids.iter().zip(exited).filter(|(_, g)| !**g) {
-                    if let Some(p) = rustix::process::Pid::from_raw(*pid) {
-                        let _ = rustix::process::kill_process(p, rustix::process::Signal::USR1);
-                    }
-                }
-            }
-        }
-    }
-
-    fn kill(&self) {
-        if let Relays::Processes { pids, exited, .. } = self {
-            for (pid, _) in pids.iter().zip(exited).filter(|(_, g)| !**g) {
-                cleanup::kill_child(*pid);
-            }
-        }
-    }
-
-    fn outcomes(self) -> Vec<RelayOutcome> {
-        match self {
-            Relays::Threads { done, .. } => done.into_iter().map(Option::unwrap).collect(),
-            Relays::Processes { reports, .. } => reports.iter().map(read_report).collect(),
-        }
-    }
-}
-
-/// Waits at most `most` until a relay process that has not exited yet
-/// closes its report pipe, which it does by exiting (a hang-up is reported
-/// whatever events are asked for).
-fn wait_hangup(reports: &[OwnedFd], exited: &[bool], most: Duration) {
-    let mut fds: Vec<PollFd> = reports
-        .iter()
-        .zip(exited)
-        .filter(|(_, gone)| !**gone)
-        .map(|(fd, _)| PollFd::new(fd, PollFlags::empty()))
-        .collect();
-    let Ok(ts) = rustix::time::Timespec::try_from(most) else {
-        return;
-    };
-    let _ = poll(&mut fds, Some(&ts));
-}
-
-/// True once `pid` has exited and been reaped.
-fn reaped(pid: i32) -> bool {
-    let Some(p) = rustix::process::Pid::from_raw(pid) else {
-        return true;
-    };
-    match rustix::process::waitpid(Some(p), rustix::process::WaitOptions::NOHANG) {
-        Ok(None) => false,
-        _ => {
-            cleanup::untrack_child(pid);
-            true
-        }
-    }
-}
-
-fn relay_main(io: RelayIo, report: OwnedFd) -> ! {
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| relay::run(io)))
-        .unwrap_or_else(|_| Err(relay::RelayError::Broken("the relay panicked".into())));
-    let bytes = serde_json::to_vec(&outcome).unwrap_or_default();
-    let ok = crate::mechanism::write_all_fd(&report, &bytes).is_ok();
-    exit_child(if ok { 0 } else { 121 })
-}
-
-fn read_report(fd: &OwnedFd) -> RelayOutcome {
-    let mut bytes = Vec::new();
-    let mut chunk = [0u8; 4096];
-    while let Ok(n @ 1..) = rustix::io::read(fd, &mut chunk) {
-        bytes.extend_from_slice(&chunk[..n]);
-    }
-    serde_json::from_slice(&bytes).unwrap_or_else(|_| {
-        Err(relay::RelayError::Broken(
+/// What one relay reported; a relay that could not report is broken.
+fn outcome(relay: &mut Side) -> RelayOutcome {
+    match relay.take::<RelayOutcome>() {
+        Ended::Done(outcome, _) => outcome,
+        Ended::Failed(_) => Err(RelayError::Broken("the relay panicked".into())),
+        _ => Err(RelayError::Broken(
             "a relay process ended without a report (killed)".into(),
-        ))
-    })
+        )),
+    }
 }

@@ -1,0 +1,106 @@
+//! External programs a side talks to (e.g. port-ring's echo program):
+//! started without a shell with piped stdin and stdout, dying with iolab
+//! (PR_SET_PDEATHSIG, see `sys::spawn`), registered for Ctrl-C, and killed
+//! and reaped when their handle is dropped, also on error.
+
+use super::cleanup;
+use anyhow::Context;
+use rustix::fd::OwnedFd;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+/// A running external program.
+pub struct Program {
+    child: Child,
+}
+
+/// A program just started, with the iolab ends of its stdin and stdout.
+pub struct Started {
+    pub program: Program,
+    pub stdin: OwnedFd,
+    pub stdout: OwnedFd,
+}
+
+impl Program {
+    /// Starts `path` with `args`; its stderr is discarded. Call from a
+    /// thread that outlives the program (its death signal is tied to the
+    /// thread that started it).
+    pub fn start(path: &Path, args: &[String]) -> anyhow::Result<Started> {
+        let mut cmd = Command::new(path);
+        cmd.args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null());
+        crate::sys::spawn::die_with_parent(&mut cmd);
+        let child = cmd
+            .spawn()
+            .with_context(|| format!("starting {}", path.display()))?;
+        let mut program = Program { child };
+        let pid = program.pid();
+        cleanup::track_child(pid);
+        if cleanup::cancelled() {
+            cleanup::kill_child(pid);
+        }
+        let stdin = program.child.stdin.take().context("the program's stdin")?;
+        let stdout = program
+            .child
+            .stdout
+            .take()
+            .context("the program's stdout")?;
+        Ok(Started {
+            program,
+            stdin: stdin.into(),
+            stdout: stdout.into(),
+        })
+    }
+
+    pub(crate) fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    /// Kills the program if it still runs; it is reaped when dropped.
+    pub fn kill(&self) {
+        cleanup::kill_child(self.pid());
+    }
+}
+
+impl Drop for Program {
+    fn drop(&mut self) {
+        if !matches!(self.child.try_wait(), Ok(Some(_))) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        cleanup::untrack_child(self.pid());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_program_talks_through_its_pipes_and_is_reaped_on_drop() {
+        let started = Program::start(Path::new("cat"), &[]).unwrap();
+        crate::mechanism::write_all_fd(&started.stdin, b"ping\n").unwrap();
+        let mut got = [0u8; 5];
+        crate::mechanism::read_exact_fd(&started.stdout, &mut got).unwrap();
+        assert_eq!(&got, b"ping\n");
+        let pid = rustix::process::Pid::from_raw(started.program.pid()).unwrap();
+        drop(started.program);
+        assert_eq!(
+            rustix::process::test_kill_process(pid),
+            Err(rustix::io::Errno::SRCH),
+            "killed and reaped while its stdin was still open"
+        );
+    }
+
+    #[test]
+    fn a_missing_program_is_an_error_naming_it() {
+        let err = Program::start(Path::new("/no/such/iolab-program"), &[]).err();
+        let err = format!("{:#}", err.expect("an error"));
+        assert!(
+            err.starts_with("starting /no/such/iolab-program: "),
+            "{err}"
+        );
+    }
+}
