@@ -7,12 +7,12 @@ use std::sync::atomic::{AtomicI32, Ordering};
 /// The signal that cancelled the run; 0 while none has.
 static CANCELLED_BY: AtomicI32 = AtomicI32::new(0);
 
-pub fn cancelled() -> bool {
+pub(crate) fn cancelled() -> bool {
     cancelled_by().is_some()
 }
 
 /// The signal (SIGINT or SIGTERM) that cancelled the run, if one did.
-pub fn cancelled_by() -> Option<i32> {
+pub(crate) fn cancelled_by() -> Option<i32> {
     Some(CANCELLED_BY.load(Ordering::SeqCst)).filter(|signal| *signal != 0)
 }
 

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 /// says otherwise: the repetitions of one run do not see what drifts
 /// between two runs (another tenant of the VM, frequency, cache layout),
 /// which moves identical runs by a few percent.
-pub const DEFAULT_MIN_EFFECT_PCT: f64 = 5.0;
+pub(crate) const DEFAULT_MIN_EFFECT_PCT: f64 = 5.0;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -23,11 +23,11 @@ Start with `iolab run` (the quick suite, about a minute), then `iolab history` a
 )]
 pub struct Cli {
     #[command(subcommand)]
-    pub command: Command,
+    pub(crate) command: Command,
 }
 
 #[derive(Debug, Subcommand)]
-pub enum Command {
+pub(crate) enum Command {
     /// Run scenarios or suites (default: the quick suite) and store the results
     Run(RunArgs),
     /// List scenarios, mechanisms and suites, and what this machine supports
@@ -49,7 +49,7 @@ pub enum Command {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ModeArg {
+pub(crate) enum ModeArg {
     /// Each side is its own thread in one process
     Threads,
     /// Each side is its own forked process
@@ -63,119 +63,119 @@ iolab run pingpong --mech pipe,eventfd      round trips over two mechanisms\n  \
 iolab run stream --param size=64,65536 --placement cross-cpu\n  \
 iolab run pingpong --json - --no-store      JSON on stdout, nothing stored\n\n\
 `iolab list --scenario NAME` shows a scenario's parameters and metrics.")]
-pub struct RunArgs {
+pub(crate) struct RunArgs {
     /// Scenarios or suites to run (see `iolab list`); default: quick
     #[arg(value_name = "SCENARIO|SUITE")]
-    pub targets: Vec<String>,
+    pub(crate) targets: Vec<String>,
     /// Mechanisms to use, comma-separated (default: all supported)
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
-    pub mech: Vec<String>,
+    pub(crate) mech: Vec<String>,
     /// Placements: same-cpu, cross-cpu, unpinned (default: same-cpu,cross-cpu)
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
-    pub placement: Vec<String>,
+    pub(crate) placement: Vec<String>,
     /// Run the two sides as threads or processes
     #[arg(long, value_enum, default_value = "processes")]
-    pub mode: ModeArg,
+    pub(crate) mode: ModeArg,
     /// Set a scenario parameter, e.g. size=1,64,4096 (repeatable; a list sweeps)
     #[arg(long = "param", short = 'p', value_name = "KEY=VALUE")]
-    pub params: Vec<String>,
+    pub(crate) params: Vec<String>,
     /// Small sizes: a suite runs its `-quick` variant (e.g. seeds-quick) or
     /// the quick suite's entries for its scenarios; a scenario its quick entry
     #[arg(long)]
-    pub quick: bool,
+    pub(crate) quick: bool,
     /// Repetitions per case; the headline is their median (default 5, or the suite's)
     #[arg(long, value_name = "N")]
-    pub repeat: Option<String>,
+    pub(crate) repeat: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)
     #[arg(long, value_name = "N")]
-    pub warmup: Option<String>,
+    pub(crate) warmup: Option<String>,
     /// A label stored with the run, e.g. a kernel or host name
     #[arg(long, value_name = "TEXT")]
-    pub label: Option<String>,
+    pub(crate) label: Option<String>,
     /// Write the run as JSON to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// Write one CSV row per result to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE")]
-    pub csv: Option<PathBuf>,
+    pub(crate) csv: Option<PathBuf>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
     /// Do not store the run
     #[arg(long)]
-    pub no_store: bool,
+    pub(crate) no_store: bool,
     /// No progress bar and no table (errors and --json/--csv output only)
     #[arg(long, short)]
-    pub quiet: bool,
+    pub(crate) quiet: bool,
     /// Sample the CPU while each case runs and attach its top kernel and
     /// user functions to the result (perf_event_open; needs root or
     /// perf_event_paranoid <= 1)
     #[arg(long)]
-    pub profile: bool,
+    pub(crate) profile: bool,
     /// Test-only fault injection: corrupt (one message arrives damaged) or
     /// store (the store refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
-    pub fault: Option<String>,
+    pub(crate) fault: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct ListArgs {
+pub(crate) struct ListArgs {
     /// Show one scenario in full: parameters, defaults and metrics
     #[arg(long, value_name = "NAME")]
-    pub scenario: Option<String>,
+    pub(crate) scenario: Option<String>,
 }
 
 #[derive(Debug, Args)]
-pub struct EnvArgs {
+pub(crate) struct EnvArgs {
     /// Print the fingerprint as JSON
     #[arg(long)]
-    pub json: bool,
+    pub(crate) json: bool,
 }
 
 #[derive(Debug, Args)]
-pub struct HistoryArgs {
+pub(crate) struct HistoryArgs {
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
     /// Show at most N runs, newest first
     #[arg(long, value_name = "N", default_value = "20")]
-    pub limit: usize,
+    pub(crate) limit: usize,
 }
 
 #[derive(Debug, Args)]
-pub struct ShowArgs {
+pub(crate) struct ShowArgs {
     /// A run id, `latest` or `latest~N`
     #[arg(value_name = "RUN", default_value = "latest")]
-    pub run: String,
+    pub(crate) run: String,
     /// Write the run as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct ClaimsArgs {
+pub(crate) struct ClaimsArgs {
     /// A run id, `latest` or `latest~N`
     #[arg(value_name = "RUN", default_value = "latest")]
-    pub run: String,
+    pub(crate) run: String,
     /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-pub struct ImportArgs {
+pub(crate) struct ImportArgs {
     /// The run's JSON file ('-' for stdin)
     #[arg(value_name = "FILE")]
-    pub file: PathBuf,
+    pub(crate) file: PathBuf,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
 }
 
 /// clap's own usage line would show RUN as required (`<RUN>`) in an error
@@ -192,49 +192,49 @@ iolab report --html r.html                      the latest run, with charts\n  \
 iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
 iolab report --compare latest~1 latest --html c.html   both runs on the same charts"
 )]
-pub struct ReportArgs {
+pub(crate) struct ReportArgs {
     /// A run id, `latest` or `latest~N`
     #[arg(
         value_name = "RUN",
         default_value = "latest",
         conflicts_with = "compare"
     )]
-    pub run: String,
+    pub(crate) run: String,
     /// Write a self-contained HTML page (inline CSS and SVG) to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE")]
-    pub html: Option<PathBuf>,
+    pub(crate) html: Option<PathBuf>,
     /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE")]
-    pub markdown: Option<PathBuf>,
+    pub(crate) markdown: Option<PathBuf>,
     /// Report two runs together: A (the baseline, dashed or lighter) and B
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
-    pub compare: Vec<String>,
+    pub(crate) compare: Vec<String>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 #[command(after_help = "EXAMPLES:\n  \
 iolab compare latest~1 latest                          the last two runs\n  \
 iolab compare BASE latest --fail-on-regression 10      exit 1 on a >10% regression")]
-pub struct CompareArgs {
+pub(crate) struct CompareArgs {
     /// The baseline run: a run id, `latest` or `latest~N`
     #[arg(value_name = "A")]
-    pub a: String,
+    pub(crate) a: String,
     /// The run compared against it
     #[arg(value_name = "B")]
-    pub b: String,
+    pub(crate) b: String,
     /// Exit 1 when a case got significantly worse by more than PCT percent
     #[arg(long, value_name = "PCT")]
-    pub fail_on_regression: Option<f64>,
+    pub(crate) fail_on_regression: Option<f64>,
     /// A change smaller than PCT percent is no change, however consistent
     #[arg(long, value_name = "PCT", default_value_t = DEFAULT_MIN_EFFECT_PCT)]
-    pub min_effect: f64,
+    pub(crate) min_effect: f64,
     /// Write the comparison as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
-    pub json: Option<PathBuf>,
+    pub(crate) json: Option<PathBuf>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
-    pub db: Option<PathBuf>,
+    pub(crate) db: Option<PathBuf>,
 }

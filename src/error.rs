@@ -9,7 +9,7 @@
 pub struct UsageError(pub String);
 
 impl UsageError {
-    pub fn new(msg: impl Into<String>) -> Self {
+    pub(crate) fn new(msg: impl Into<String>) -> Self {
         UsageError(msg.into())
     }
 }
@@ -35,7 +35,7 @@ fn signal_name(signal: i32) -> String {
     }
 }
 
-pub type UsageResult<T> = Result<T, UsageError>;
+pub(crate) type UsageResult<T> = Result<T, UsageError>;
 
 #[cfg(test)]
 mod tests {
@@ -62,4 +62,4 @@ mod tests {
 /// the runner records it as `unsupported` with this reason.
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct Unsupported(pub String);
+pub(crate) struct Unsupported(pub String);

@@ -34,7 +34,7 @@ const COUNTS: [(&str, &str); 5] = [
 /// `812 ns`, `2.64 ms` (also from `us` or `ms`), `1.23 GB/s`, `456 k/s`,
 /// `1 call`. Units this function does not know fall back to three
 /// significant digits followed by the unit.
-pub fn human(value: f64, unit: &str) -> String {
+pub(crate) fn human(value: f64, unit: &str) -> String {
     if !value.is_finite() {
         return join(&value.to_string(), unit);
     }
@@ -47,7 +47,7 @@ pub fn human(value: f64, unit: &str) -> String {
 
 /// The spread after a value, in the value's scale: `4.70-4.90` after
 /// `4.82 us`, `0.990-1.02` after `1.00 s`.
-pub fn human_range(value: f64, lo: f64, hi: f64, unit: &str) -> String {
+pub(crate) fn human_range(value: f64, lo: f64, hi: f64, unit: &str) -> String {
     let (divisor, _) = scale(value, unit);
     let end = |x: f64| sig3(round_sig(x / divisor, 3));
     format!("{}-{}", end(lo), end(hi))
@@ -91,7 +91,7 @@ fn count(value: f64, unit: &str) -> Option<String> {
 }
 
 /// `1 run`, `0 runs`, `2 runs`: `noun` with an `s` unless there is one.
-pub fn plural(n: usize, noun: &str) -> String {
+pub(crate) fn plural(n: usize, noun: &str) -> String {
     counted(n as i64, noun, &format!("{noun}s"))
 }
 
@@ -103,7 +103,7 @@ fn counted(n: i64, singular: &str, plural: &str) -> String {
 /// The spread of a metric's repetitions as `±x%`: half the min-max range
 /// relative to the median; `1 rep` for a single repetition. `None`
 /// without min/max or with a zero median.
-pub fn spread(metric: &Metric) -> Option<String> {
+pub(crate) fn spread(metric: &Metric) -> Option<String> {
     if metric.reps.len() == 1 {
         return Some("1 rep".to_string());
     }
@@ -122,7 +122,7 @@ pub fn spread(metric: &Metric) -> Option<String> {
 /// A ratio with two significant digits, as `0.0063x`, `0.85x`, `120x`;
 /// between 0.1 and 10 with two decimals (`1.09x`, `3.24x`), so that a
 /// ratio near 1 still shows how far from 1 it is.
-pub fn ratio(ratio: f64) -> String {
+pub(crate) fn ratio(ratio: f64) -> String {
     let cents = (ratio * 100.0).round() / 100.0;
     let two_decimals = |r: f64| (0.1..10.0).contains(&r.abs());
     if !ratio.is_finite() || ratio == 0.0 || two_decimals(ratio) && two_decimals(cents) {
@@ -138,7 +138,7 @@ pub fn ratio(ratio: f64) -> String {
 
 /// A byte count with the largest binary prefix that shows it exactly (at
 /// most two decimals): `4 MiB`, `64 KiB`, `1.5 KiB`, `1 B`, `1500 B`.
-pub fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     for (name, factor) in BINARY.iter().rev() {
         if bytes >= *factor && (u128::from(bytes) * 100) % u128::from(*factor) == 0 {
             let value = bytes as f64 / *factor as f64;
@@ -151,7 +151,7 @@ pub fn size(bytes: u64) -> String {
 
 /// A case name as a person reads it: a size segment (`4194304B`, as case
 /// ids store it) becomes `4 MiB`; other segments stay as they are.
-pub fn case_label(case: &str) -> String {
+pub(crate) fn case_label(case: &str) -> String {
     case.split('/')
         .map(|part| match part.strip_suffix('B').map(str::parse::<u64>) {
             Some(Ok(bytes)) => size(bytes),

@@ -15,7 +15,7 @@ fn table(header: &[&str]) -> Table {
     t
 }
 
-pub fn overview() -> String {
+pub(crate) fn overview() -> String {
     let mut out = String::new();
     let mut scenarios = table(&["scenario", "what it measures"]);
     for s in scenario::ALL {
@@ -92,7 +92,7 @@ fn placements() -> String {
     lines.join("\n") + "\n"
 }
 
-pub fn scenario(name: &str) -> UsageResult<String> {
+pub(crate) fn scenario(name: &str) -> UsageResult<String> {
     let s = scenario::find(name).ok_or_else(|| {
         UsageError::new(format!(
             "unknown scenario '{name}': expected one of {}",
@@ -145,7 +145,7 @@ fn suites_using(s: &dyn Scenario) -> String {
     out
 }
 
-pub fn history(runs: &[RunSummary]) -> String {
+pub(crate) fn history(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs stored yet: `iolab run` makes one\n".to_string();
     }

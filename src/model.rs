@@ -35,18 +35,18 @@ pub struct Run {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct ClaimVerdict {
     /// e.g. "E5-poll-linear".
-    pub id: String,
+    pub(crate) id: String,
     /// The experiment it comes from, "E1".."E6".
-    pub source: String,
+    pub(crate) source: String,
     /// The claim as the original stated it.
-    pub claim: String,
+    pub(crate) claim: String,
     pub verdict: ClaimStatus,
     /// What decided it, or why it could not be decided.
     pub figure: String,
     /// The original's figure.
-    pub original: String,
+    pub(crate) original: String,
     /// The scenario whose results it read (the report links to its charts).
-    pub scenario: String,
+    pub(crate) scenario: String,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -60,7 +60,7 @@ pub enum ClaimStatus {
 }
 
 impl ClaimStatus {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             ClaimStatus::Holds => "holds",
             ClaimStatus::DoesNotHold => "does not hold",
@@ -71,8 +71,8 @@ impl ClaimStatus {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Verdict {
-    pub scenario: String,
-    pub text: String,
+    pub(crate) scenario: String,
+    pub(crate) text: String,
 }
 
 /// The environment fingerprint, read from /proc and /sys.
@@ -126,21 +126,21 @@ pub struct Environment {
 /// Whether a kernel facility can be used here, and why not.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Availability {
-    pub available: bool,
+    pub(crate) available: bool,
     #[serde(default)]
-    pub detail: String,
+    pub(crate) detail: String,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
-pub enum Status {
+pub(crate) enum Status {
     Ok,
     Failed,
     Unsupported,
 }
 
 impl Status {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Ok => "ok",
             Status::Failed => "failed",
@@ -153,24 +153,24 @@ impl Status {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct CaseResult {
     pub scenario: String,
-    pub case: String,
+    pub(crate) case: String,
     pub params: BTreeMap<String, serde_json::Value>,
-    pub status: Status,
-    pub reason: Option<String>,
-    pub verified: Option<Verified>,
+    pub(crate) status: Status,
+    pub(crate) reason: Option<String>,
+    pub(crate) verified: Option<Verified>,
     pub metrics: BTreeMap<String, Metric>,
     /// The metric the table leads with; one of `metrics`.
     #[serde(default)]
     pub headline: Option<String>,
     pub latency: Option<LatencySummary>,
-    pub cpu: Option<CpuUsage>,
+    pub(crate) cpu: Option<CpuUsage>,
     /// Where each side ran and what it cost.
     #[serde(default)]
-    pub sides: Vec<Side>,
+    pub(crate) sides: Vec<Side>,
     /// The headline as a multiple of the matching `limits` reference point
     /// measured in the same run, e.g. 3.2x wake_rtt_ns.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub limit_ratio: Option<LimitRatio>,
+    pub(crate) limit_ratio: Option<LimitRatio>,
     /// HdrHistogram V2 serialization of the latency histogram; kept in the
     /// store, not in the JSON contract.
     #[serde(skip)]
@@ -182,17 +182,17 @@ pub struct CaseResult {
     /// Warnings about the figures themselves, e.g. `not_really_moved` for
     /// a rate above this machine's memory bandwidth.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub flags: Vec<Flag>,
+    pub(crate) flags: Vec<Flag>,
     /// Where the CPU went while the case ran (`iolab run --profile`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub profile: Option<Profile>,
+    pub(crate) profile: Option<Profile>,
 }
 
 /// A warning attached to a result: its name and why it was raised.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Flag {
-    pub name: String,
-    pub reason: String,
+pub(crate) struct Flag {
+    pub(crate) name: String,
+    pub(crate) reason: String,
 }
 
 impl CaseResult {
@@ -217,12 +217,12 @@ impl CaseResult {
         }
     }
 
-    pub fn headline_metric(&self) -> Option<(&str, &Metric)> {
+    pub(crate) fn headline_metric(&self) -> Option<(&str, &Metric)> {
         let name = self.headline.as_deref()?;
         self.metrics.get(name).map(|m| (name, m))
     }
 
-    pub fn param_str(&self, key: &str) -> Option<String> {
+    pub(crate) fn param_str(&self, key: &str) -> Option<String> {
         self.params.get(key).map(|v| match v {
             serde_json::Value::String(s) => s.clone(),
             other => other.to_string(),
@@ -241,10 +241,10 @@ pub struct Series {
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Verified {
-    pub ok: bool,
-    pub messages: u64,
-    pub bytes: u64,
+pub(crate) struct Verified {
+    pub(crate) ok: bool,
+    pub(crate) messages: u64,
+    pub(crate) bytes: u64,
 }
 
 /// A metric's headline value is the median over repetitions; `min`, `max`
@@ -252,13 +252,13 @@ pub struct Verified {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct Metric {
     pub value: f64,
-    pub unit: String,
+    pub(crate) unit: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub min: Option<f64>,
+    pub(crate) min: Option<f64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub max: Option<f64>,
+    pub(crate) max: Option<f64>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub reps: Vec<f64>,
+    pub(crate) reps: Vec<f64>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
@@ -270,7 +270,7 @@ pub enum LatencyKind {
 }
 
 impl LatencyKind {
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             LatencyKind::RoundTrip => "round-trip",
             LatencyKind::OneWay => "one-way",
@@ -281,68 +281,68 @@ impl LatencyKind {
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct LatencySummary {
-    pub kind: LatencyKind,
-    pub unit: String,
-    pub count: u64,
-    pub mean: f64,
-    pub p50: u64,
-    pub p90: u64,
-    pub p99: u64,
-    pub p99_9: u64,
-    pub max: u64,
+    pub(crate) kind: LatencyKind,
+    pub(crate) unit: String,
+    pub(crate) count: u64,
+    pub(crate) mean: f64,
+    pub(crate) p50: u64,
+    pub(crate) p90: u64,
+    pub(crate) p99: u64,
+    pub(crate) p99_9: u64,
+    pub(crate) max: u64,
 }
 
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct CpuUsage {
-    pub user_s: f64,
-    pub sys_s: f64,
-    pub voluntary_csw: u64,
-    pub involuntary_csw: u64,
+pub(crate) struct CpuUsage {
+    pub(crate) user_s: f64,
+    pub(crate) sys_s: f64,
+    pub(crate) voluntary_csw: u64,
+    pub(crate) involuntary_csw: u64,
 }
 
 /// One side of a case: its role, the CPUs it was seen on, and its cost.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Side {
-    pub role: String,
-    pub cpus: Vec<usize>,
-    pub cpu: CpuUsage,
+pub(crate) struct Side {
+    pub(crate) role: String,
+    pub(crate) cpus: Vec<usize>,
+    pub(crate) cpu: CpuUsage,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct LimitRatio {
+pub(crate) struct LimitRatio {
     /// The `limits` metric compared against, e.g. "wake_rtt_ns".
-    pub limit: String,
+    pub(crate) limit: String,
     /// headline / limit: for a time, how many reference costs one operation
     /// takes; for a rate, the fraction of the reference rate reached.
-    pub ratio: f64,
+    pub(crate) ratio: f64,
 }
 
 /// A CPU profile of one case: sampled while it ran, over iolab's threads
 /// and every process it started.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct Profile {
+pub(crate) struct Profile {
     /// How the samples were taken, e.g. "perf_event_open cpu-clock 4999 Hz".
-    pub method: String,
+    pub(crate) method: String,
     /// Samples taken (0 when profiling was not possible).
-    pub samples: u64,
+    pub(crate) samples: u64,
     /// Kernel functions by share of all samples (self time, leaf frame).
     #[serde(default)]
-    pub top_kernel: Vec<Symbol>,
+    pub(crate) top_kernel: Vec<Symbol>,
     /// User-space functions (iolab's own) or programs by share of all samples.
     #[serde(default)]
-    pub top_user: Vec<Symbol>,
+    pub(crate) top_user: Vec<Symbol>,
     /// Share of samples whose kernel call chain passes through the
     /// access/modify-time update path (see README for the functions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub atime_share: Option<f64>,
+    pub(crate) atime_share: Option<f64>,
     /// Why there is no profile, or what limits it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub note: Option<String>,
+    pub(crate) note: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
-pub struct Symbol {
-    pub name: String,
+pub(crate) struct Symbol {
+    pub(crate) name: String,
     /// Fraction of all samples, 0..1.
-    pub share: f64,
+    pub(crate) share: f64,
 }

@@ -30,17 +30,17 @@ pub enum ParamKind {
 /// A parameter a scenario accepts, with its default (a list sweeps).
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
-    pub name: &'static str,
+    pub(crate) name: &'static str,
     pub kind: ParamKind,
-    pub default: &'static str,
-    pub about: &'static str,
+    pub(crate) default: &'static str,
+    pub(crate) about: &'static str,
     /// Shown in the case name (e.g. the message size: `pipe/.../64B`).
-    pub in_name: bool,
+    pub(crate) in_name: bool,
 }
 
 impl ParamSpec {
     /// This parameter's number in `values`, if it has one there.
-    pub fn int(&self, values: &BTreeMap<&'static str, Value>) -> Option<u64> {
+    pub(crate) fn int(&self, values: &BTreeMap<&'static str, Value>) -> Option<u64> {
         match values.get(self.name) {
             Some(Value::Int(n)) => Some(*n),
             _ => None,
@@ -48,7 +48,7 @@ impl ParamSpec {
     }
 
     /// This parameter's text in `values`, if it has some there.
-    pub fn text<'a>(&self, values: &'a BTreeMap<&'static str, Value>) -> Option<&'a str> {
+    pub(crate) fn text<'a>(&self, values: &'a BTreeMap<&'static str, Value>) -> Option<&'a str> {
         match values.get(self.name) {
             Some(Value::Text(s)) => Some(s),
             _ => None,
@@ -57,7 +57,7 @@ impl ParamSpec {
 
     /// True when `other` declares the same parameter (a scenario may give
     /// a shared one its own default and description).
-    pub fn same(&self, other: &ParamSpec) -> bool {
+    pub(crate) fn same(&self, other: &ParamSpec) -> bool {
         self.name == other.name && self.kind == other.kind
     }
 }
@@ -70,7 +70,7 @@ pub enum Value {
 }
 
 impl Value {
-    pub fn to_json(&self) -> serde_json::Value {
+    pub(crate) fn to_json(&self) -> serde_json::Value {
         match self {
             Value::Int(n) => serde_json::Value::from(*n),
             Value::Text(s) => serde_json::Value::from(s.clone()),
@@ -89,7 +89,7 @@ impl fmt::Display for Value {
 
 impl ParamKind {
     /// What values look like, for error messages and `iolab list`.
-    pub fn expected(&self) -> String {
+    pub(crate) fn expected(&self) -> String {
         match self {
             ParamKind::Bytes => "a positive byte count such as 64, 4k or 9M".to_string(),
             ParamKind::BytesOrAuto => {
@@ -127,7 +127,7 @@ impl ParamKind {
 }
 
 /// "200ms" -> 200_000_000; None for zero, garbage or beyond u64 nanoseconds.
-pub fn parse_duration_ns(text: &str) -> Option<u64> {
+pub(crate) fn parse_duration_ns(text: &str) -> Option<u64> {
     let d = humantime::parse_duration(text.trim()).ok()?;
     u64::try_from(d.as_nanos()).ok().filter(|n| *n > 0)
 }
@@ -145,7 +145,7 @@ fn parse_workers(text: &str) -> Option<u64> {
 
 /// "64" -> 64, "4k" -> 4*base, "9M" -> 9*base^2, "1G" -> base^3; an
 /// optional trailing "B" or "iB" is allowed. None for anything else.
-pub fn parse_scaled(text: &str, base: u64) -> Option<u64> {
+pub(crate) fn parse_scaled(text: &str, base: u64) -> Option<u64> {
     let t = text.trim();
     let t = t
         .strip_suffix("iB")

@@ -27,7 +27,7 @@ fn file_pages(r: &CaseResult) -> Found<f64> {
     Ok((bytes / page).ceil().max(1.0))
 }
 
-pub fn not_read(r: &CaseResult) -> Found<Outcome> {
+pub(crate) fn not_read(r: &CaseResult) -> Found<Outcome> {
     let pages = file_pages(r)?;
     let before = metric(r, &PAGES_RESIDENT_BEFORE)?;
     if before.value > UNREAD * pages {
@@ -59,7 +59,7 @@ pub fn not_read(r: &CaseResult) -> Found<Outcome> {
     Ok(Outcome::new(status, figure))
 }
 
-pub fn atime_changed(r: &CaseResult) -> Found<Outcome> {
+pub(crate) fn atime_changed(r: &CaseResult) -> Found<Outcome> {
     let m = ATIME_CHANGED
         .of(r)
         .ok_or_else(|| format!("{} has no metric {}", r.case, ATIME_CHANGED.name))?;

@@ -10,8 +10,8 @@
 mod devnull;
 mod list;
 pub mod pick;
-pub mod render;
-pub mod rule;
+pub(crate) mod render;
+pub(crate) mod rule;
 pub mod rules;
 mod stall;
 mod sweep;
@@ -29,11 +29,11 @@ pub struct Claim {
     /// e.g. "E5-poll-linear".
     pub id: &'static str,
     /// "E1".."E6".
-    pub source: &'static str,
+    pub(crate) source: &'static str,
     /// The claim as the original stated it.
-    pub sentence: &'static str,
+    pub(crate) sentence: &'static str,
     /// The original's figure.
-    pub original: &'static str,
+    pub(crate) original: &'static str,
     /// The scenario whose results it reads.
     pub scenario: &'static str,
     pub rule: Rule,
@@ -53,7 +53,7 @@ impl Claim {
 
 /// The classic claims answered over `results`, for the scenarios that
 /// took part.
-pub fn evaluate(results: &[CaseResult]) -> Vec<ClaimVerdict> {
+pub(crate) fn evaluate(results: &[CaseResult]) -> Vec<ClaimVerdict> {
     rule::conclude(results)
         .iter()
         .filter_map(rule::Conclusion::claim_verdict)
@@ -61,7 +61,7 @@ pub fn evaluate(results: &[CaseResult]) -> Vec<ClaimVerdict> {
 }
 
 /// The scenarios' finding lines over `results`, in order of appearance.
-pub fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
+pub(crate) fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
     rule::conclude(results)
         .iter()
         .filter_map(rule::Conclusion::verdict)

@@ -13,7 +13,7 @@ use crate::scenario::MetricSpec;
 #[derive(Debug, Clone, Copy)]
 pub struct Select {
     /// How the figure names it, e.g. "noatime".
-    pub label: &'static str,
+    pub(crate) label: &'static str,
     pub scenario: &'static str,
     pub params: &'static [(&'static str, &'static str)],
     pub nearest: Option<(&'static str, f64)>,
@@ -33,22 +33,22 @@ pub enum Quantity {
 /// repetitions; with a single repetition, `SINGLE_NOISE` either side).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Value {
-    pub value: f64,
-    pub lo: f64,
-    pub hi: f64,
-    pub reps: usize,
+    pub(crate) value: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) reps: usize,
     /// Shown after the number, e.g. " ns".
-    pub unit: String,
+    pub(crate) unit: String,
 }
 
 /// The spread assumed either side of a value measured only once.
-pub const SINGLE_NOISE: f64 = 0.05;
+pub(crate) const SINGLE_NOISE: f64 = 0.05;
 
-pub type Found<T> = Result<T, String>;
+pub(crate) type Found<T> = Result<T, String>;
 
 impl Select {
     /// The filters as text, e.g. "poller=poll active=1".
-    pub fn describe(&self) -> String {
+    pub(crate) fn describe(&self) -> String {
         let mut parts: Vec<String> = self
             .params
             .iter()
@@ -62,7 +62,7 @@ impl Select {
 
     /// The label, and the point taken when the select looks for the
     /// nearest, e.g. "poll at fds=5000".
-    pub fn name(&self, r: &CaseResult) -> String {
+    pub(crate) fn name(&self, r: &CaseResult) -> String {
         match self
             .nearest
             .and_then(|(key, _)| r.param_str(key).map(|v| (key, v)))
@@ -81,7 +81,7 @@ impl Select {
     }
 
     /// Every ok result matching the filters, or why there is none.
-    pub fn all<'a>(&self, results: &'a [CaseResult]) -> Found<Vec<&'a CaseResult>> {
+    pub(crate) fn all<'a>(&self, results: &'a [CaseResult]) -> Found<Vec<&'a CaseResult>> {
         let matching: Vec<&CaseResult> = results.iter().filter(|r| self.matches(r)).collect();
         let ok: Vec<&CaseResult> = matching
             .iter()
@@ -97,7 +97,7 @@ impl Select {
 
     /// The one result the claim reads: the nearest to the target if there
     /// is one, and of equals the one with the most repetitions.
-    pub fn one<'a>(&self, results: &'a [CaseResult]) -> Found<&'a CaseResult> {
+    pub(crate) fn one<'a>(&self, results: &'a [CaseResult]) -> Found<&'a CaseResult> {
         let ok = self.all(results)?;
         let distance = |r: &CaseResult| match self.nearest {
             Some((key, target)) => param_f64(r, key).map(|x| (x - target).abs()),
@@ -121,12 +121,12 @@ fn not_ok(r: &CaseResult) -> String {
 }
 
 /// How many repetitions a result was measured with (1 when unknown).
-pub fn repeats(r: &CaseResult) -> f64 {
+pub(crate) fn repeats(r: &CaseResult) -> f64 {
     param_f64(r, "repeat").unwrap_or(1.0)
 }
 
 /// A parameter as a number, e.g. `idle` or `file-size`.
-pub fn param_f64(r: &CaseResult, key: &str) -> Option<f64> {
+pub(crate) fn param_f64(r: &CaseResult, key: &str) -> Option<f64> {
     r.params.get(key).and_then(|v| v.as_f64())
 }
 
@@ -136,15 +136,8 @@ fn metric<'a>(r: &'a CaseResult, spec: &MetricSpec) -> Found<&'a Metric> {
 }
 
 impl Quantity {
-    pub fn name(&self) -> String {
-        match self {
-            Quantity::Metric(m) => m.name.to_string(),
-            Quantity::Per(a, b, _) => format!("{}/{}", a.name, b.name),
-        }
-    }
-
     /// The quantity in result `r`, with its spread.
-    pub fn of(&self, r: &CaseResult) -> Found<Value> {
+    pub(crate) fn of(&self, r: &CaseResult) -> Found<Value> {
         match *self {
             Quantity::Metric(name) => Ok(Value::from_metric(metric(r, name)?)),
             Quantity::Per(a, b, unit) => Ok(ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit)),
@@ -165,7 +158,7 @@ fn ratio(a: &Metric, b: &Metric) -> Found<Value> {
 }
 
 impl Value {
-    pub fn from_metric(m: &Metric) -> Value {
+    pub(crate) fn from_metric(m: &Metric) -> Value {
         let reps = m.reps.len().max(1);
         if reps < 2 {
             return Value::single(m.value).with_unit(&format!(" {}", m.unit));
@@ -180,12 +173,12 @@ impl Value {
         .with_unit(&format!(" {}", m.unit))
     }
 
-    pub fn with_unit(mut self, unit: &str) -> Value {
+    pub(crate) fn with_unit(mut self, unit: &str) -> Value {
         self.unit = unit.trim_end().to_string();
         self
     }
 
-    pub fn single(value: f64) -> Value {
+    pub(crate) fn single(value: f64) -> Value {
         let (a, b) = (value * (1.0 - SINGLE_NOISE), value * (1.0 + SINGLE_NOISE));
         Value {
             value,
@@ -197,7 +190,7 @@ impl Value {
     }
 
     /// The spread as a `Metric`, for `crate::measure::stats::clearly_differs`.
-    pub fn as_metric(&self) -> Metric {
+    pub(crate) fn as_metric(&self) -> Metric {
         Metric {
             value: self.value,
             unit: String::new(),
@@ -209,7 +202,7 @@ impl Value {
 
     /// The value in the unit that fits, and its spread: "3.21 us
     /// (3.10-3.40, 5 reps)".
-    pub fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         use crate::format::{human, human_range};
         let unit = self.unit.trim();
         let spread = if self.reps < 2 {
@@ -223,7 +216,7 @@ impl Value {
 }
 
 /// A number with three significant digits or so.
-pub fn num(x: f64) -> String {
+pub(crate) fn num(x: f64) -> String {
     let a = x.abs();
     if a >= 100.0 || a == 0.0 {
         format!("{x:.0}")

@@ -6,7 +6,7 @@ use crate::model::ClaimVerdict;
 use std::io::Write;
 
 /// The section, or nothing when the run answered no claim.
-pub fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Result<()> {
     if claims.is_empty() {
         return Ok(());
     }

@@ -13,7 +13,7 @@ use crate::scenario::{self, Scenario};
 
 /// What a rule concluded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Judgement {
+pub(crate) enum Judgement {
     /// A finding: a statement of what was measured, with no claim to test.
     Observed,
     /// A claim's verdict.
@@ -22,26 +22,26 @@ pub enum Judgement {
 
 /// One conclusion: its verdict, the sentence and the evidence behind it.
 #[derive(Clone)]
-pub struct Conclusion {
-    pub scenario: &'static str,
-    pub judgement: Judgement,
+pub(crate) struct Conclusion {
+    pub(crate) scenario: &'static str,
+    pub(crate) judgement: Judgement,
     /// The finding itself, or the claim as the original stated it.
-    pub sentence: String,
+    pub(crate) sentence: String,
     /// The figure that decided it (for a finding, part of its sentence).
-    pub evidence: String,
+    pub(crate) evidence: String,
     /// Set when the rule is a classic claim.
-    pub claim: Option<&'static Claim>,
+    pub(crate) claim: Option<&'static Claim>,
 }
 
 /// A rule over the results of one scenario.
-pub trait Rule: Sync {
+pub(crate) trait Rule: Sync {
     fn scenario(&self) -> &'static str;
     /// Over all of a run's results (a rule picks those it reads).
     fn conclude(&self, results: &[CaseResult]) -> Vec<Conclusion>;
 }
 
 /// A scenario's finding lines as a rule.
-pub struct Findings(pub &'static dyn Scenario);
+pub(crate) struct Findings(pub &'static dyn Scenario);
 
 impl Rule for Findings {
     fn scenario(&self) -> &'static str {
@@ -64,7 +64,7 @@ impl Rule for Findings {
 }
 
 /// A classic claim as a rule.
-pub struct Stated(pub &'static Claim);
+pub(crate) struct Stated(pub &'static Claim);
 
 impl Rule for Stated {
     fn scenario(&self) -> &'static str {
@@ -94,7 +94,7 @@ fn rules() -> Vec<Box<dyn Rule>> {
 /// What every rule concludes over `results`, for the scenarios that took
 /// part: findings in order of their scenarios' first appearance, then the
 /// claims in the order of `CLAIMS`.
-pub fn conclude(results: &[CaseResult]) -> Vec<Conclusion> {
+pub(crate) fn conclude(results: &[CaseResult]) -> Vec<Conclusion> {
     let mut order: Vec<&str> = results.iter().map(|r| r.scenario.as_str()).collect();
     order.dedup();
     let mut all: Vec<(usize, Conclusion)> = Vec::new();
@@ -114,7 +114,7 @@ pub fn conclude(results: &[CaseResult]) -> Vec<Conclusion> {
 
 impl Conclusion {
     /// A finding as the run stores it.
-    pub fn verdict(&self) -> Option<Verdict> {
+    pub(crate) fn verdict(&self) -> Option<Verdict> {
         (self.judgement == Judgement::Observed).then(|| Verdict {
             scenario: self.scenario.to_string(),
             text: self.sentence.clone(),
@@ -122,7 +122,7 @@ impl Conclusion {
     }
 
     /// A claim's answer as the run stores it.
-    pub fn claim_verdict(&self) -> Option<ClaimVerdict> {
+    pub(crate) fn claim_verdict(&self) -> Option<ClaimVerdict> {
         let (Judgement::Claim(status), Some(claim)) = (self.judgement, self.claim) else {
             return None;
         };

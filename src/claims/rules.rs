@@ -13,13 +13,13 @@ use crate::model::{CaseResult, ClaimStatus};
 
 /// A verdict and the figure that decided it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    pub status: ClaimStatus,
-    pub figure: String,
+pub(crate) struct Outcome {
+    pub(crate) status: ClaimStatus,
+    pub(crate) figure: String,
 }
 
 impl Outcome {
-    pub fn new(status: ClaimStatus, figure: String) -> Outcome {
+    pub(crate) fn new(status: ClaimStatus, figure: String) -> Outcome {
         Outcome { status, figure }
     }
 }
@@ -74,7 +74,7 @@ pub enum Rule {
 
 impl Rule {
     /// The verdict on `results`; anything missing makes it inconclusive.
-    pub fn decide(&self, results: &[CaseResult]) -> Outcome {
+    pub(crate) fn decide(&self, results: &[CaseResult]) -> Outcome {
         self.try_decide(results)
             .unwrap_or_else(|why| Outcome::new(ClaimStatus::Inconclusive, why))
     }
@@ -124,7 +124,7 @@ fn ratio_range(fast: &Value, slow: &Value) -> (f64, f64) {
     (slow.lo / fast.hi, slow.hi / fast.lo)
 }
 
-pub fn faster(
+pub(crate) fn faster(
     fast_name: &str,
     fast: &Value,
     slow_name: &str,
@@ -189,7 +189,7 @@ fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -
     Ok(Outcome::new(status, figure))
 }
 
-pub fn within(name: &str, v: &Value, lo: f64, hi: f64) -> Outcome {
+pub(crate) fn within(name: &str, v: &Value, lo: f64, hi: f64) -> Outcome {
     let range = if hi.is_finite() {
         format!("{}-{}", num(lo), num(hi))
     } else {

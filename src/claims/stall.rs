@@ -39,7 +39,7 @@ fn value(
     Quantity::Metric(metric).of(r)
 }
 
-pub fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome> {
+pub(crate) fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome> {
     let alone = value(results, mech, "reader-only", &READER.mean_ns)?;
     let both = value(results, mech, "both", &READER.mean_ns)?;
     let max_r = value(results, mech, "both", &READER.max_ns)?;

@@ -23,7 +23,7 @@ const STEEP: f64 = 2.0;
 /// from one sweep: of results measured with different repetition counts
 /// (a suite's sweep and an extra point), the set covering the most points,
 /// so both ends were measured alike.
-pub fn points(
+pub(crate) fn points(
     results: &[CaseResult],
     at: &Select,
     q: Quantity,
@@ -72,7 +72,7 @@ fn widest(results: &[&CaseResult], x: &str) -> f64 {
 }
 
 /// Least-squares r² of y over x.
-pub fn r_squared(points: &[(f64, f64)]) -> f64 {
+pub(crate) fn r_squared(points: &[(f64, f64)]) -> f64 {
     let n = points.len() as f64;
     let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
     let my = points.iter().map(|p| p.1).sum::<f64>() / n;
@@ -112,7 +112,7 @@ fn ends_differ(points: &[(f64, Value)]) -> bool {
     clearly_differs(&first, &last)
 }
 
-pub fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
+pub(crate) fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
     let (growth, r2, figure) = describe(points, at, x);
     let status = if growth >= LINEAR_GROWTH && r2 >= LINEAR_R2 && ends_differ(points) {
         ClaimStatus::Holds
@@ -124,7 +124,7 @@ pub fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
     Ok(Outcome::new(status, figure))
 }
 
-pub fn flat(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
+pub(crate) fn flat(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
     let (growth, _, figure) = describe(points, at, x);
     let status = if growth <= FLAT {
         ClaimStatus::Holds

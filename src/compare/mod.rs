@@ -10,43 +10,43 @@
 mod bootstrap;
 mod render;
 
-pub use render::{cells, text, unmatched_lines, verdict};
+pub(crate) use render::{cells, text, unmatched_lines, verdict};
 
 use crate::error::UsageError;
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Run, Status};
 use serde::Serialize;
 
-pub use crate::cli::DEFAULT_MIN_EFFECT_PCT;
+pub(crate) use crate::cli::DEFAULT_MIN_EFFECT_PCT;
 
 /// How significance is decided, for every output to say.
-pub const TEST: &str = "significance: 95% percentile-bootstrap interval of the ratio of \
+pub(crate) const TEST: &str = "significance: 95% percentile-bootstrap interval of the ratio of \
 medians B/A, resampling each run's repetitions (2000 resamples, fixed seed); \
 * marks a change whose interval lies wholly beyond the minimum effect (--min-effect, \
 default 5%) and whose repetitions' ranges [min, max] do not overlap; anything less is \
 within the noise";
 
 #[derive(Debug, Serialize)]
-pub struct Comparison {
-    pub a: RunRef,
-    pub b: RunRef,
-    pub test: String,
-    pub cases: Vec<CaseComparison>,
-    pub only_in_a: Vec<CaseRef>,
-    pub only_in_b: Vec<CaseRef>,
-    pub not_comparable: Vec<NotComparable>,
+pub(crate) struct Comparison {
+    pub(crate) a: RunRef,
+    pub(crate) b: RunRef,
+    pub(crate) test: String,
+    pub(crate) cases: Vec<CaseComparison>,
+    pub(crate) only_in_a: Vec<CaseRef>,
+    pub(crate) only_in_b: Vec<CaseRef>,
+    pub(crate) not_comparable: Vec<NotComparable>,
     /// A smaller change than this, in percent, is no change.
-    pub min_effect_pct: f64,
+    pub(crate) min_effect_pct: f64,
     /// The `--fail-on-regression` threshold, when given.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub fail_on_regression_pct: Option<f64>,
+    pub(crate) fail_on_regression_pct: Option<f64>,
     /// The cases significantly worse by more than that threshold.
-    pub regressions: Vec<CaseRef>,
+    pub(crate) regressions: Vec<CaseRef>,
 }
 
 impl Comparison {
     /// Record which cases regressed by more than `pct` percent.
-    pub fn judge(&mut self, pct: f64) {
+    pub(crate) fn judge(&mut self, pct: f64) {
         self.fail_on_regression_pct = Some(pct);
         self.regressions = self
             .cases
@@ -61,28 +61,28 @@ impl Comparison {
 }
 
 #[derive(Debug, Serialize)]
-pub struct RunRef {
-    pub run_id: String,
-    pub label: Option<String>,
+pub(crate) struct RunRef {
+    pub(crate) run_id: String,
+    pub(crate) label: Option<String>,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct CaseRef {
-    pub scenario: String,
-    pub case: String,
+pub(crate) struct CaseRef {
+    pub(crate) scenario: String,
+    pub(crate) case: String,
 }
 
 /// A case in both runs that cannot be compared, and why.
 #[derive(Debug, Serialize)]
-pub struct NotComparable {
-    pub scenario: String,
-    pub case: String,
-    pub reason: String,
+pub(crate) struct NotComparable {
+    pub(crate) scenario: String,
+    pub(crate) case: String,
+    pub(crate) reason: String,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-pub enum Direction {
+pub(crate) enum Direction {
     LowerIsBetter,
     HigherIsBetter,
     Unknown,
@@ -90,7 +90,7 @@ pub enum Direction {
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
-pub enum Change {
+pub(crate) enum Change {
     Better,
     Worse,
     /// Significant, but the unit does not say which way is better.
@@ -101,42 +101,42 @@ pub enum Change {
 }
 
 #[derive(Debug, Serialize)]
-pub struct CaseComparison {
-    pub scenario: String,
-    pub case: String,
-    pub metric: String,
-    pub unit: String,
-    pub a: f64,
-    pub b: f64,
-    pub ratio: f64,
-    pub ci_low: Option<f64>,
-    pub ci_high: Option<f64>,
-    pub significant: bool,
+pub(crate) struct CaseComparison {
+    pub(crate) scenario: String,
+    pub(crate) case: String,
+    pub(crate) metric: String,
+    pub(crate) unit: String,
+    pub(crate) a: f64,
+    pub(crate) b: f64,
+    pub(crate) ratio: f64,
+    pub(crate) ci_low: Option<f64>,
+    pub(crate) ci_high: Option<f64>,
+    pub(crate) significant: bool,
     /// The [min, max] ranges of the two runs' repetitions overlap: the
     /// difference is inside the noise, whatever the interval says.
-    pub ranges_overlap: bool,
-    pub direction: Direction,
-    pub change: Change,
+    pub(crate) ranges_overlap: bool,
+    pub(crate) direction: Direction,
+    pub(crate) change: Change,
     /// How much worse B is, in percent (negative: better); None when the
     /// direction is unknown.
-    pub worse_pct: Option<f64>,
+    pub(crate) worse_pct: Option<f64>,
 }
 
 impl CaseComparison {
     /// Significantly worse by more than `pct` percent.
-    pub fn regressed(&self, pct: f64) -> bool {
+    pub(crate) fn regressed(&self, pct: f64) -> bool {
         self.change == Change::Worse && self.worse_pct.is_some_and(|w| w > pct)
     }
 }
 
 /// `compare_with` at the default minimum effect.
-pub fn compare(a: &Run, b: &Run) -> Comparison {
+pub(crate) fn compare(a: &Run, b: &Run) -> Comparison {
     compare_with(a, b, DEFAULT_MIN_EFFECT_PCT)
 }
 
 /// Match cases by (scenario, case) and compare their headlines; a change
 /// smaller than `min_effect_pct` percent is no change.
-pub fn compare_with(a: &Run, b: &Run, min_effect_pct: f64) -> Comparison {
+pub(crate) fn compare_with(a: &Run, b: &Run, min_effect_pct: f64) -> Comparison {
     let key = |r: &CaseResult| CaseRef {
         scenario: r.scenario.clone(),
         case: r.case.clone(),
@@ -189,7 +189,7 @@ fn test_text(min_effect_pct: f64) -> String {
 }
 
 /// A `--min-effect` value: a percentage of 0 or more.
-pub fn min_effect(pct: f64) -> Result<f64, UsageError> {
+pub(crate) fn min_effect(pct: f64) -> Result<f64, UsageError> {
     if pct.is_finite() && pct >= 0.0 {
         return Ok(pct);
     }
@@ -200,7 +200,7 @@ pub fn min_effect(pct: f64) -> Result<f64, UsageError> {
 
 /// The warning for a run compared with itself (by id or by selectors that
 /// resolve to the same run): nothing in it can differ.
-pub fn same_run_warning(a: &Run, b: &Run) -> Option<String> {
+pub(crate) fn same_run_warning(a: &Run, b: &Run) -> Option<String> {
     (a.run_id == b.run_id).then(|| {
         format!(
             "warning: A and B are the same run {}: it is compared with itself",
@@ -259,7 +259,7 @@ fn case(a: &CaseResult, b: &CaseResult, min_effect_pct: f64) -> Result<CaseCompa
 }
 
 /// Which way is better for a unit: times lower, rates higher.
-pub fn direction(unit: &str) -> Direction {
+pub(crate) fn direction(unit: &str) -> Direction {
     match unit {
         "ns" | "us" | "ms" | "s" => Direction::LowerIsBetter,
         u if u.ends_with("/s") => Direction::HigherIsBetter,

@@ -12,7 +12,7 @@ const HEADER: [&str; 7] = ["case", "metric", "A", "B", "B/A", "95% CI", "change"
 const NUMERIC: [usize; 4] = [2, 3, 4, 5];
 
 /// The whole comparison as text; `fail_pct` adds the regression verdict.
-pub fn text(c: &Comparison, fail_pct: Option<f64>) -> String {
+pub(crate) fn text(c: &Comparison, fail_pct: Option<f64>) -> String {
     let mut out = format!("A: {}\nB: {}\n{}\n", name(&c.a), name(&c.b), c.test);
     let mut scenarios: Vec<&str> = Vec::new();
     for case in &c.cases {
@@ -63,7 +63,7 @@ fn table<'a>(rows: impl Iterator<Item = &'a CaseComparison>) -> String {
 }
 
 /// scenario, case, metric, A, B, B/A, 95% CI, change.
-pub fn cells(c: &CaseComparison) -> [String; 8] {
+pub(crate) fn cells(c: &CaseComparison) -> [String; 8] {
     let bound = |r: f64| ratio(r).trim_end_matches('x').to_string();
     let interval = match (c.ci_low, c.ci_high) {
         (Some(lo), Some(hi)) => format!("{}-{}", bound(lo), bound(hi)),
@@ -102,7 +102,7 @@ fn pct(value: f64) -> String {
 }
 
 /// One line per case only one run has or that could not be compared.
-pub fn unmatched_lines(c: &Comparison) -> Vec<String> {
+pub(crate) fn unmatched_lines(c: &Comparison) -> Vec<String> {
     let only = |tag: &str, list: &[super::CaseRef]| -> Vec<String> {
         list.iter()
             .map(|k| format!("only in {tag}: {} {}", k.scenario, case_label(&k.case)))
@@ -118,7 +118,7 @@ pub fn unmatched_lines(c: &Comparison) -> Vec<String> {
 }
 
 /// The `--fail-on-regression` verdict line.
-pub fn verdict(c: &Comparison, pct: f64) -> String {
+pub(crate) fn verdict(c: &Comparison, pct: f64) -> String {
     let regressed: Vec<String> = c
         .cases
         .iter()

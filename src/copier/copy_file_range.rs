@@ -7,7 +7,7 @@ use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
 
-pub struct CopyFileRange;
+pub(crate) struct CopyFileRange;
 
 impl Copier for CopyFileRange {
     fn name(&self) -> &'static str {

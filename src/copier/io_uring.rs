@@ -6,7 +6,7 @@ use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
 
-pub struct IoUring;
+pub(crate) struct IoUring;
 
 impl Copier for IoUring {
     fn name(&self) -> &'static str {

@@ -8,7 +8,7 @@ use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
 
-pub struct MmapWrite;
+pub(crate) struct MmapWrite;
 
 impl Copier for MmapWrite {
     fn name(&self) -> &'static str {

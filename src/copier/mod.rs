@@ -10,14 +10,14 @@ mod read_write;
 mod sendfile;
 mod splice;
 
-pub use crate::mechanism::Support;
+pub(crate) use crate::mechanism::Support;
 use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
 
 /// What the bytes are written to; some copiers only reach some sinks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum SinkKind {
+pub(crate) enum SinkKind {
     Socket,
     Pipe,
     File,
@@ -25,20 +25,20 @@ pub enum SinkKind {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct CopyOpts {
+pub(crate) struct CopyOpts {
     /// Bytes per read/write for the copiers that use a buffer.
-    pub buf: usize,
+    pub(crate) buf: usize,
 }
 
 /// What one copy did: bytes moved and system calls made to move them
 /// (setup calls such as mmap or pipe2 included).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct CopyStats {
-    pub bytes: u64,
-    pub syscalls: u64,
+    pub(crate) bytes: u64,
+    pub(crate) syscalls: u64,
 }
 
-pub trait Copier: Sync {
+pub(crate) trait Copier: Sync {
     /// The CLI name, kebab-case.
     fn name(&self) -> &'static str;
     /// One line for `iolab list`.
@@ -66,7 +66,7 @@ pub trait Copier: Sync {
 }
 
 /// The copier names, for `ParamKind::Choice`; a test keeps it equal to `ALL`.
-pub const NAMES: &[&str] = &[
+pub(crate) const NAMES: &[&str] = &[
     "read-write",
     "mmap-write",
     "sendfile",
@@ -75,7 +75,7 @@ pub const NAMES: &[&str] = &[
     "io-uring",
 ];
 
-pub static ALL: &[&dyn Copier] = &[
+pub(crate) static ALL: &[&dyn Copier] = &[
     &read_write::ReadWrite,
     &mmap_write::MmapWrite,
     &sendfile::SendFile,
@@ -84,12 +84,12 @@ pub static ALL: &[&dyn Copier] = &[
     &io_uring::IoUring,
 ];
 
-pub fn find(name: &str) -> Option<&'static dyn Copier> {
+pub(crate) fn find(name: &str) -> Option<&'static dyn Copier> {
     ALL.iter().copied().find(|c| c.name() == name)
 }
 
 /// Whether `copier` can run here and write to `sink`: the first reason not.
-pub fn usable(copier: &dyn Copier, sink: SinkKind) -> Result<(), String> {
+pub(crate) fn usable(copier: &dyn Copier, sink: SinkKind) -> Result<(), String> {
     for support in [copier.probe(), copier.applies_to(sink)] {
         if let Support::No(why) = support {
             return Err(why);
@@ -99,7 +99,7 @@ pub fn usable(copier: &dyn Copier, sink: SinkKind) -> Result<(), String> {
 }
 
 /// Writes all of `data` to `out`, counting the calls.
-pub(crate) fn write_all(out: BorrowedFd, mut data: &[u8], stats: &mut CopyStats) -> io::Result<()> {
+pub fn write_all(out: BorrowedFd, mut data: &[u8], stats: &mut CopyStats) -> io::Result<()> {
     while !data.is_empty() {
         stats.syscalls += 1;
         let n = rustix::io::write(out, data)?;

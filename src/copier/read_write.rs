@@ -6,7 +6,7 @@ use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
 
-pub struct ReadWrite;
+pub(crate) struct ReadWrite;
 
 impl Copier for ReadWrite {
     fn name(&self) -> &'static str {

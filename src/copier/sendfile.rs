@@ -6,7 +6,7 @@ use rustix::fd::BorrowedFd;
 use std::fs::File;
 use std::io;
 
-pub struct SendFile;
+pub(crate) struct SendFile;
 
 /// The most one sendfile(2) call moves (the kernel caps it there anyway).
 const MAX_CHUNK: u64 = 0x7fff_f000;

@@ -7,7 +7,7 @@ use rustix::pipe::{pipe_with, splice, PipeFlags, SpliceFlags};
 use std::fs::File;
 use std::io;
 
-pub struct Splice;
+pub(crate) struct Splice;
 
 const PIPE_BYTES: usize = 64 * 1024;
 

@@ -7,7 +7,7 @@ mod cpu;
 mod probe;
 mod system;
 
-pub use probe::{io_uring, perf, tick_ns, timer_ns};
+pub(crate) use probe::{io_uring, perf, tick_ns, timer_ns};
 pub(crate) use system::mem_available;
 
 use crate::model::{Availability, Environment};
@@ -17,7 +17,7 @@ const GIB: f64 = (1u64 << 30) as f64;
 
 /// Reads everything there is to know; never fails, unknown things stay
 /// None or empty.
-pub fn fingerprint() -> Environment {
+pub(crate) fn fingerprint() -> Environment {
     let cpuinfo = read_text(cpu::CPUINFO).unwrap_or_default();
     let mut env = Environment::default();
     system::fill(&mut env, &cpuinfo);
@@ -31,7 +31,7 @@ pub fn fingerprint() -> Environment {
 }
 
 /// Aligned `key  value` lines for `iolab env`.
-pub fn render(env: &Environment) -> String {
+pub(crate) fn render(env: &Environment) -> String {
     let rows = rows(env);
     let width = rows.iter().map(|(k, _)| k.len()).max().unwrap_or(0);
     let indent = " ".repeat(width + 2);
@@ -44,7 +44,7 @@ pub fn render(env: &Environment) -> String {
 }
 
 /// The fingerprint as (name, text) pairs, in the order `render` prints them.
-pub fn rows(env: &Environment) -> Vec<(&'static str, String)> {
+pub(crate) fn rows(env: &Environment) -> Vec<(&'static str, String)> {
     vec![
         ("kernel", kernel_text(env)),
         ("arch", or_unknown(&env.arch)),

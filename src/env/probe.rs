@@ -19,7 +19,7 @@ const TIMER_READS_PER_BATCH: u64 = 100_000;
 
 /// Whether a software `cpu-clock` sampling counter, kernel included, opens
 /// on the current thread; falls back to user-space-only and says so.
-pub fn perf() -> Availability {
+pub(crate) fn perf() -> Availability {
     let knob = knob_text("perf_event_paranoid", read_text(PERF_PARANOID));
     match open_cpu_clock_sampler(true) {
         Ok(()) => available(format!("{knob}, software cpu-clock sampling works")),
@@ -51,7 +51,7 @@ fn open_cpu_clock_sampler(include_kernel: bool) -> std::io::Result<()> {
 }
 
 /// Whether an io_uring of 8 entries can be created here.
-pub fn io_uring() -> Availability {
+pub(crate) fn io_uring() -> Availability {
     let knob = knob_text("io_uring_disabled", read_text(IO_URING_DISABLED));
     match io_uring::IoUring::new(8) {
         Ok(_ring) => available(format!("{knob}, created a ring of 8 entries")),
@@ -83,12 +83,12 @@ fn unavailable(detail: String) -> Availability {
 
 /// Cost of one `CLOCK_MONOTONIC` read in ns: the median over batches of
 /// back-to-back reads, each batch timed by the same clock.
-pub fn timer_ns() -> f64 {
+pub(crate) fn timer_ns() -> f64 {
     crate::measure::clock::timer_cost_ns(TIMER_BATCHES, TIMER_READS_PER_BATCH)
 }
 
 /// Cost of one read of the tick clock (see measure::ticks), timed the same way.
-pub fn tick_ns() -> f64 {
+pub(crate) fn tick_ns() -> f64 {
     let clock = crate::measure::ticks::tick_clock();
     crate::measure::clock::read_cost_ns(TIMER_BATCHES, TIMER_READS_PER_BATCH, || clock.now())
 }

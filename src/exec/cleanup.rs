@@ -34,44 +34,44 @@ fn registry() -> std::sync::MutexGuard<'static, Registry> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-pub use crate::cancel::{cancelled, cancelled_by};
+pub(crate) use crate::cancel::{cancelled, cancelled_by};
 
-pub fn track_child(pid: i32) {
+pub(crate) fn track_child(pid: i32) {
     registry().children.push(pid);
 }
 
-pub fn untrack_child(pid: i32) {
+pub(crate) fn untrack_child(pid: i32) {
     registry().children.retain(|p| *p != pid);
 }
 
-pub fn track_thread(thread: ThreadHandle) {
+pub(crate) fn track_thread(thread: ThreadHandle) {
     registry().threads.push(thread);
 }
 
 /// A thread calls this before it exits, so the registry never names a
 /// thread that is gone.
-pub fn untrack_thread(thread: ThreadHandle) {
+pub(crate) fn untrack_thread(thread: ThreadHandle) {
     registry().threads.retain(|t| *t != thread);
 }
 
-pub fn track_dir(dir: PathBuf) {
+pub(crate) fn track_dir(dir: PathBuf) {
     registry().dirs.push(dir);
 }
 
-pub fn untrack_dir(dir: &std::path::Path) {
+pub(crate) fn untrack_dir(dir: &std::path::Path) {
     registry().dirs.retain(|d| d != dir);
 }
 
 /// Registers a command (argv) that undoes something outside the process,
 /// e.g. `ip netns del NAME`; the owner runs it itself and untracks it, and
 /// a second Ctrl-C runs whatever is still registered before exiting.
-pub fn track_teardown(argv: Vec<String>) -> u64 {
+pub(crate) fn track_teardown(argv: Vec<String>) -> u64 {
     let id = NEXT_TEARDOWN.fetch_add(1, Ordering::SeqCst);
     registry().teardowns.push((id, argv));
     id
 }
 
-pub fn untrack_teardown(id: u64) {
+pub(crate) fn untrack_teardown(id: u64) {
     registry().teardowns.retain(|(i, _)| *i != id);
 }
 
@@ -87,14 +87,14 @@ fn run_teardowns(teardowns: &[(u64, Vec<String>)]) {
     }
 }
 
-pub fn kill_child(pid: i32) {
+pub(crate) fn kill_child(pid: i32) {
     if let Some(pid) = Pid::from_raw(pid) {
         let _ = kill_process(pid, Signal::KILL);
     }
 }
 
 /// Interrupts `thread` if it is still registered (alive).
-pub fn interrupt_thread(thread: ThreadHandle) {
+pub(crate) fn interrupt_thread(thread: ThreadHandle) {
     let reg = registry();
     if reg.threads.contains(&thread) {
         let _ = interrupt(thread);
@@ -113,7 +113,7 @@ fn stop_everything() {
 }
 
 /// Starts the signal watcher once per process.
-pub fn install() {
+pub(crate) fn install() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         crate::sys::signals::install_interrupt_handler();

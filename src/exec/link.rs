@@ -19,7 +19,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 /// The `link` values: loopback, or a rate `tc` understands.
-pub const LINKS: &[&str] = &["loopback", "10mbit", "100mbit", "1gbit"];
+pub(crate) const LINKS: &[&str] = &["loopback", "10mbit", "100mbit", "1gbit"];
 
 const SENDER_ADDR: &str = "10.203.0.1/30";
 const RECEIVER_IP: Ipv4Addr = Ipv4Addr::new(10, 203, 0, 2);
@@ -32,7 +32,7 @@ pub(crate) const NETNS_DIR: &str = "/var/run/netns";
 static NEXT: AtomicU32 = AtomicU32::new(0);
 
 /// Where the two ends of a transfer meet.
-pub enum Link {
+pub(crate) enum Link {
     Loopback,
     Emulated(Namespaces),
 }
@@ -40,7 +40,7 @@ pub enum Link {
 impl Link {
     /// Sets up `link` (a `LINKS` value); emulation without root or
     /// iproute2 is `Unsupported`.
-    pub fn open(link: &str) -> anyhow::Result<Link> {
+    pub(crate) fn open(link: &str) -> anyhow::Result<Link> {
         if link == "loopback" {
             return Ok(Link::Loopback);
         }
@@ -48,7 +48,7 @@ impl Link {
     }
 
     /// A connected TCP pair: (sender's end, receiver's end).
-    pub fn connect(&self) -> io::Result<(TcpStream, TcpStream)> {
+    pub(crate) fn connect(&self) -> io::Result<(TcpStream, TcpStream)> {
         match self {
             Link::Loopback => {
                 let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
@@ -61,7 +61,7 @@ impl Link {
 }
 
 /// The sender's and the receiver's namespaces; deleted on drop.
-pub struct Namespaces {
+pub(crate) struct Namespaces {
     names: [String; 2],
     teardowns: Vec<u64>,
 }

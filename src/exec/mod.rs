@@ -19,22 +19,22 @@
 //!   commands that Ctrl-C stops and removes.
 //! - `link`: the emulated network link in namespaces.
 
-pub mod cleanup;
+pub(crate) mod cleanup;
 pub(crate) mod link;
-pub mod peers;
-pub mod procs;
+pub(crate) mod peers;
+pub(crate) mod procs;
 pub(crate) mod program;
 pub(crate) mod side;
 
 /// How the sides of a case run: threads of iolab or forked processes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     Threads,
     Processes,
 }
 
 impl Mode {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Mode::Threads => "threads",
             Mode::Processes => "processes",

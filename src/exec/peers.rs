@@ -19,24 +19,27 @@ const GRACE: Duration = Duration::from_secs(5);
 const POLL: Duration = Duration::from_millis(100);
 
 /// What one side's code returns: its report, or why it stopped.
-pub type SideResult<R> = Result<R, String>;
+pub(crate) type SideResult<R> = Result<R, String>;
 
-pub trait SideFn<R>: FnOnce(BoxEndpoint) -> anyhow::Result<R> + Send + 'static {}
+pub(crate) trait SideFn<R>:
+    FnOnce(BoxEndpoint) -> anyhow::Result<R> + Send + 'static
+{
+}
 impl<R, F: FnOnce(BoxEndpoint) -> anyhow::Result<R> + Send + 'static> SideFn<R> for F {}
 
-pub struct Pair<R, FA: SideFn<R>, FB: SideFn<R>> {
-    pub mode: Mode,
-    pub cpus: Cpus,
-    pub timeout: Duration,
-    pub ends: (BoxEndpoint, BoxEndpoint),
-    pub sides: (FA, FB),
-    pub _report: std::marker::PhantomData<R>,
+pub(crate) struct Pair<R, FA: SideFn<R>, FB: SideFn<R>> {
+    pub(crate) mode: Mode,
+    pub(crate) cpus: Cpus,
+    pub(crate) timeout: Duration,
+    pub(crate) ends: (BoxEndpoint, BoxEndpoint),
+    pub(crate) sides: (FA, FB),
+    pub(crate) _report: std::marker::PhantomData<R>,
 }
 
 type Body<R> = Box<dyn FnOnce(&Ready) -> anyhow::Result<R> + Send>;
 
 /// Runs both sides to completion and returns what each reported.
-pub fn run_pair<R, FA, FB>(pair: Pair<R, FA, FB>) -> anyhow::Result<[SideResult<R>; 2]>
+pub(crate) fn run_pair<R, FA, FB>(pair: Pair<R, FA, FB>) -> anyhow::Result<[SideResult<R>; 2]>
 where
     R: Serialize + DeserializeOwned + Send + 'static,
     FA: SideFn<R>,

@@ -9,13 +9,13 @@
 use super::side::Side;
 use serde::Serialize;
 
-pub use super::side::{wait_ready, Ready};
+pub(crate) use super::side::{wait_ready, Ready};
 
 /// The parent's handle on one child.
-pub type Child = Side;
+pub(crate) type Child = Side;
 
 /// Forks a child that pins itself to `cpu`, runs `f` and reports.
-pub fn spawn<R, F>(role: &'static str, cpu: Option<usize>, f: F) -> anyhow::Result<Child>
+pub(crate) fn spawn<R, F>(role: &'static str, cpu: Option<usize>, f: F) -> anyhow::Result<Child>
 where
     R: Serialize,
     F: FnOnce(&Ready) -> anyhow::Result<R>,

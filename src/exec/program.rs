@@ -10,22 +10,22 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 /// A running external program.
-pub struct Program {
+pub(crate) struct Program {
     child: Child,
 }
 
 /// A program just started, with the iolab ends of its stdin and stdout.
-pub struct Started {
-    pub program: Program,
-    pub stdin: OwnedFd,
-    pub stdout: OwnedFd,
+pub(crate) struct Started {
+    pub(crate) program: Program,
+    pub(crate) stdin: OwnedFd,
+    pub(crate) stdout: OwnedFd,
 }
 
 impl Program {
     /// Starts `path` with `args`; its stderr is discarded. Call from a
     /// thread that outlives the program (its death signal is tied to the
     /// thread that started it).
-    pub fn start(path: &Path, args: &[String]) -> anyhow::Result<Started> {
+    pub(crate) fn start(path: &Path, args: &[String]) -> anyhow::Result<Started> {
         let mut cmd = Command::new(path);
         cmd.args(args)
             .stdin(Stdio::piped())
@@ -59,7 +59,7 @@ impl Program {
     }
 
     /// Kills the program if it still runs; it is reaped when dropped.
-    pub fn kill(&self) {
+    pub(crate) fn kill(&self) {
         cleanup::kill_child(self.pid());
     }
 }

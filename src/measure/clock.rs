@@ -14,12 +14,12 @@ pub fn now_ns() -> u64 {
 
 /// The cost of one `now_ns()` call: the median of `batches` batches of
 /// `per_batch` back-to-back reads.
-pub fn timer_cost_ns(batches: usize, per_batch: u64) -> f64 {
+pub(crate) fn timer_cost_ns(batches: usize, per_batch: u64) -> f64 {
     read_cost_ns(batches, per_batch, now_ns)
 }
 
 /// The cost of one call to the clock `read`, timed like `timer_cost_ns`.
-pub fn read_cost_ns(batches: usize, per_batch: u64, read: impl Fn() -> u64) -> f64 {
+pub(crate) fn read_cost_ns(batches: usize, per_batch: u64, read: impl Fn() -> u64) -> f64 {
     let mut costs: Vec<f64> = (0..batches)
         .map(|_| {
             let start = now_ns();

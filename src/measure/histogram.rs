@@ -30,11 +30,11 @@ impl Latencies {
         self.hist.saturating_record(ns.max(1));
     }
 
-    pub fn count(&self) -> u64 {
+    pub(crate) fn count(&self) -> u64 {
         self.hist.len()
     }
 
-    pub fn merge(&mut self, other: &Latencies) {
+    pub(crate) fn merge(&mut self, other: &Latencies) {
         self.hist.add(&other.hist).expect("same bounds");
     }
 
@@ -61,7 +61,7 @@ impl Latencies {
         out
     }
 
-    pub fn from_v2(bytes: &[u8]) -> anyhow::Result<Latencies> {
+    pub(crate) fn from_v2(bytes: &[u8]) -> anyhow::Result<Latencies> {
         let hist: Histogram<u64> = Deserializer::new()
             .deserialize(&mut &bytes[..])
             .context("reading an HdrHistogram V2 blob")?;
@@ -69,7 +69,7 @@ impl Latencies {
     }
 
     /// The value at each quantile, for percentile plots.
-    pub fn quantiles(&self, qs: &[f64]) -> Vec<u64> {
+    pub(crate) fn quantiles(&self, qs: &[f64]) -> Vec<u64> {
         qs.iter().map(|q| self.hist.value_at_quantile(*q)).collect()
     }
 }

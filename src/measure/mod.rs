@@ -5,8 +5,8 @@
 pub mod clock;
 pub mod histogram;
 pub mod pin;
-pub mod procstat;
-pub mod profile;
+pub(crate) mod procstat;
+pub(crate) mod profile;
 pub mod stats;
 pub mod ticks;
-pub mod time;
+pub(crate) mod time;

@@ -12,11 +12,11 @@ pub enum Placement {
     Unpinned,
 }
 
-pub const ALL_PLACEMENTS: [Placement; 3] =
+pub(crate) const ALL_PLACEMENTS: [Placement; 3] =
     [Placement::SameCpu, Placement::CrossCpu, Placement::Unpinned];
 
 impl Placement {
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Placement::SameCpu => "same-cpu",
             Placement::CrossCpu => "cross-cpu",
@@ -24,7 +24,7 @@ impl Placement {
         }
     }
 
-    pub fn parse(text: &str) -> Option<Placement> {
+    pub(crate) fn parse(text: &str) -> Option<Placement> {
         ALL_PLACEMENTS.into_iter().find(|p| p.name() == text)
     }
 }
@@ -36,7 +36,7 @@ impl fmt::Display for Placement {
 }
 
 /// The CPU each of the two sides is pinned to (None: unpinned).
-pub type Cpus = [Option<usize>; 2];
+pub(crate) type Cpus = [Option<usize>; 2];
 
 /// Chooses CPUs for `placement` from the CPUs this process may use.
 pub fn choose(placement: Placement) -> Result<Cpus, String> {
@@ -69,7 +69,7 @@ fn cross_pair(allowed: &[usize]) -> Result<(usize, usize), String> {
 
 /// CPUs in this process's affinity mask as it was at the first call
 /// (ascending), so a thread that pinned itself does not shrink the choice.
-pub fn allowed_cpus() -> Vec<usize> {
+pub(crate) fn allowed_cpus() -> Vec<usize> {
     static ALLOWED: std::sync::OnceLock<Vec<usize>> = std::sync::OnceLock::new();
     ALLOWED
         .get_or_init(|| match sched_getaffinity(None) {
@@ -87,7 +87,7 @@ fn smt_siblings(cpu: usize) -> Vec<usize> {
 }
 
 /// Parses a kernel CPU list such as "0-3,8,10-11".
-pub fn parse_cpu_list(text: &str) -> Vec<usize> {
+pub(crate) fn parse_cpu_list(text: &str) -> Vec<usize> {
     let mut cpus = Vec::new();
     for part in text.trim().split(',').filter(|p| !p.is_empty()) {
         match part.split_once('-') {
@@ -112,7 +112,7 @@ pub fn pin_current(cpu: Option<usize>) -> std::io::Result<()> {
 }
 
 /// The CPU the calling thread is on right now.
-pub fn current_cpu() -> usize {
+pub(crate) fn current_cpu() -> usize {
     rustix::thread::sched_getcpu()
 }
 

@@ -4,24 +4,24 @@
 
 /// One reading of /proc/stat.
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct ProcStat {
-    pub ctxt: u64,
+pub(crate) struct ProcStat {
+    pub(crate) ctxt: u64,
     /// user + nice, in clock ticks over all CPUs.
-    pub user: u64,
+    pub(crate) user: u64,
     /// system + irq + softirq.
-    pub system: u64,
+    pub(crate) system: u64,
     /// Every field of the `cpu` line added up.
-    pub total: u64,
+    pub(crate) total: u64,
 }
 
 impl ProcStat {
-    pub fn read() -> std::io::Result<ProcStat> {
+    pub(crate) fn read() -> std::io::Result<ProcStat> {
         Ok(parse(&std::fs::read_to_string("/proc/stat")?))
     }
 
     /// (context switches, user %, system %) between `self` and `later`;
     /// the percentages are of all CPUs' time, as dstat reports them.
-    pub fn delta(&self, later: &ProcStat) -> (u64, f64, f64) {
+    pub(crate) fn delta(&self, later: &ProcStat) -> (u64, f64, f64) {
         let total = later.total.saturating_sub(self.total).max(1) as f64;
         (
             later.ctxt.saturating_sub(self.ctxt),
@@ -31,7 +31,7 @@ impl ProcStat {
     }
 }
 
-pub fn parse(text: &str) -> ProcStat {
+pub(crate) fn parse(text: &str) -> ProcStat {
     let mut stat = ProcStat::default();
     for line in text.lines() {
         let mut fields = line.split_whitespace();

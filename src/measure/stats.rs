@@ -32,7 +32,7 @@ pub fn metric(reps: Vec<f64>, unit: &str) -> Metric {
 
 /// True when the two metrics' min..max ranges do not overlap: the
 /// difference is larger than the spread of repetitions.
-pub fn clearly_differs(a: &Metric, b: &Metric) -> bool {
+pub(crate) fn clearly_differs(a: &Metric, b: &Metric) -> bool {
     let (a_lo, a_hi) = (a.min.unwrap_or(a.value), a.max.unwrap_or(a.value));
     let (b_lo, b_hi) = (b.min.unwrap_or(b.value), b.max.unwrap_or(b.value));
     a_hi < b_lo || b_hi < a_lo

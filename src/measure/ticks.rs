@@ -73,7 +73,8 @@ impl TickClock {
         &self.description
     }
 
-    pub fn is_tsc(&self) -> bool {
+    #[cfg(test)]
+    fn is_tsc(&self) -> bool {
         self.tsc_scale.is_some()
     }
 }

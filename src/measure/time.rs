@@ -3,12 +3,12 @@
 use std::time::SystemTime;
 
 /// `2026-11-22T03:15:02Z`
-pub fn rfc3339(t: SystemTime) -> String {
+pub(crate) fn rfc3339(t: SystemTime) -> String {
     humantime::format_rfc3339_seconds(t).to_string()
 }
 
 /// `20261122-031502`
-pub fn compact(t: SystemTime) -> String {
+pub(crate) fn compact(t: SystemTime) -> String {
     let digits: String = rfc3339(t).chars().filter(|c| c.is_ascii_digit()).collect();
     format!("{}-{}", &digits[..8], &digits[8..14])
 }

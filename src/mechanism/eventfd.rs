@@ -7,7 +7,7 @@ use rustix::event::{eventfd, EventfdFlags};
 use std::io;
 use std::path::Path;
 
-pub struct EventFd;
+pub(crate) struct EventFd;
 
 impl Mechanism for EventFd {
     fn name(&self) -> &'static str {

@@ -29,7 +29,7 @@ pub fn write_all(fd: &OwnedFd, mut msg: &[u8]) -> io::Result<()> {
     Ok(())
 }
 
-pub fn read_exact(fd: &OwnedFd, mut buf: &mut [u8]) -> io::Result<()> {
+pub(crate) fn read_exact(fd: &OwnedFd, mut buf: &mut [u8]) -> io::Result<()> {
     while !buf.is_empty() {
         let n = read(fd, &mut *buf)?;
         if n == 0 {
@@ -72,9 +72,9 @@ fn try_read(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<bool> {
 }
 
 /// A byte stream, possibly over two one-way descriptors (pipes, FIFOs).
-pub struct StreamEndpoint {
-    pub rx: OwnedFd,
-    pub tx: OwnedFd,
+pub(crate) struct StreamEndpoint {
+    pub(crate) rx: OwnedFd,
+    pub(crate) tx: OwnedFd,
 }
 
 impl Endpoint for StreamEndpoint {
@@ -100,7 +100,7 @@ impl Endpoint for StreamEndpoint {
 }
 
 /// One descriptor used in both directions (a stream socket).
-pub fn socket_stream(fd: OwnedFd) -> io::Result<StreamEndpoint> {
+pub(crate) fn socket_stream(fd: OwnedFd) -> io::Result<StreamEndpoint> {
     Ok(StreamEndpoint {
         rx: fd.try_clone()?,
         tx: fd,
@@ -108,10 +108,10 @@ pub fn socket_stream(fd: OwnedFd) -> io::Result<StreamEndpoint> {
 }
 
 /// A connected datagram socket: one message per call.
-pub struct DgramEndpoint {
-    pub fd: OwnedFd,
+pub(crate) struct DgramEndpoint {
+    pub(crate) fd: OwnedFd,
     /// Messages that may be in flight, per message size (None: reliable).
-    pub window: Option<fn(&OwnedFd, usize) -> u64>,
+    pub(crate) window: Option<fn(&OwnedFd, usize) -> u64>,
 }
 
 impl Endpoint for DgramEndpoint {
@@ -169,9 +169,9 @@ impl Endpoint for DgramEndpoint {
 }
 
 /// An eventfd pair: the 8-byte counter is the message.
-pub struct CounterEndpoint {
-    pub rx: OwnedFd,
-    pub tx: OwnedFd,
+pub(crate) struct CounterEndpoint {
+    pub(crate) rx: OwnedFd,
+    pub(crate) tx: OwnedFd,
 }
 
 impl Endpoint for CounterEndpoint {

@@ -9,7 +9,7 @@ use rustix::fs::{fcntl_setfl, mkfifoat, open, Mode, OFlags, CWD};
 use std::io;
 use std::path::Path;
 
-pub struct Fifo;
+pub(crate) struct Fifo;
 
 impl Mechanism for Fifo {
     fn name(&self) -> &'static str {
@@ -35,7 +35,7 @@ impl Mechanism for Fifo {
 }
 
 /// Creates the FIFO at `path` and returns (read end, write end).
-pub fn open_fifo(path: &Path) -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn open_fifo(path: &Path) -> io::Result<(OwnedFd, OwnedFd)> {
     mkfifoat(CWD, path, Mode::from_raw_mode(0o600))?;
     let rx = open(
         path,

@@ -40,16 +40,16 @@ pub(crate) use shm::WAKE as SHM_WAKE;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Caps {
     /// Each send arrives as one message (datagram semantics).
-    pub boundaries: bool,
+    pub(crate) boundaries: bool,
     /// The message is an 8-byte counter that the kernel may coalesce (eventfd).
-    pub counter: bool,
+    pub(crate) counter: bool,
     /// The kernel never drops a message (false for UDP).
-    pub reliable: bool,
+    pub(crate) reliable: bool,
 }
 
 impl Caps {
     /// A reliable byte stream (pipes, FIFOs, stream sockets).
-    pub const STREAM: Caps = Caps {
+    pub(crate) const STREAM: Caps = Caps {
         boundaries: false,
         counter: false,
         reliable: true,
@@ -101,7 +101,8 @@ fn no_try() -> io::Error {
 
 pub type BoxEndpoint = Box<dyn Endpoint>;
 
-pub use fdio::read_exact as read_exact_fd;
+#[cfg(test)]
+pub(crate) use fdio::read_exact as read_exact_fd;
 pub use fdio::write_all as write_all_fd;
 pub use typed_loop::{run_typed, EndpointLoop};
 
@@ -127,7 +128,7 @@ pub trait Mechanism: Sync {
     fn connect(&self, dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)>;
 }
 
-pub static ALL: &[&dyn Mechanism] = &[
+pub(crate) static ALL: &[&dyn Mechanism] = &[
     &pipe::Pipe,
     &fifo::Fifo,
     &eventfd::EventFd,
@@ -143,6 +144,6 @@ pub fn find(name: &str) -> Option<&'static dyn Mechanism> {
     ALL.iter().copied().find(|m| m.name() == name)
 }
 
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     ALL.iter().map(|m| m.name()).collect()
 }

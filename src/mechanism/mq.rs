@@ -26,7 +26,7 @@ const LIMITS_DIR: &str = "/proc/sys/fs/mqueue";
 /// Where the mqueue filesystem is usually mounted: the only way to list queues.
 const MOUNT: &str = "/dev/mqueue";
 
-pub struct Mq;
+pub(crate) struct Mq;
 
 impl Mechanism for Mq {
     fn name(&self) -> &'static str {
@@ -265,7 +265,7 @@ impl Drop for MqEndpoint {
 /// between creating a queue and unlinking it) where the mqueue filesystem
 /// is mounted at /dev/mqueue; elsewhere queues cannot be listed and nothing
 /// is done. Returns how many were removed.
-pub fn sweep_stale_queues() -> io::Result<usize> {
+pub(crate) fn sweep_stale_queues() -> io::Result<usize> {
     let mount = Path::new(MOUNT);
     if !mount.is_dir() {
         return Ok(0);

@@ -6,7 +6,7 @@ use rustix::pipe::{pipe_with, PipeFlags};
 use std::io;
 use std::path::Path;
 
-pub struct Pipe;
+pub(crate) struct Pipe;
 
 impl Mechanism for Pipe {
     fn name(&self) -> &'static str {

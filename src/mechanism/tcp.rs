@@ -7,7 +7,7 @@ use std::io;
 use std::net::{Ipv4Addr, TcpListener, TcpStream};
 use std::path::Path;
 
-pub struct Tcp;
+pub(crate) struct Tcp;
 
 impl Mechanism for Tcp {
     fn name(&self) -> &'static str {
@@ -29,7 +29,7 @@ impl Mechanism for Tcp {
 }
 
 /// A connected pair of TCP sockets over 127.0.0.1, NODELAY set.
-pub fn loopback_pair() -> io::Result<(OwnedFd, OwnedFd)> {
+pub(crate) fn loopback_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
     let client = TcpStream::connect(listener.local_addr()?)?;
     let (server, _) = listener.accept()?;

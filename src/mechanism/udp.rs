@@ -19,7 +19,7 @@ const BUFFER_BYTES: usize = 4 << 20;
 const PER_DATAGRAM_OVERHEAD: usize = 1024;
 const RECV_TIMEOUT: Duration = Duration::from_secs(5);
 
-pub struct Udp;
+pub(crate) struct Udp;
 
 impl Mechanism for Udp {
     fn name(&self) -> &'static str {

@@ -12,7 +12,7 @@ use std::io;
 use std::path::Path;
 use std::sync::OnceLock;
 
-pub struct UnixDgram;
+pub(crate) struct UnixDgram;
 
 impl Mechanism for UnixDgram {
     fn name(&self) -> &'static str {

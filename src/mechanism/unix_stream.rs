@@ -6,7 +6,7 @@ use rustix::net::{socketpair, AddressFamily, SocketFlags, SocketType};
 use std::io;
 use std::path::Path;
 
-pub struct UnixStream;
+pub(crate) struct UnixStream;
 
 impl Mechanism for UnixStream {
     fn name(&self) -> &'static str {

@@ -10,9 +10,9 @@ use crate::scenario::Value;
 /// A message size above what a mechanism carries in one message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Oversize {
-    pub size: u64,
-    pub mech: &'static str,
-    pub max: u64,
+    pub(crate) size: u64,
+    pub(crate) mech: &'static str,
+    pub(crate) max: u64,
 }
 
 impl Oversize {

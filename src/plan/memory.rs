@@ -21,7 +21,7 @@ const BUFFERS: &[(&str, u64)] = &[(SIZE.name, 5), (BUF.name, 1)];
 /// the rest to the kernel's buffers, the page cache and other processes.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Limit {
-    pub available: u64,
+    pub(crate) available: u64,
 }
 
 impl Limit {

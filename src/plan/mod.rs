@@ -18,46 +18,46 @@ use std::collections::{BTreeMap, BTreeSet};
 /// One point of a parameter sweep: each parameter's value.
 pub(crate) type Point = BTreeMap<&'static str, Value>;
 
-pub struct Plan {
-    pub cases: Vec<CaseSpec>,
+pub(crate) struct Plan {
+    pub(crate) cases: Vec<CaseSpec>,
     /// What was asked for, e.g. "quick" or "pingpong stream".
-    pub targets: String,
-    pub fault: Option<Fault>,
+    pub(crate) targets: String,
+    pub(crate) fault: Option<Fault>,
     /// Sample each case's CPU use (`--profile`).
-    pub profile: bool,
+    pub(crate) profile: bool,
 }
 
 /// One scenario to run, with the parameters its suite sets.
 pub(crate) struct Invocation {
-    pub scenario: &'static dyn Scenario,
-    pub suite_params: &'static [(&'static str, &'static str)],
-    pub suite_repeat: Option<u64>,
+    pub(crate) scenario: &'static dyn Scenario,
+    pub(crate) suite_params: &'static [(&'static str, &'static str)],
+    pub(crate) suite_repeat: Option<u64>,
 }
 
 /// A case of the plan, and the message size its mechanism cannot carry.
 pub(crate) struct Planned {
-    pub case: CaseSpec,
-    pub oversize: Option<fit::Oversize>,
+    pub(crate) case: CaseSpec,
+    pub(crate) oversize: Option<fit::Oversize>,
 }
 
-pub use crate::scenario::DEFAULT_REPEAT;
+pub(crate) use crate::scenario::DEFAULT_REPEAT;
 
 /// The choices that apply to every scenario of the run.
 pub(crate) struct Common {
-    pub mechs: Vec<&'static dyn Mechanism>,
-    pub mechs_explicit: bool,
-    pub placements: Vec<Placement>,
-    pub placements_explicit: bool,
-    pub mode: Mode,
+    pub(crate) mechs: Vec<&'static dyn Mechanism>,
+    pub(crate) mechs_explicit: bool,
+    pub(crate) placements: Vec<Placement>,
+    pub(crate) placements_explicit: bool,
+    pub(crate) mode: Mode,
     /// Repetitions asked for on the command line (None: the suite's or 5).
-    pub repeat: Option<u64>,
-    pub warmup: Option<u64>,
-    pub params: BTreeMap<String, String>,
+    pub(crate) repeat: Option<u64>,
+    pub(crate) warmup: Option<u64>,
+    pub(crate) params: BTreeMap<String, String>,
     /// What the buffers of one case may take (None: unknown, not checked).
-    pub memory: Option<memory::Limit>,
+    pub(crate) memory: Option<memory::Limit>,
 }
 
-pub fn build(args: &RunArgs) -> UsageResult<Plan> {
+pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
     let targets = targets_of(args);
     let invocations = resolve_targets(&targets, args.quick)?;
     let common = common(args, &invocations)?;

@@ -10,12 +10,12 @@ use std::io;
 use std::os::fd::BorrowedFd;
 use std::time::Duration;
 
-pub struct Epoll {
+pub(crate) struct Epoll {
     edge: bool,
 }
 
-pub static EPOLL_LT: Epoll = Epoll { edge: false };
-pub static EPOLL_ET: Epoll = Epoll { edge: true };
+pub(crate) static EPOLL_LT: Epoll = Epoll { edge: false };
+pub(crate) static EPOLL_ET: Epoll = Epoll { edge: true };
 
 /// At most this many ready descriptors are taken per epoll_wait.
 const BATCH: usize = 1024;

@@ -11,7 +11,7 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::time::Duration;
 
-pub struct IoUringPoll;
+pub(crate) struct IoUringPoll;
 
 /// Submission queue entries; more queued requests are submitted in batches.
 const SUBMISSIONS: u32 = 1024;

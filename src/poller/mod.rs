@@ -8,12 +8,12 @@ mod io_uring;
 mod poll;
 mod select;
 
-pub use crate::mechanism::Support;
+pub(crate) use crate::mechanism::Support;
 use std::io;
 use std::os::fd::BorrowedFd;
 use std::time::Duration;
 
-pub trait Poller: Sync {
+pub(crate) trait Poller: Sync {
     /// The CLI name, kebab-case.
     fn name(&self) -> &'static str;
     /// One line for `iolab list`.
@@ -32,7 +32,7 @@ pub trait Poller: Sync {
 /// Descriptors watched for readability. Level-triggered sets report a
 /// descriptor for as long as it is readable; an edge-triggered one only
 /// when new data arrives, so its user reads until a short read.
-pub trait PollSet<'fd> {
+pub(crate) trait PollSet<'fd> {
     fn add(&mut self, fd: BorrowedFd<'fd>, token: usize) -> io::Result<()>;
     /// Waits until at least one descriptor is readable or `timeout` passes
     /// (None: forever), and appends the ready tokens to `ready`. A zero
@@ -44,9 +44,9 @@ pub trait PollSet<'fd> {
     }
 }
 
-pub const NAMES: &[&str] = &["select", "poll", "epoll-lt", "epoll-et", "io-uring"];
+pub(crate) const NAMES: &[&str] = &["select", "poll", "epoll-lt", "epoll-et", "io-uring"];
 
-pub static ALL: &[&dyn Poller] = &[
+pub(crate) static ALL: &[&dyn Poller] = &[
     &select::Select,
     &poll::Poll,
     &epoll::EPOLL_LT,
@@ -54,7 +54,7 @@ pub static ALL: &[&dyn Poller] = &[
     &io_uring::IoUringPoll,
 ];
 
-pub fn find(name: &str) -> Option<&'static dyn Poller> {
+pub(crate) fn find(name: &str) -> Option<&'static dyn Poller> {
     ALL.iter().copied().find(|p| p.name() == name)
 }
 

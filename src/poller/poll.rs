@@ -7,7 +7,7 @@ use std::io;
 use std::os::fd::BorrowedFd;
 use std::time::Duration;
 
-pub struct Poll;
+pub(crate) struct Poll;
 
 impl Poller for Poll {
     fn name(&self) -> &'static str {

@@ -8,7 +8,7 @@ use std::io;
 use std::os::fd::{AsRawFd, BorrowedFd, RawFd};
 use std::time::Duration;
 
-pub struct Select;
+pub(crate) struct Select;
 
 impl Poller for Select {
     fn name(&self) -> &'static str {

@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::io::Write;
 
 /// One CSV row per result, header first.
-pub struct CsvReporter;
+pub(crate) struct CsvReporter;
 
 /// The header, in the order of the fields of `Row`.
 pub(crate) const HEADER: [&str; 19] = [

@@ -17,8 +17,8 @@ use std::io::Write;
 const TEMPLATE: &str = include_str!("templates/report.html");
 
 /// The page for one run, or for `baseline` (run A) against it (run B).
-pub struct HtmlReporter<'a> {
-    pub baseline: Option<&'a Run>,
+pub(crate) struct HtmlReporter<'a> {
+    pub(crate) baseline: Option<&'a Run>,
 }
 
 /// The comparison rows as cell texts.

@@ -6,7 +6,7 @@ use crate::model::Run;
 use std::io::Write;
 
 /// Pretty JSON of the whole run, newline-terminated.
-pub struct JsonReporter;
+pub(crate) struct JsonReporter;
 
 impl Reporter for JsonReporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {

@@ -10,8 +10,8 @@ use crate::model::Run;
 use std::io::Write;
 
 /// Markdown for one run, or for `baseline` (run A) against it (run B).
-pub struct MarkdownReporter<'a> {
-    pub baseline: Option<&'a Run>,
+pub(crate) struct MarkdownReporter<'a> {
+    pub(crate) baseline: Option<&'a Run>,
 }
 
 impl Reporter for MarkdownReporter<'_> {

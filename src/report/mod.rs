@@ -14,11 +14,11 @@ mod table;
 #[cfg(test)]
 pub(crate) mod fixtures;
 
-pub use self::csv::CsvReporter;
-pub use self::html::HtmlReporter;
-pub use self::json::JsonReporter;
-pub use self::markdown::MarkdownReporter;
-pub use self::table::TableReporter;
+pub(crate) use self::csv::CsvReporter;
+pub(crate) use self::html::HtmlReporter;
+pub(crate) use self::json::JsonReporter;
+pub(crate) use self::markdown::MarkdownReporter;
+pub(crate) use self::table::TableReporter;
 
 use crate::model::Run;
 use anyhow::Context;
@@ -27,7 +27,7 @@ use std::io::{BufWriter, Write};
 use std::path::Path;
 
 /// One output format: renders a whole run onto a byte sink.
-pub trait Reporter {
+pub(crate) trait Reporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()>;
 }
 
@@ -35,7 +35,7 @@ pub trait Reporter {
 /// path is created or truncated. Both sinks go through anstream, which
 /// drops colour codes when the sink is not a terminal (and honours the
 /// global colour choice), so colour never leaks into files or pipes.
-pub fn write_to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
+pub(crate) fn write_to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
     if path == Path::new("-") {
         let mut out = anstream::stdout().lock();
         return finish(reporter, run, &mut out).context("cannot write the report to stdout");

@@ -11,51 +11,51 @@ use serde::Serialize;
 
 #[derive(Debug, Serialize)]
 pub(crate) struct Page {
-    pub title: String,
-    pub version: String,
-    pub runs: Vec<RunInfo>,
-    pub environment: Vec<EnvRow>,
-    pub scenarios: Vec<Section>,
+    pub(crate) title: String,
+    pub(crate) version: String,
+    pub(crate) runs: Vec<RunInfo>,
+    pub(crate) environment: Vec<EnvRow>,
+    pub(crate) scenarios: Vec<Section>,
     /// The classic claims the (last) run answered; each links to its
     /// scenario's section.
-    pub claims: Vec<crate::model::ClaimVerdict>,
+    pub(crate) claims: Vec<crate::model::ClaimVerdict>,
 }
 
 #[derive(Debug, Serialize)]
 pub(crate) struct RunInfo {
     /// "A"/"B" in a comparison, empty alone.
-    pub tag: String,
-    pub run_id: String,
-    pub label: Option<String>,
-    pub started_at: String,
-    pub suite: Option<String>,
-    pub summary: String,
+    pub(crate) tag: String,
+    pub(crate) run_id: String,
+    pub(crate) label: Option<String>,
+    pub(crate) started_at: String,
+    pub(crate) suite: Option<String>,
+    pub(crate) summary: String,
 }
 
 /// One environment property, one value per run.
 #[derive(Debug, Serialize)]
 pub(crate) struct EnvRow {
-    pub name: String,
-    pub values: Vec<String>,
+    pub(crate) name: String,
+    pub(crate) values: Vec<String>,
 }
 
 #[derive(Debug, Serialize)]
 pub(crate) struct Section {
-    pub name: String,
-    pub tables: Vec<Table>,
-    pub charts: Vec<Chart>,
+    pub(crate) name: String,
+    pub(crate) tables: Vec<Table>,
+    pub(crate) charts: Vec<Chart>,
 }
 
 /// The terminal's table of one scenario in one run, as cell texts.
 #[derive(Debug, Serialize)]
 pub(crate) struct Table {
-    pub tag: String,
-    pub header: Vec<String>,
-    pub numeric: Vec<bool>,
-    pub rows: Vec<Vec<String>>,
+    pub(crate) tag: String,
+    pub(crate) header: Vec<String>,
+    pub(crate) numeric: Vec<bool>,
+    pub(crate) rows: Vec<Vec<String>>,
     /// `case status: reason` for every result that is not ok.
-    pub notes: Vec<String>,
-    pub verdicts: Vec<String>,
+    pub(crate) notes: Vec<String>,
+    pub(crate) verdicts: Vec<String>,
 }
 
 /// The runs of a page: `run` alone, or the baseline as A and `run` as B.

@@ -9,7 +9,7 @@ const SHOWN: usize = 5;
 
 /// "  CASE profile, 2231 samples: kernel do_syscall_64 21.8%, ...", or the
 /// note saying why there is no profile. Empty without a profile.
-pub fn lines(r: &CaseResult) -> Vec<String> {
+pub(crate) fn lines(r: &CaseResult) -> Vec<String> {
     let Some(p) = &r.profile else {
         return Vec::new();
     };

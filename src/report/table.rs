@@ -13,9 +13,9 @@ use std::io::Write;
 /// Terminal table; `color` adds bold headings and red/yellow statuses.
 /// Without `scenarios` only the claims and the summary line are written:
 /// `run` printed each scenario's table as soon as it finished.
-pub struct TableReporter {
-    pub color: bool,
-    pub scenarios: bool,
+pub(crate) struct TableReporter {
+    pub(crate) color: bool,
+    pub(crate) scenarios: bool,
 }
 
 /// The widest the table should get: past it headers and `vs limit` wrap at
@@ -78,7 +78,7 @@ impl Reporter for TableReporter {
 impl TableReporter {
     /// One scenario's table with its verdicts right below it and a blank
     /// line, as `run` prints it when the scenario's last case finished.
-    pub fn write_scenario(
+    pub(crate) fn write_scenario(
         &self,
         out: &mut dyn Write,
         scenario: &str,

@@ -2,11 +2,11 @@
 //! case's sides as threads or processes, progress reported to an observer,
 //! everything cleaned up after each case, on error and on Ctrl-C.
 
-pub mod progress;
+pub(crate) mod progress;
 pub(crate) mod stale;
 mod summary;
 
-pub use summary::annotate_limits;
+pub(crate) use summary::annotate_limits;
 
 use crate::error::Interrupted;
 use crate::exec::cleanup;
@@ -22,7 +22,7 @@ use std::time::Duration;
 const CASE_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// Told about progress; the progress bar and quiet mode implement it.
-pub trait Observer {
+pub(crate) trait Observer {
     /// `work`: the expected work of all cases, in `progress::weight` units.
     fn start(&self, work: u64);
     fn case_started(&self, name: &str);
@@ -35,7 +35,7 @@ pub trait Observer {
     fn finish(&self);
 }
 
-pub fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
+pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     cleanup::install();
     stale::sweep();
     let tmp = private_temp_dir().with_context(|| {

@@ -12,13 +12,13 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
 
-pub struct Bar {
+pub(crate) struct Bar {
     bar: ProgressBar,
 }
 
 impl Bar {
     /// A bar, hidden when `quiet` or when stderr is not a terminal.
-    pub fn new(quiet: bool) -> Bar {
+    pub(crate) fn new(quiet: bool) -> Bar {
         let target = if quiet || !std::io::stderr().is_terminal() {
             ProgressDrawTarget::hidden()
         } else {
@@ -35,7 +35,7 @@ impl Bar {
     }
 
     /// Runs `f` with the bar hidden, so what it prints is not garbled.
-    pub fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
+    pub(crate) fn suspend<T>(&self, f: impl FnOnce() -> T) -> T {
         self.bar.suspend(f)
     }
 }
@@ -59,7 +59,7 @@ impl Observer for Bar {
 /// Expected work of a case in tenths of a second: a case that states how
 /// long it runs (a `duration` parameter, e.g. contention) counts that per
 /// repetition; any other case counts about a second.
-pub fn weight(case: &CaseSpec) -> u64 {
+pub(crate) fn weight(case: &CaseSpec) -> u64 {
     match DURATION.int(&case.values) {
         Some(ns) => (ns / 100_000_000).max(1) * case.repeat.max(1) + 2,
         None => 10,

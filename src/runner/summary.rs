@@ -9,7 +9,7 @@ use crate::scenario;
 /// point that this run measured, and judges every `devnull` copy against
 /// the run's `limits` memcpy figure (the one its cases used, unless they
 /// ran before `limits`).
-pub fn annotate_limits(results: &mut [CaseResult]) {
+pub(crate) fn annotate_limits(results: &mut [CaseResult]) {
     scenario::flag_not_really_moved(results);
     let reference = |name: &str| {
         results

@@ -21,7 +21,7 @@ use child::{run_forked, Plan};
 use dispatch::{Damage, Dispatch, Shape, Tally};
 use std::time::{Duration, Instant};
 
-pub struct EventBench;
+pub(crate) struct EventBench;
 
 const DISPATCH: ParamSpec = ParamSpec {
     name: "dispatch",

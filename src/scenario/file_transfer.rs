@@ -26,7 +26,7 @@ use std::fs::File;
 use std::io::{Read, Write};
 use std::net::TcpStream;
 
-pub struct FileTransfer;
+pub(crate) struct FileTransfer;
 
 const FILE_SIZE: ParamSpec = ParamSpec {
     default: "9M,32M,64M",

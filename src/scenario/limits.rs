@@ -14,7 +14,7 @@ use std::hint::black_box;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::OnceLock;
 
-pub struct Limits;
+pub(crate) struct Limits;
 
 const PROBES: &[&str] = &["clock", "syscall", "memcpy", "cacheline", "wake"];
 
@@ -81,12 +81,12 @@ const METRICS: &[MetricSpec] = &[
 pub struct LimitRef(&'static MetricSpec);
 
 impl LimitRef {
-    pub const SYSCALL: LimitRef = LimitRef(&SYSCALL_NS);
-    pub const MEMCPY: LimitRef = LimitRef(&MEMCPY_BYTES_PER_S);
-    pub const CACHELINE: LimitRef = LimitRef(&CACHELINE_RTT_NS);
-    pub const WAKE: LimitRef = LimitRef(&WAKE_RTT_NS);
+    pub(crate) const SYSCALL: LimitRef = LimitRef(&SYSCALL_NS);
+    pub(crate) const MEMCPY: LimitRef = LimitRef(&MEMCPY_BYTES_PER_S);
+    pub(crate) const CACHELINE: LimitRef = LimitRef(&CACHELINE_RTT_NS);
+    pub(crate) const WAKE: LimitRef = LimitRef(&WAKE_RTT_NS);
 
-    pub fn metric(&self) -> &'static MetricSpec {
+    pub(crate) fn metric(&self) -> &'static MetricSpec {
         self.0
     }
 }

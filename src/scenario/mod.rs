@@ -2,7 +2,7 @@
 //! behind `trait Scenario`; `ALL` lists them. A scenario expands into cases
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
-pub mod common;
+pub(crate) mod common;
 pub(crate) mod contention;
 pub(crate) mod devnull;
 pub(crate) mod event_bench;
@@ -13,20 +13,20 @@ pub(crate) mod pipe_atime;
 pub(crate) mod poll_scale;
 pub(crate) mod port_ring;
 pub(crate) mod stream;
-pub mod suite;
+pub(crate) mod suite;
 
-pub use crate::error::Unsupported;
+pub(crate) use crate::error::Unsupported;
 pub use crate::params::{ParamKind, ParamSpec, Value};
-pub use common::case::{CaseCtx, CaseSpec, Fault, Mode};
-pub(crate) use devnull::verdict::flag_not_really_moved;
+pub(crate) use common::case::{CaseCtx, CaseSpec, Fault, Mode};
+pub use devnull::verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
 
 /// Repetitions when neither the command line nor the suite says.
-pub const DEFAULT_REPEAT: u64 = 5;
+pub(crate) const DEFAULT_REPEAT: u64 = 5;
 
 use crate::measure::pin::Placement;
 use crate::model::{CaseResult, Metric};
-pub use limits::LimitRef;
+pub(crate) use limits::LimitRef;
 use std::collections::BTreeMap;
 
 /// A metric a scenario reports, declared once as a const: results store it
@@ -36,12 +36,12 @@ use std::collections::BTreeMap;
 pub struct MetricSpec {
     pub name: &'static str,
     pub unit: &'static str,
-    pub about: &'static str,
+    pub(crate) about: &'static str,
 }
 
 impl MetricSpec {
     /// Records this metric's repetitions in `out`, in the declared unit.
-    pub fn set(&self, out: &mut CaseResult, reps: Vec<f64>) {
+    pub(crate) fn set(&self, out: &mut CaseResult, reps: Vec<f64>) {
         debug_assert!(
             self.declared_for(out),
             "{} is not a metric of {}",
@@ -55,7 +55,7 @@ impl MetricSpec {
     }
 
     /// Makes this metric the one `out` leads with.
-    pub fn set_headline(&self, out: &mut CaseResult) {
+    pub(crate) fn set_headline(&self, out: &mut CaseResult) {
         debug_assert!(
             self.declared_for(out),
             "{} is not a metric of {}",
@@ -66,12 +66,12 @@ impl MetricSpec {
     }
 
     /// This metric in result `r`, if it has it.
-    pub fn of<'a>(&self, r: &'a CaseResult) -> Option<&'a Metric> {
+    pub(crate) fn of<'a>(&self, r: &'a CaseResult) -> Option<&'a Metric> {
         r.metrics.get(self.name)
     }
 
     /// This metric's headline value (the median) in `r`.
-    pub fn value(&self, r: &CaseResult) -> Option<f64> {
+    pub(crate) fn value(&self, r: &CaseResult) -> Option<f64> {
         self.of(r).map(|m| m.value)
     }
 
@@ -131,7 +131,7 @@ pub trait Scenario: Sync {
     }
 }
 
-pub static ALL: &[&dyn Scenario] = &[
+pub(crate) static ALL: &[&dyn Scenario] = &[
     &limits::Limits,
     &pingpong::PingPong,
     &stream::Stream,
@@ -148,7 +148,7 @@ pub fn find(name: &str) -> Option<&'static dyn Scenario> {
     ALL.iter().copied().find(|s| s.name() == name)
 }
 
-pub fn names() -> Vec<&'static str> {
+pub(crate) fn names() -> Vec<&'static str> {
     ALL.iter().map(|s| s.name()).collect()
 }
 

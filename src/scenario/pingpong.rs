@@ -13,7 +13,7 @@ use crate::measure::ticks::tick_clock;
 use crate::mechanism::{self, run_typed, Endpoint, EndpointLoop};
 use crate::model::{CaseResult, LatencyKind};
 
-pub struct PingPong;
+pub(crate) struct PingPong;
 
 const SIZE: ParamSpec = ParamSpec {
     default: "1",

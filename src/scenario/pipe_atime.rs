@@ -16,7 +16,7 @@ use rustix::fd::OwnedFd;
 use rustix::fs::{fcntl_getfl, fcntl_setfl, Mode as FileMode, OFlags};
 use std::path::Path;
 
-pub struct PipeAtime;
+pub(crate) struct PipeAtime;
 
 const VARIANT: ParamSpec = ParamSpec {
     name: "variant",

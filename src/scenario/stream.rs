@@ -20,7 +20,7 @@ use crate::exec::peers::SideResult;
 use crate::mechanism::{self, BoxEndpoint};
 use crate::model::CaseResult;
 
-pub struct Stream;
+pub(crate) struct Stream;
 
 const SIZE: ParamSpec = ParamSpec {
     default: "64,4096,65536",

@@ -2,17 +2,17 @@
 //! Each entry's parameters override the scenario's defaults; the user's
 //! `--param` overrides both. Every new scenario adds itself to all three.
 
-pub struct Suite {
-    pub name: &'static str,
-    pub about: &'static str,
-    pub entries: &'static [Entry],
+pub(crate) struct Suite {
+    pub(crate) name: &'static str,
+    pub(crate) about: &'static str,
+    pub(crate) entries: &'static [Entry],
 }
 
-pub struct Entry {
-    pub scenario: &'static str,
-    pub params: &'static [(&'static str, &'static str)],
+pub(crate) struct Entry {
+    pub(crate) scenario: &'static str,
+    pub(crate) params: &'static [(&'static str, &'static str)],
     /// Repetitions for this entry unless `--repeat` says otherwise.
-    pub repeat: Option<u64>,
+    pub(crate) repeat: Option<u64>,
 }
 
 /// An entry with the scenario's own repetition default.
@@ -27,7 +27,7 @@ const fn entry(scenario: &'static str, params: &'static [(&'static str, &'static
 /// The original E5 sweep of idle ("zombie") connections.
 const E5_IDLE: &str = "0,10,20,40,80,160,320,640,1280,2560,5120,10240";
 
-pub static ALL: &[Suite] = &[
+pub(crate) static ALL: &[Suite] = &[
     Suite {
         name: "quick",
         about: "every scenario at small size, about a minute on 2 cores (the default)",
@@ -266,13 +266,13 @@ pub static ALL: &[Suite] = &[
     },
 ];
 
-pub fn find(name: &str) -> Option<&'static Suite> {
+pub(crate) fn find(name: &str) -> Option<&'static Suite> {
     ALL.iter().find(|s| s.name == name)
 }
 
 /// `--quick` for a suite: its `NAME-quick` variant when one is defined
 /// (seeds-quick), else the quick suite's entries for the suite's scenarios.
-pub fn quick_variant(suite: &'static Suite) -> Vec<&'static Entry> {
+pub(crate) fn quick_variant(suite: &'static Suite) -> Vec<&'static Entry> {
     if let Some(small) = find(&format!("{}-quick", suite.name)) {
         return small.entries.iter().collect();
     }
@@ -286,7 +286,7 @@ pub fn quick_variant(suite: &'static Suite) -> Vec<&'static Entry> {
 }
 
 /// `--quick` for one scenario: the quick suite's entries for it.
-pub fn quick_entries(scenario: &str) -> Vec<&'static Entry> {
+pub(crate) fn quick_entries(scenario: &str) -> Vec<&'static Entry> {
     find("quick")
         .map(|q| {
             q.entries

@@ -17,7 +17,7 @@ mod tests;
 #[cfg(test)]
 mod tests_safety;
 
-pub use saved::{read_saved, save_beside};
+pub(crate) use saved::{read_saved, save_beside};
 
 use crate::error::UsageError;
 use crate::model::Run;
@@ -39,7 +39,7 @@ pub struct Store {
 
 /// What `Store::import` did with a run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Imported {
+pub(crate) enum Imported {
     Stored,
     /// The store already held this very run.
     AlreadyThere,
@@ -47,20 +47,20 @@ pub enum Imported {
 
 /// One line of `iolab history`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct RunSummary {
-    pub run_id: String,
-    pub started_at: String,
-    pub label: Option<String>,
-    pub suite: Option<String>,
-    pub kernel: String,
+pub(crate) struct RunSummary {
+    pub(crate) run_id: String,
+    pub(crate) started_at: String,
+    pub(crate) label: Option<String>,
+    pub(crate) suite: Option<String>,
+    pub(crate) kernel: String,
     /// How many results the run holds, and how many of them failed.
-    pub results: usize,
-    pub failed: usize,
+    pub(crate) results: usize,
+    pub(crate) failed: usize,
 }
 
 impl Store {
     /// `$XDG_DATA_HOME/iolab/results.db`, else `$HOME/.local/share/iolab/results.db`.
-    pub fn default_path() -> anyhow::Result<PathBuf> {
+    pub(crate) fn default_path() -> anyhow::Result<PathBuf> {
         let xdg = std::env::var_os("XDG_DATA_HOME");
         let home = std::env::var_os("HOME");
         data_path(xdg, home).ok_or_else(|| {
@@ -89,7 +89,7 @@ impl Store {
 
     /// Opens a store that must already exist, for the commands that only
     /// read: they work on a read-only file or mount.
-    pub fn open_existing(path: &Path) -> anyhow::Result<Store> {
+    pub(crate) fn open_existing(path: &Path) -> anyhow::Result<Store> {
         if let Ok(false) = path.try_exists() {
             return Err(UsageError::new(format!(
                 "no result store at {}: run 'iolab run' first or pass --db FILE",
@@ -138,7 +138,7 @@ impl Store {
     }
 
     /// Where this store lives.
-    pub fn path(&self) -> &Path {
+    pub(crate) fn path(&self) -> &Path {
         &self.path
     }
 
@@ -150,20 +150,20 @@ impl Store {
     }
 
     /// The newest `limit` runs, newest first.
-    pub fn history(&self, limit: usize) -> anyhow::Result<Vec<RunSummary>> {
+    pub(crate) fn history(&self, limit: usize) -> anyhow::Result<Vec<RunSummary>> {
         read::history(&self.conn, limit)
             .with_context(|| format!("listing runs in {}", self.path.display()))
     }
 
     /// The run named by `selector`: a run id, `latest` or `latest~N`.
-    pub fn load(&self, selector: &str) -> anyhow::Result<Run> {
+    pub(crate) fn load(&self, selector: &str) -> anyhow::Result<Run> {
         let wanted = selector::parse(selector)?;
         read::load(&self.conn, &self.path, self.version, (selector, wanted))
     }
 
     /// Stores a run read from a file (`iolab import`) once: the same run
     /// again is left as it is, another run under the same id is refused.
-    pub fn import(&mut self, run: &Run) -> anyhow::Result<Imported> {
+    pub(crate) fn import(&mut self, run: &Run) -> anyhow::Result<Imported> {
         let Some(stored) = self.find(&run.run_id)? else {
             self.save(run)?;
             return Ok(Imported::Stored);
@@ -186,7 +186,7 @@ impl Store {
     }
 
     /// The run stored under exactly this id, if any.
-    pub fn find(&self, run_id: &str) -> anyhow::Result<Option<Run>> {
+    pub(crate) fn find(&self, run_id: &str) -> anyhow::Result<Option<Run>> {
         read::find(&self.conn, self.version, run_id)
             .with_context(|| format!("reading run {run_id} from {}", self.path.display()))
     }
@@ -194,7 +194,7 @@ impl Store {
     /// Test-only (`--fault store`): every later write fails as it would on
     /// a read-only store.
     #[doc(hidden)]
-    pub fn refuse_writes(&self) -> anyhow::Result<()> {
+    pub(crate) fn refuse_writes(&self) -> anyhow::Result<()> {
         Ok(self.conn.pragma_update(None, "query_only", true)?)
     }
 }

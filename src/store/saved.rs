@@ -24,7 +24,7 @@ struct Saved<R> {
 
 /// Saves `run` as `iolab-run-ID.json` in the store's directory, or in the
 /// working directory if that fails; returns the file.
-pub fn save_beside(run: &Run, store: &Path) -> anyhow::Result<PathBuf> {
+pub(crate) fn save_beside(run: &Run, store: &Path) -> anyhow::Result<PathBuf> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
     let beside = match store.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
@@ -79,7 +79,7 @@ fn fill(file: File, run: &Run) -> anyhow::Result<()> {
 
 /// The run in `file` ('-' for stdin), as `iolab run --json` or a run whose
 /// storing failed wrote it. Anything else is a usage error naming the file.
-pub fn read_saved(file: &Path) -> anyhow::Result<Run> {
+pub(crate) fn read_saved(file: &Path) -> anyhow::Result<Run> {
     let text = match file == Path::new("-") {
         true => std::io::read_to_string(std::io::stdin()),
         false => std::fs::read_to_string(file),

@@ -8,14 +8,14 @@ use std::fs::File;
 use std::io;
 
 /// `len` bytes of a file, mapped shared and read-only; unmapped on drop.
-pub struct Mapping {
+pub(crate) struct Mapping {
     ptr: *mut c_void,
     len: usize,
 }
 
 impl Mapping {
     /// Maps the first `len` bytes of `file` (`len` > 0).
-    pub fn of(file: &File, len: usize) -> io::Result<Mapping> {
+    pub(crate) fn of(file: &File, len: usize) -> io::Result<Mapping> {
         if len == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -38,7 +38,7 @@ impl Mapping {
     }
 
     /// The mapped bytes. Touching them faults the pages in.
-    pub fn as_slice(&self) -> &[u8] {
+    pub(crate) fn as_slice(&self) -> &[u8] {
         // SAFETY: `ptr..ptr+len` is a live read-only mapping owned by self.
         // iolab's files live in its private 0700 dir and are never
         // truncated while mapped, so no access can raise SIGBUS.
@@ -47,7 +47,7 @@ impl Mapping {
 
     /// (pages in the page cache, pages of the mapping), by mincore, which
     /// never faults a page in.
-    pub fn resident_pages(&self) -> io::Result<(u64, u64)> {
+    pub(crate) fn resident_pages(&self) -> io::Result<(u64, u64)> {
         let page = rustix::param::page_size();
         let pages = self.len.div_ceil(page);
         let mut vec = vec![0u8; pages];
@@ -68,7 +68,7 @@ impl Drop for Mapping {
 }
 
 /// (resident pages, total pages) of the first `len` bytes of `file`.
-pub fn resident_pages(file: &File, len: u64) -> io::Result<(u64, u64)> {
+pub(crate) fn resident_pages(file: &File, len: u64) -> io::Result<(u64, u64)> {
     Mapping::of(file, len as usize)?.resident_pages()
 }
 

@@ -7,13 +7,13 @@ pub mod mmap;
 pub mod mq;
 pub mod owner;
 pub mod rusage;
-pub mod select;
+pub(crate) mod select;
 pub mod shared;
-pub mod signals;
-pub mod spawn;
-pub mod tsc;
-pub mod uring;
-pub mod uring_poll;
+pub(crate) mod signals;
+pub(crate) mod spawn;
+pub(crate) mod tsc;
+pub(crate) mod uring;
+pub(crate) mod uring_poll;
 
 use std::io;
 

@@ -60,7 +60,7 @@ pub fn create(name: &CStr, access: Access, attr: Attr) -> io::Result<Queue> {
 }
 
 /// Opens the existing queue `name`.
-pub fn open(name: &CStr, access: Access) -> io::Result<Queue> {
+pub(crate) fn open(name: &CStr, access: Access) -> io::Result<Queue> {
     // SAFETY: `name` is NUL-terminated; without O_CREAT, mq_open reads no
     // further arguments.
     adopt(unsafe { libc::mq_open(name.as_ptr(), access.flags()) })
@@ -78,7 +78,7 @@ impl Queue {
     }
 
     /// Queues `msg` (priority 0), waiting for room unless non-blocking.
-    pub fn send(&self, msg: &[u8]) -> io::Result<()> {
+    pub(crate) fn send(&self, msg: &[u8]) -> io::Result<()> {
         // SAFETY: `msg` is valid for reads of `msg.len()` bytes.
         let ret = unsafe { libc::mq_send(self.raw(), msg.as_ptr().cast(), msg.len(), 0) };
         super::cvt(ret).map(drop)
@@ -86,7 +86,7 @@ impl Queue {
 
     /// Queues `msg` only if there is room now, whatever the blocking mode:
     /// Ok(false) when the queue is full.
-    pub fn send_now(&self, msg: &[u8]) -> io::Result<bool> {
+    pub(crate) fn send_now(&self, msg: &[u8]) -> io::Result<bool> {
         let past = libc::timespec {
             tv_sec: 0,
             tv_nsec: 0,
@@ -104,7 +104,7 @@ impl Queue {
 
     /// Takes the oldest message into `buf` and returns its length. `buf`
     /// must hold the queue's `msgsize` bytes (EMSGSIZE otherwise).
-    pub fn receive(&self, buf: &mut [u8]) -> io::Result<usize> {
+    pub(crate) fn receive(&self, buf: &mut [u8]) -> io::Result<usize> {
         // SAFETY: `buf` is valid for writes of `buf.len()` bytes; the
         // priority pointer may be null.
         let n = unsafe {
@@ -128,7 +128,7 @@ impl Queue {
 
     /// Sets O_NONBLOCK: a full queue's send and an empty queue's receive
     /// fail with EAGAIN (`io::ErrorKind::WouldBlock`) instead of waiting.
-    pub fn set_nonblocking(&self) -> io::Result<()> {
+    pub(crate) fn set_nonblocking(&self) -> io::Result<()> {
         let mut raw = self.raw_attr()?;
         raw.mq_flags = libc::O_NONBLOCK.into();
         // SAFETY: `raw` is an initialised mq_attr; the old value is not wanted.

@@ -6,14 +6,14 @@ use std::io;
 /// Counters at one instant; subtract two to get the cost of what ran between.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Usage {
-    pub user_ns: u64,
-    pub sys_ns: u64,
+    pub(crate) user_ns: u64,
+    pub(crate) sys_ns: u64,
     pub voluntary_csw: u64,
     pub involuntary_csw: u64,
 }
 
 impl Usage {
-    pub fn since(self, earlier: Usage) -> Usage {
+    pub(crate) fn since(self, earlier: Usage) -> Usage {
         Usage {
             user_ns: self.user_ns.saturating_sub(earlier.user_ns),
             sys_ns: self.sys_ns.saturating_sub(earlier.sys_ns),
@@ -22,7 +22,7 @@ impl Usage {
         }
     }
 
-    pub fn plus(self, other: Usage) -> Usage {
+    pub(crate) fn plus(self, other: Usage) -> Usage {
         Usage {
             user_ns: self.user_ns + other.user_ns,
             sys_ns: self.sys_ns + other.sys_ns,
@@ -31,7 +31,7 @@ impl Usage {
         }
     }
 
-    pub fn csw(self) -> u64 {
+    pub(crate) fn csw(self) -> u64 {
         self.voluntary_csw + self.involuntary_csw
     }
 }

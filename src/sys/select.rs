@@ -8,10 +8,10 @@ use std::os::fd::RawFd;
 use std::time::Duration;
 
 /// The number of descriptors an `fd_set` can hold (1024 on Linux).
-pub const FD_SETSIZE: usize = libc::FD_SETSIZE;
+pub(crate) const FD_SETSIZE: usize = libc::FD_SETSIZE;
 
 /// Says why `fd` cannot go into an `fd_set`.
-pub fn too_high(fd: RawFd) -> io::Error {
+pub(crate) fn too_high(fd: RawFd) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidInput,
         format!("descriptor {fd} is at or above select's FD_SETSIZE of {FD_SETSIZE}"),
@@ -19,7 +19,7 @@ pub fn too_high(fd: RawFd) -> io::Error {
 }
 
 #[derive(Clone, Copy)]
-pub struct FdSet {
+pub(crate) struct FdSet {
     set: libc::fd_set,
     /// One more than the highest descriptor inserted (select's nfds).
     bound: RawFd,
@@ -32,7 +32,7 @@ impl Default for FdSet {
 }
 
 impl FdSet {
-    pub fn new() -> FdSet {
+    pub(crate) fn new() -> FdSet {
         // SAFETY: fd_set is plain old data; all-zero bits is the empty set
         // (what FD_ZERO produces).
         let set: libc::fd_set = unsafe { std::mem::zeroed() };
@@ -40,7 +40,7 @@ impl FdSet {
     }
 
     /// Adds `fd`; an error, and no change, when it does not fit the set.
-    pub fn insert(&mut self, fd: RawFd) -> io::Result<()> {
+    pub(crate) fn insert(&mut self, fd: RawFd) -> io::Result<()> {
         if fd < 0 || fd as usize >= FD_SETSIZE {
             return Err(too_high(fd));
         }
@@ -51,7 +51,7 @@ impl FdSet {
         Ok(())
     }
 
-    pub fn contains(&self, fd: RawFd) -> bool {
+    pub(crate) fn contains(&self, fd: RawFd) -> bool {
         if fd < 0 || fd as usize >= FD_SETSIZE {
             return false;
         }
@@ -62,7 +62,7 @@ impl FdSet {
 
 /// Waits until a descriptor of `read` is readable (None: forever); `read`
 /// is left holding only the ready ones. Returns how many are ready.
-pub fn select_read(read: &mut FdSet, timeout: Option<Duration>) -> io::Result<usize> {
+pub(crate) fn select_read(read: &mut FdSet, timeout: Option<Duration>) -> io::Result<usize> {
     let mut tv = timeout.map(|t| libc::timeval {
         tv_sec: t.as_secs() as libc::time_t,
         tv_usec: t.subsec_micros() as libc::suseconds_t,

@@ -58,7 +58,7 @@ impl SharedRegion {
     }
 
     #[inline]
-    pub fn atomic_u32(&self, offset: usize) -> &AtomicU32 {
+    pub(crate) fn atomic_u32(&self, offset: usize) -> &AtomicU32 {
         let p = self.at(offset, 4, 4);
         // SAFETY: as for `atomic_u64`, with 4-byte alignment.
         unsafe { AtomicU32::from_ptr(p.cast::<u32>()) }
@@ -121,7 +121,7 @@ impl Drop for SharedRegion {
 /// Counters one cache line apart in a shared region, so the counters of
 /// different writers (e.g. forked relays reporting progress) never share a
 /// line and the parent reads them without a system call.
-pub struct SharedCounters {
+pub(crate) struct SharedCounters {
     region: SharedRegion,
     len: usize,
 }
@@ -130,13 +130,13 @@ impl SharedCounters {
     const STRIDE: usize = 64;
 
     /// `len` zeroed counters.
-    pub fn new(len: usize) -> io::Result<SharedCounters> {
+    pub(crate) fn new(len: usize) -> io::Result<SharedCounters> {
         let len = len.max(1);
         let region = SharedRegion::new(len * Self::STRIDE)?;
         Ok(SharedCounters { region, len })
     }
 
-    pub fn get(&self, index: usize) -> &AtomicU64 {
+    pub(crate) fn get(&self, index: usize) -> &AtomicU64 {
         assert!(index < self.len, "counter {index} out of {}", self.len);
         self.region.atomic_u64(index * Self::STRIDE)
     }

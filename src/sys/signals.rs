@@ -7,12 +7,12 @@ use std::sync::Once;
 
 /// A thread that can be interrupted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ThreadHandle(libc::pthread_t);
+pub(crate) struct ThreadHandle(libc::pthread_t);
 
 extern "C" fn ignore_signal(_: libc::c_int) {}
 
 /// Installs the SIGUSR1 handler once per process.
-pub fn install_interrupt_handler() {
+pub(crate) fn install_interrupt_handler() {
     static ONCE: Once = Once::new();
     ONCE.call_once(|| {
         // SAFETY: sigaction is plain old data; zeroed means no flags and an
@@ -24,13 +24,13 @@ pub fn install_interrupt_handler() {
     });
 }
 
-pub fn current_thread() -> ThreadHandle {
+pub(crate) fn current_thread() -> ThreadHandle {
     // SAFETY: pthread_self has no preconditions.
     ThreadHandle(unsafe { libc::pthread_self() })
 }
 
 /// Sends SIGUSR1 to `thread`; its blocking call returns EINTR.
-pub fn interrupt(thread: ThreadHandle) -> io::Result<()> {
+pub(crate) fn interrupt(thread: ThreadHandle) -> io::Result<()> {
     // SAFETY: the handle came from pthread_self of a thread the runner still
     // joins or tracks, so it names a live thread (or an exited, unjoined one,
     // for which pthread_kill reports ESRCH).

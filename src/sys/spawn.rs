@@ -7,7 +7,7 @@ use std::process::Command;
 /// Makes the program `cmd` starts get SIGKILL when the thread that spawned
 /// it exits (PR_SET_PDEATHSIG), so no echo program outlives a crashed or
 /// killed iolab. Spawn from a thread that outlives the child.
-pub fn die_with_parent(cmd: &mut Command) -> &mut Command {
+pub(crate) fn die_with_parent(cmd: &mut Command) -> &mut Command {
     let parent = rustix::process::getpid();
     // SAFETY: the closure runs in the forked child before exec and only
     // makes async-signal-safe system calls (prctl, getppid); it allocates

@@ -3,7 +3,7 @@
 
 /// The counter's current value, or None on an architecture without one.
 #[inline(always)]
-pub fn read() -> Option<u64> {
+pub(crate) fn read() -> Option<u64> {
     #[cfg(target_arch = "x86_64")]
     {
         // SAFETY: RDTSC has no preconditions on x86_64 user space; it only

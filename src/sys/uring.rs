@@ -14,13 +14,13 @@ const WRITE: u64 = 2;
 const CURRENT_POS: u64 = u64::MAX;
 
 /// Bytes moved and system calls made.
-pub struct Moved {
-    pub bytes: u64,
-    pub syscalls: u64,
+pub(crate) struct Moved {
+    pub(crate) bytes: u64,
+    pub(crate) syscalls: u64,
 }
 
 /// Copies `len` bytes of `file` (from offset 0) to `out`, `buf` at a time.
-pub fn copy(file: &File, len: u64, out: BorrowedFd, buf: usize) -> io::Result<Moved> {
+pub(crate) fn copy(file: &File, len: u64, out: BorrowedFd, buf: usize) -> io::Result<Moved> {
     let mut ring = IoUring::new(4)?;
     let mut buffer = crate::mem::zeroed(buf.max(1), "the io_uring buffer")?;
     let mut moved = Moved {

@@ -8,14 +8,14 @@ use std::io;
 use std::os::fd::RawFd;
 use std::time::Duration;
 
-pub struct PollRing {
+pub(crate) struct PollRing {
     ring: IoUring,
 }
 
 impl PollRing {
     /// A ring whose completion queue holds `completions` entries, so that
     /// many armed requests can all complete without overflowing it.
-    pub fn new(submissions: u32, completions: u32) -> io::Result<PollRing> {
+    pub(crate) fn new(submissions: u32, completions: u32) -> io::Result<PollRing> {
         let ring = IoUring::builder()
             .setup_cqsize(completions.max(submissions * 2))
             .build(submissions)?;
@@ -24,7 +24,7 @@ impl PollRing {
 
     /// Queues a one-shot POLLIN request on `fd` that completes with
     /// `user_data`; submits first when the submission queue is full.
-    pub fn queue_poll(&mut self, fd: RawFd, user_data: u64) -> io::Result<()> {
+    pub(crate) fn queue_poll(&mut self, fd: RawFd, user_data: u64) -> io::Result<()> {
         let entry = opcode::PollAdd::new(types::Fd(fd), libc::POLLIN as u32)
             .build()
             .user_data(user_data);
@@ -41,7 +41,7 @@ impl PollRing {
     /// Submits what is queued and waits for at least one completion, or
     /// until `timeout` (None: forever). Waiting out the timeout is not an
     /// error; the completion queue is then simply empty.
-    pub fn submit_and_wait(&mut self, timeout: Option<Duration>) -> io::Result<()> {
+    pub(crate) fn submit_and_wait(&mut self, timeout: Option<Duration>) -> io::Result<()> {
         let result = match timeout {
             None => self.ring.submit_and_wait(1),
             Some(t) => {
@@ -59,12 +59,12 @@ impl PollRing {
 
     /// Submits what is queued without waiting: one io_uring_enter, which
     /// also runs the task work that posts completions already due.
-    pub fn submit(&mut self) -> io::Result<()> {
+    pub(crate) fn submit(&mut self) -> io::Result<()> {
         self.ring.submit().map(drop)
     }
 
     /// Hands each completion (user data, result) to `f`.
-    pub fn drain(&mut self, mut f: impl FnMut(u64, i32)) {
+    pub(crate) fn drain(&mut self, mut f: impl FnMut(u64, i32)) {
         for cqe in self.ring.completion() {
             f(cqe.user_data(), cqe.result());
         }

@@ -33,22 +33,22 @@ use serde::{Deserialize, Serialize};
 use std::io;
 use std::time::Instant;
 
-pub use process::fork;
-pub use scoped::both;
-pub use status::{tick, wait_any, wait_ready};
+pub(crate) use process::fork;
+pub(crate) use scoped::both;
+pub(crate) use status::{tick, wait_any, wait_ready};
 
 /// What a side is and where it runs.
 #[derive(Debug, Clone, Copy)]
-pub struct Spec {
+pub(crate) struct Spec {
     /// Names the side in errors ("the server ended without a report").
-    pub role: &'static str,
-    pub mode: Mode,
+    pub(crate) role: &'static str,
+    pub(crate) mode: Mode,
     /// The CPU the side is pinned to; None leaves it to the scheduler.
-    pub cpu: Option<usize>,
+    pub(crate) cpu: Option<usize>,
 }
 
 impl Spec {
-    pub fn new(role: &'static str, mode: Mode) -> Spec {
+    pub(crate) fn new(role: &'static str, mode: Mode) -> Spec {
         Spec {
             role,
             mode,
@@ -56,7 +56,7 @@ impl Spec {
         }
     }
 
-    pub fn on(self, cpu: Option<usize>) -> Spec {
+    pub(crate) fn on(self, cpu: Option<usize>) -> Spec {
         Spec { cpu, ..self }
     }
 }
@@ -65,11 +65,11 @@ const READY: u8 = b'R';
 
 /// Held by a side's body: its end of the start barrier (and, once the body
 /// has returned, the way its report goes back).
-pub struct Ready(OwnedFd);
+pub(crate) struct Ready(OwnedFd);
 
 impl Ready {
     /// Tells whoever waits in `wait_ready` that this side is ready.
-    pub fn signal(&self) -> io::Result<()> {
+    pub(crate) fn signal(&self) -> io::Result<()> {
         crate::mechanism::write_all_fd(&self.0, &[READY])
     }
 }
@@ -91,7 +91,7 @@ enum Outcome<R> {
 
 /// How a side ended, as its owner learns it.
 #[derive(Debug)]
-pub enum Ended<R> {
+pub(crate) enum Ended<R> {
     /// The body returned this, having cost `Usage`.
     Done(R, Usage),
     /// The body failed (or panicked, or the side could not be pinned).
@@ -108,12 +108,12 @@ pub enum Ended<R> {
 
 impl<R> Ended<R> {
     /// The value, or an error that names the side by `role`.
-    pub fn into_result(self, role: &str) -> anyhow::Result<R> {
+    pub(crate) fn into_result(self, role: &str) -> anyhow::Result<R> {
         self.into_accounted(role).map(|(value, _)| value)
     }
 
     /// The value and what the body cost, or an error naming the side.
-    pub fn into_accounted(self, role: &str) -> anyhow::Result<(R, Usage)> {
+    pub(crate) fn into_accounted(self, role: &str) -> anyhow::Result<(R, Usage)> {
         match self {
             Ended::Done(value, usage) => Ok((value, usage)),
             Ended::Failed(why) => Err(anyhow::anyhow!("{role}: {why}")),
@@ -135,7 +135,7 @@ enum Task {
 
 /// The owner's handle on one running side. Dropping it kills and reaps a
 /// process side, and interrupts a thread side that has not ended.
-pub struct Side {
+pub(crate) struct Side {
     role: &'static str,
     status: OwnedFd,
     /// What came through the status pipe after the "ready" bytes.
@@ -147,7 +147,7 @@ pub struct Side {
 
 /// Starts a side that runs `body`, as a thread or a forked process as
 /// `spec` says.
-pub fn start<R, F>(spec: Spec, body: F) -> anyhow::Result<Side>
+pub(crate) fn start<R, F>(spec: Spec, body: F) -> anyhow::Result<Side>
 where
     R: Serialize + 'static,
     F: FnOnce(&Ready) -> anyhow::Result<R> + Send + 'static,
@@ -159,7 +159,7 @@ where
 /// the caller's memory (a forked process), to drop what belongs to the
 /// caller or to other sides (e.g. the write end of the pipe the side
 /// drains, so it sees end of file when the caller closes its own).
-pub fn start_leaving<R, F>(spec: Spec, body: F, leave: impl FnOnce()) -> anyhow::Result<Side>
+pub(crate) fn start_leaving<R, F>(spec: Spec, body: F, leave: impl FnOnce()) -> anyhow::Result<Side>
 where
     R: Serialize + 'static,
     F: FnOnce(&Ready) -> anyhow::Result<R> + Send + 'static,
@@ -173,7 +173,7 @@ where
 /// Starts every side in order; each forked one keeps only its own body
 /// (the bodies not started yet are dropped in it). If one cannot start,
 /// those already started are stopped.
-pub fn start_all<R, F>(sides: Vec<(Spec, F)>) -> anyhow::Result<Vec<Side>>
+pub(crate) fn start_all<R, F>(sides: Vec<(Spec, F)>) -> anyhow::Result<Vec<Side>>
 where
     R: Serialize + 'static,
     F: FnOnce(&Ready) -> anyhow::Result<R> + Send + 'static,
@@ -200,17 +200,13 @@ impl Side {
         }
     }
 
-    pub fn role(&self) -> &'static str {
-        self.role
-    }
-
     /// True once the side has ended (its status pipe closed).
-    pub fn ended(&self) -> bool {
+    pub(crate) fn ended(&self) -> bool {
         self.ended
     }
 
     /// Asks the side to give up: its blocking call returns EINTR.
-    pub fn interrupt(&self) {
+    pub(crate) fn interrupt(&self) {
         if !self.ended {
             self.task.interrupt();
         }
@@ -218,7 +214,7 @@ impl Side {
 
     /// Ends the side now: a process is killed; a thread, which cannot be,
     /// is interrupted.
-    pub fn kill(&self) {
+    pub(crate) fn kill(&self) {
         if !self.ended {
             match self.task {
                 Task::Process { pid, reaped: false } => super::cleanup::kill_child(pid),
@@ -229,7 +225,7 @@ impl Side {
 
     /// How the side ended. A process that is still running is killed and
     /// reaped first; call `wait_any` or `finish` to let it end by itself.
-    pub fn take<R: DeserializeOwned>(&mut self) -> Ended<R> {
+    pub(crate) fn take<R: DeserializeOwned>(&mut self) -> Ended<R> {
         self.reap();
         if !self.ended {
             return match self.task {
@@ -242,12 +238,12 @@ impl Side {
 
     /// Waits for the side to end (killing a process at `deadline` or on
     /// Ctrl-C) and returns its value.
-    pub fn finish<R: DeserializeOwned>(self, deadline: Instant) -> anyhow::Result<R> {
+    pub(crate) fn finish<R: DeserializeOwned>(self, deadline: Instant) -> anyhow::Result<R> {
         self.finish_with_usage(deadline).map(|(value, _)| value)
     }
 
     /// `finish`, with the CPU time and context switches the body cost.
-    pub fn finish_with_usage<R: DeserializeOwned>(
+    pub(crate) fn finish_with_usage<R: DeserializeOwned>(
         mut self,
         deadline: Instant,
     ) -> anyhow::Result<(R, Usage)> {

@@ -14,7 +14,7 @@ use serde::Serialize;
 /// Forks a process that runs `body`, pinned to `cpu`. The body may borrow
 /// from the caller (the child has its own copy of everything); for sides
 /// that are always processes, such as a group of cooperating servers.
-pub fn fork<R, F>(role: &'static str, cpu: Option<usize>, body: F) -> anyhow::Result<Side>
+pub(crate) fn fork<R, F>(role: &'static str, cpu: Option<usize>, body: F) -> anyhow::Result<Side>
 where
     R: Serialize,
     F: FnOnce(&Ready) -> anyhow::Result<R>,

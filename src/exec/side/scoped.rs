@@ -11,7 +11,7 @@ use crate::sys::signals::{current_thread, ThreadHandle};
 /// pinned to its CPU of `cpus` when it can be (two bodies that wait for
 /// each other must both run) and registered for Ctrl-C; returns what each
 /// returned, or that it panicked.
-pub fn both<A: Send, B: Send>(
+pub(crate) fn both<A: Send, B: Send>(
     cpus: [Option<usize>; 2],
     a: impl FnOnce() -> A + Send,
     b: impl FnOnce() -> B + Send,

@@ -16,7 +16,7 @@ const TICK: Duration = Duration::from_millis(100);
 /// How long a watcher of `sides` may wait before looking again: a thread
 /// side must be re-interrupted now and then (a signal that lands between
 /// two system calls is lost), a process side needs no looking after.
-pub fn tick<S: BorrowMut<Side>>(sides: &[S]) -> Duration {
+pub(crate) fn tick<S: BorrowMut<Side>>(sides: &[S]) -> Duration {
     let threads = sides
         .iter()
         .any(|s| matches!(s.borrow().task, Task::Thread(_)));
@@ -29,14 +29,17 @@ pub fn tick<S: BorrowMut<Side>>(sides: &[S]) -> Duration {
 
 /// Waits at most `most` until a side that has not ended writes to its
 /// status pipe or ends; returns how many sides ended meanwhile.
-pub fn wait_any<S: BorrowMut<Side>>(sides: &mut [S], most: Duration) -> usize {
+pub(crate) fn wait_any<S: BorrowMut<Side>>(sides: &mut [S], most: Duration) -> usize {
     poll_sides(sides, most, |_| true)
 }
 
 /// Waits until every side has signalled `Ready`. A side that ends or
 /// reports instead makes this fail at once with its reason, whichever side
 /// it is (the others may be waiting for it); so do Ctrl-C and `deadline`.
-pub fn wait_ready<S: BorrowMut<Side>>(sides: &mut [S], deadline: Instant) -> anyhow::Result<()> {
+pub(crate) fn wait_ready<S: BorrowMut<Side>>(
+    sides: &mut [S],
+    deadline: Instant,
+) -> anyhow::Result<()> {
     loop {
         let failed = sides
             .iter_mut()

@@ -13,7 +13,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// Samples per second per CPU.
-pub const FREQUENCY: u64 = 3999;
+pub(crate) const FREQUENCY: u64 = 3999;
 /// Ring buffer per CPU (bytes, a power of two).
 const RING_BYTES: usize = 1 << 20;
 /// Kernel frames kept per call chain.
@@ -25,21 +25,21 @@ const MISC_KERNEL: u16 = 1;
 
 /// What the samples say, before symbols are looked up.
 #[derive(Default)]
-pub struct Tally {
-    pub samples: u64,
-    pub lost: u64,
+pub(crate) struct Tally {
+    pub(crate) samples: u64,
+    pub(crate) lost: u64,
     /// Kernel-mode samples: leaf instruction pointer -> count.
-    pub kernel_ips: HashMap<u64, u64>,
+    pub(crate) kernel_ips: HashMap<u64, u64>,
     /// Kernel call chains (leaf first) -> count.
-    pub chains: HashMap<Vec<u64>, u64>,
+    pub(crate) chains: HashMap<Vec<u64>, u64>,
     /// User-mode samples: (pid, instruction pointer) -> count.
-    pub user_ips: HashMap<(u32, u64), u64>,
+    pub(crate) user_ips: HashMap<(u32, u64), u64>,
     /// Per sampled pid: None when it runs iolab's own image (a thread or a
     /// fork), else the program's name, looked up while it still ran.
-    pub images: HashMap<u32, Option<String>>,
+    pub(crate) images: HashMap<u32, Option<String>>,
 }
 
-pub struct Capture {
+pub(crate) struct Capture {
     stop: Arc<AtomicBool>,
     done: mpsc::Receiver<Tally>,
 }
@@ -47,7 +47,7 @@ pub struct Capture {
 impl Capture {
     /// Opens the events on every CPU this process may use and starts
     /// draining them; an error says why profiling is not possible.
-    pub fn start(cpus: &[usize]) -> Result<Capture, String> {
+    pub(crate) fn start(cpus: &[usize]) -> Result<Capture, String> {
         let stop = Arc::new(AtomicBool::new(false));
         let (sampler_tx, sampler_rx) = mpsc::channel::<Vec<Sampler>>();
         let (done_tx, done) = mpsc::channel();
@@ -75,7 +75,7 @@ impl Capture {
     }
 
     /// Stops sampling and returns the tally.
-    pub fn finish(self) -> Tally {
+    pub(crate) fn finish(self) -> Tally {
         self.stop.store(true, Ordering::SeqCst);
         self.done.recv().unwrap_or_default()
     }

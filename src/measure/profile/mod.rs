@@ -16,7 +16,7 @@ const TOP: usize = 10;
 
 /// The atime/mtime update path, old and new names: a sample counts when
 /// any frame of its kernel call chain is one of these.
-pub const ATIME_PATH: &[&str] = &[
+pub(crate) const ATIME_PATH: &[&str] = &[
     "touch_atime",
     "atime_needs_update",
     "relatime_need_update",
@@ -39,12 +39,12 @@ pub const ATIME_PATH: &[&str] = &[
 ];
 
 /// A profile being taken, or why none can be.
-pub struct Session {
+pub(crate) struct Session {
     capture: Result<Capture, String>,
 }
 
 /// Starts sampling the calling thread and everything it starts from now on.
-pub fn start() -> Session {
+pub(crate) fn start() -> Session {
     let cpus = crate::measure::pin::allowed_cpus();
     Session {
         capture: Capture::start(&cpus),
@@ -52,7 +52,7 @@ pub fn start() -> Session {
 }
 
 impl Session {
-    pub fn finish(self) -> Profile {
+    pub(crate) fn finish(self) -> Profile {
         let method = format!(
             "perf_event_open: software cpu-clock sampling at {} Hz per CPU, inherited by every thread and process of the case, kernel call chains",
             capture::FREQUENCY
@@ -136,7 +136,7 @@ fn atime_samples(tally: &Tally, syms: &KernelSymbols) -> u64 {
 
 /// True for an ATIME_PATH function, also as a compiler clone such as
 /// `touch_atime.part.0` or `file_update_time.isra.0`.
-pub fn is_atime_path(name: &str) -> bool {
+pub(crate) fn is_atime_path(name: &str) -> bool {
     let base = name.split('.').next().unwrap_or(name);
     ATIME_PATH.contains(&base)
 }

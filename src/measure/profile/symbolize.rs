@@ -8,13 +8,13 @@
 use object::{Object, ObjectSegment, ObjectSymbol, SymbolKind};
 use std::path::PathBuf;
 
-pub struct KernelSymbols {
+pub(crate) struct KernelSymbols {
     /// (address, name), sorted by address.
     symbols: Vec<(u64, String)>,
 }
 
 impl KernelSymbols {
-    pub fn load() -> Result<KernelSymbols, String> {
+    pub(crate) fn load() -> Result<KernelSymbols, String> {
         let text = std::fs::read_to_string("/proc/kallsyms")
             .map_err(|e| format!("kernel symbols unavailable: /proc/kallsyms: {e}"))?;
         let mut symbols = parse_kallsyms(&text);
@@ -25,7 +25,7 @@ impl KernelSymbols {
         Ok(KernelSymbols { symbols })
     }
 
-    pub fn name(&self, ip: u64) -> Option<&str> {
+    pub(crate) fn name(&self, ip: u64) -> Option<&str> {
         let i = self.symbols.partition_point(|(addr, _)| *addr <= ip);
         i.checked_sub(1).map(|i| self.symbols[i].1.as_str())
     }
@@ -45,7 +45,7 @@ fn parse_kallsyms(text: &str) -> Vec<(u64, String)> {
 }
 
 /// iolab's own functions, and the files mapped into its address space.
-pub struct UserSymbols {
+pub(crate) struct UserSymbols {
     maps: Vec<Mapping>,
     exe: Option<PathBuf>,
     /// (file virtual address, its demangled names joined by " = "), sorted.
@@ -62,7 +62,7 @@ struct Mapping {
 }
 
 impl UserSymbols {
-    pub fn load() -> UserSymbols {
+    pub(crate) fn load() -> UserSymbols {
         let exe = std::fs::read_link("/proc/self/exe").ok();
         let maps = std::fs::read_to_string("/proc/self/maps")
             .map(|t| parse_maps(&t))
@@ -77,7 +77,7 @@ impl UserSymbols {
     }
 
     /// A function of iolab, or "[file]" for another mapped file.
-    pub fn name(&self, ip: u64) -> String {
+    pub(crate) fn name(&self, ip: u64) -> String {
         let Some(map) = self.maps.iter().find(|m| m.start <= ip && ip < m.end) else {
             return "[unknown]".into();
         };

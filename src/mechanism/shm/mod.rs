@@ -18,7 +18,7 @@ use std::path::Path;
 use std::sync::Arc;
 use wake::{Channel, Mode, Waker, Want};
 
-pub struct Shm;
+pub(crate) struct Shm;
 
 /// The largest slot, hence message, a ring is made for.
 const MAX_MESSAGE: usize = 1 << 20;
@@ -105,7 +105,7 @@ fn channels(mode: Mode, dir: &Path) -> io::Result<[Option<Channel>; 2]> {
 /// ring's line size: with the sides as threads, the two ends are heap
 /// neighbours, and sharing a cache line would bounce it on every message.
 #[repr(align(128))]
-pub struct ShmEndpoint {
+pub(crate) struct ShmEndpoint {
     tx: Producer,
     rx: Consumer,
     waker: Waker,

@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Two cache lines on machines that prefetch lines in pairs.
-pub const LINE: usize = 128;
+pub(crate) const LINE: usize = 128;
 /// Ring memory aimed for per direction; the slot count is clamped to
 /// `MIN_SLOTS..=MAX_SLOTS`.
 const RING_BYTES: usize = 1 << 20;
@@ -42,15 +42,15 @@ fn prev_power_of_two(n: usize) -> usize {
 }
 
 #[derive(Debug, Clone, Copy)]
-pub struct Layout {
-    pub slot: usize,
-    pub slots: usize,
+pub(crate) struct Layout {
+    pub(crate) slot: usize,
+    pub(crate) slots: usize,
     stride: usize,
 }
 
 impl Layout {
     /// A layout whose slots carry messages of up to `slot` bytes.
-    pub fn new(slot: usize) -> Layout {
+    pub(crate) fn new(slot: usize) -> Layout {
         let stride = (HEADER + slot).next_multiple_of(LINE);
         // A power of two, so a slot index is a mask, not a division.
         let slots = prev_power_of_two((RING_BYTES / stride).clamp(MIN_SLOTS, MAX_SLOTS));
@@ -66,7 +66,7 @@ impl Layout {
     }
 
     /// The line holding side `side`'s flags (see wake.rs).
-    pub fn flags(side: usize) -> usize {
+    pub(crate) fn flags(side: usize) -> usize {
         4 * LINE + side * LINE
     }
 
@@ -74,7 +74,7 @@ impl Layout {
         6 * LINE + ring * self.slots * self.stride
     }
 
-    pub fn bytes(&self) -> usize {
+    pub(crate) fn bytes(&self) -> usize {
         self.data(2)
     }
 }
@@ -113,14 +113,14 @@ impl RingRef {
     }
 }
 
-pub struct Producer {
+pub(crate) struct Producer {
     ring: RingRef,
     head: u64,
     cached_tail: u64,
 }
 
 impl Producer {
-    pub fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Producer {
+    pub(crate) fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Producer {
         Producer {
             ring: RingRef::new(region, layout, ring),
             head: 0,
@@ -129,7 +129,7 @@ impl Producer {
     }
 
     /// An error when `len` bytes do not fit a slot.
-    pub fn check_size(&self, len: usize) -> io::Result<()> {
+    pub(crate) fn check_size(&self, len: usize) -> io::Result<()> {
         if len <= self.ring.layout.slot {
             return Ok(());
         }
@@ -144,7 +144,7 @@ impl Producer {
 
     /// True when one more message fits (rereads the consumer's tail).
     #[inline]
-    pub fn has_space(&mut self) -> bool {
+    pub(crate) fn has_space(&mut self) -> bool {
         let slots = self.ring.layout.slots as u64;
         if self.head - self.cached_tail < slots {
             return true;
@@ -156,7 +156,7 @@ impl Producer {
     /// Publishes `msg`, which `check_size` accepted, into the free slot
     /// `has_space` found.
     #[inline(always)]
-    pub fn push(&mut self, msg: &[u8]) {
+    pub(crate) fn push(&mut self, msg: &[u8]) {
         let at = self.ring.slot_at(self.head);
         self.ring.region.write(at + HEADER, msg);
         self.ring
@@ -167,7 +167,7 @@ impl Producer {
     }
 
     /// Publishes `msg` if there is room; Ok(false) when the ring is full.
-    pub fn try_push(&mut self, msg: &[u8]) -> io::Result<bool> {
+    pub(crate) fn try_push(&mut self, msg: &[u8]) -> io::Result<bool> {
         self.check_size(msg.len())?;
         let room = self.has_space();
         if room {
@@ -177,7 +177,7 @@ impl Producer {
     }
 }
 
-pub struct Consumer {
+pub(crate) struct Consumer {
     ring: RingRef,
     tail: u64,
     /// Offset of the next message's slot.
@@ -189,7 +189,7 @@ pub struct Consumer {
 }
 
 impl Consumer {
-    pub fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Consumer {
+    pub(crate) fn new(region: Arc<SharedRegion>, layout: Layout, ring: usize) -> Consumer {
         let ring = RingRef::new(region, layout, ring);
         Consumer {
             next_slot: ring.slot_at(0),
@@ -203,7 +203,7 @@ impl Consumer {
     /// A probe for the next message: the length it has once published.
     /// The slot is found once, so a side spinning on it only loads it.
     #[inline]
-    pub fn probe(&self) -> impl Fn() -> Option<usize> + '_ {
+    pub(crate) fn probe(&self) -> impl Fn() -> Option<usize> + '_ {
         let word = self.ring.region.atomic_u64(self.next_slot);
         let published = self.tail + 1;
         move || {
@@ -213,7 +213,7 @@ impl Consumer {
     }
 
     /// The next message's length, once it is published.
-    pub fn ready_len(&self) -> Option<usize> {
+    pub(crate) fn ready_len(&self) -> Option<usize> {
         let probe = self.probe();
         probe()
     }
@@ -221,7 +221,7 @@ impl Consumer {
     /// Takes the next message, of `len` bytes as `ready_len` said, into
     /// `buf` (which must be its exact size).
     #[inline(always)]
-    pub fn take(&mut self, len: usize, buf: &mut [u8]) -> io::Result<()> {
+    pub(crate) fn take(&mut self, len: usize, buf: &mut [u8]) -> io::Result<()> {
         if len != buf.len() {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidData,
@@ -239,7 +239,7 @@ impl Consumer {
 
     /// Takes the next message into `buf` (which must be its exact size);
     /// Ok(false) when the ring is empty.
-    pub fn try_pop(&mut self, buf: &mut [u8]) -> io::Result<bool> {
+    pub(crate) fn try_pop(&mut self, buf: &mut [u8]) -> io::Result<bool> {
         let Some(len) = self.ready_len() else {
             return Ok(false);
         };
@@ -258,7 +258,7 @@ impl Consumer {
 
     /// True once after each publication: the moment to wake a producer
     /// waiting for space.
-    pub fn take_published(&mut self) -> bool {
+    pub(crate) fn take_published(&mut self) -> bool {
         std::mem::take(&mut self.fresh)
     }
 }

@@ -18,13 +18,13 @@ use std::io;
 use std::sync::atomic::{fence, AtomicU32, Ordering};
 use std::sync::Arc;
 
-pub const MODES: &[&str] = &["spin", "futex", "eventfd", "fifo"];
+pub(crate) const MODES: &[&str] = &["spin", "futex", "eventfd", "fifo"];
 
 /// Spins between two looks at "closed?", "cancelled?" and a sched_yield.
 const SPINS_PER_CHECK: u32 = 256;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Mode {
+pub(crate) enum Mode {
     Spin,
     Futex,
     EventFd,
@@ -32,7 +32,7 @@ pub enum Mode {
 }
 
 impl Mode {
-    pub fn parse(name: &str) -> Option<Mode> {
+    pub(crate) fn parse(name: &str) -> Option<Mode> {
         match name {
             "spin" => Some(Mode::Spin),
             "futex" => Some(Mode::Futex),
@@ -46,7 +46,7 @@ impl Mode {
 /// What a side waits for; each has its own flag, so progress of one kind
 /// wakes only a side waiting for that kind.
 #[derive(Debug, Clone, Copy)]
-pub enum Want {
+pub(crate) enum Want {
     Data = 0,
     Space = 4,
 }
@@ -55,21 +55,21 @@ const CLOSED: usize = 8;
 
 /// The descriptors of a sleeping mode: the one this side blocks on, and the
 /// peer's, to wake it.
-pub struct Channel {
-    pub rx: OwnedFd,
-    pub tx: OwnedFd,
+pub(crate) struct Channel {
+    pub(crate) rx: OwnedFd,
+    pub(crate) tx: OwnedFd,
 }
 
-pub struct Waker {
+pub(crate) struct Waker {
     region: Arc<SharedRegion>,
     mine: usize,
     peer: usize,
     mode: Mode,
     channel: Option<Channel>,
-    pub syscalls: u64,
+    pub(crate) syscalls: u64,
 }
 
-pub fn closed() -> io::Error {
+pub(crate) fn closed() -> io::Error {
     io::Error::new(
         io::ErrorKind::UnexpectedEof,
         "the other side closed the channel",
@@ -77,7 +77,7 @@ pub fn closed() -> io::Error {
 }
 
 impl Waker {
-    pub fn new(
+    pub(crate) fn new(
         region: Arc<SharedRegion>,
         side: usize,
         mode: Mode,
@@ -97,7 +97,7 @@ impl Waker {
         self.region.atomic_u32(line + at)
     }
 
-    pub fn peer_closed(&self) -> bool {
+    pub(crate) fn peer_closed(&self) -> bool {
         self.word(self.peer, CLOSED).load(Ordering::Acquire) != 0
     }
 
@@ -105,7 +105,7 @@ impl Waker {
     /// the peer closed first. Inlined, so that a spinning side's loop is
     /// one load and a compare, and the value it found is used as it is.
     #[inline]
-    pub fn wait_for<T>(
+    pub(crate) fn wait_for<T>(
         &mut self,
         want: Want,
         mut ready: impl FnMut() -> Option<T>,
@@ -173,7 +173,7 @@ impl Waker {
 
     /// Tells the peer about progress it may be sleeping on.
     #[inline]
-    pub fn notify(&mut self, want: Want) -> io::Result<()> {
+    pub(crate) fn notify(&mut self, want: Want) -> io::Result<()> {
         if self.mode == Mode::Spin {
             return Ok(());
         }
@@ -208,7 +208,7 @@ impl Waker {
     }
 
     /// Marks this side closed and wakes the peer if it sleeps.
-    pub fn close(&mut self) {
+    pub(crate) fn close(&mut self) {
         self.word(self.mine, CLOSED).store(1, Ordering::SeqCst);
         let _ = self.notify(Want::Data);
         let _ = self.notify(Want::Space);

@@ -20,18 +20,18 @@ pub(crate) enum Labels {
 
 #[derive(Debug, Clone)]
 pub(crate) struct Axis {
-    pub desc: String,
-    pub log: bool,
-    pub labels: Labels,
+    pub(crate) desc: String,
+    pub(crate) log: bool,
+    pub(crate) labels: Labels,
     /// Ticks at exactly these data values instead of computed ones.
-    pub fixed: Option<Vec<f64>>,
+    pub(crate) fixed: Option<Vec<f64>>,
 }
 
 /// Log scale when the positive data spans more than this factor.
 const LOG_SPAN: f64 = 30.0;
 
 impl Axis {
-    pub fn new(desc: impl Into<String>, labels: Labels) -> Axis {
+    pub(crate) fn new(desc: impl Into<String>, labels: Labels) -> Axis {
         Axis {
             desc: desc.into(),
             log: false,
@@ -42,7 +42,7 @@ impl Axis {
 
     /// Log-scaled when `values` are positive and span decades; the
     /// description then says so.
-    pub fn auto_log(mut self, values: impl IntoIterator<Item = f64>) -> Axis {
+    pub(crate) fn auto_log(mut self, values: impl IntoIterator<Item = f64>) -> Axis {
         let (lo, hi) = bounds(values);
         if lo > 0.0 && hi / lo > LOG_SPAN {
             self.log = true;
@@ -52,7 +52,7 @@ impl Axis {
     }
 
     /// A data value in plot coordinates; `None` where the scale cannot show it.
-    pub fn to_plot(&self, v: f64) -> Option<f64> {
+    pub(crate) fn to_plot(&self, v: f64) -> Option<f64> {
         match (self.log, v) {
             (_, v) if !v.is_finite() => None,
             (true, v) if v <= 0.0 => None,
@@ -63,7 +63,7 @@ impl Axis {
 
     /// The plotted range for `values` (plot coordinates), padded a little;
     /// a linear axis of non-negative values starts at 0.
-    pub fn range(&self, values: impl IntoIterator<Item = f64>) -> (f64, f64) {
+    pub(crate) fn range(&self, values: impl IntoIterator<Item = f64>) -> (f64, f64) {
         let (lo, hi) = bounds(values.into_iter().filter_map(|v| self.to_plot(v)));
         let (lo, hi) = if lo.is_finite() { (lo, hi) } else { (0.0, 1.0) };
         let lo = if !self.log && lo >= 0.0 { 0.0 } else { lo };
@@ -77,7 +77,7 @@ impl Axis {
     }
 
     /// Tick positions (plot coordinates) inside `lo..hi`.
-    pub fn ticks(&self, lo: f64, hi: f64) -> Vec<f64> {
+    pub(crate) fn ticks(&self, lo: f64, hi: f64) -> Vec<f64> {
         let all = match &self.fixed {
             Some(values) => values.iter().filter_map(|v| self.to_plot(*v)).collect(),
             None if self.log => log_ticks(lo, hi),
@@ -87,7 +87,7 @@ impl Axis {
     }
 
     /// The text of the tick at plot coordinate `p`.
-    pub fn label(&self, p: f64) -> String {
+    pub(crate) fn label(&self, p: f64) -> String {
         let v = if self.log { 10f64.powf(p) } else { p };
         if v == 0.0 && !matches!(self.labels, Labels::Names(_) | Labels::Nines) {
             return "0".into();

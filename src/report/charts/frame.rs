@@ -53,11 +53,11 @@ pub(crate) type Plot<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Coords>;
 /// Where the data goes: both axes with their plotted ranges, and the
 /// width reserved left of the plot for the y tick labels.
 pub(crate) struct Frame<'a> {
-    pub x: &'a Axis,
-    pub x_range: (f64, f64),
-    pub y: &'a Axis,
-    pub y_range: (f64, f64),
-    pub y_label_width: u32,
+    pub(crate) x: &'a Axis,
+    pub(crate) x_range: (f64, f64),
+    pub(crate) y: &'a Axis,
+    pub(crate) y_range: (f64, f64),
+    pub(crate) y_label_width: u32,
 }
 
 /// Draw the axes onto `root` and hand back the plot to draw data on.

@@ -12,10 +12,10 @@ const MARKED: usize = 16;
 
 /// What a line chart shows.
 pub(crate) struct LineChart {
-    pub title: String,
-    pub x: Axis,
-    pub y: Axis,
-    pub lines: Vec<Line>,
+    pub(crate) title: String,
+    pub(crate) x: Axis,
+    pub(crate) y: Axis,
+    pub(crate) lines: Vec<Line>,
 }
 
 pub(crate) fn draw(spec: LineChart, sources: &[Source]) -> anyhow::Result<Chart> {

@@ -22,26 +22,26 @@ use serde::Serialize;
 /// plotters) and the legend, rendered as HTML next to it.
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Chart {
-    pub title: String,
-    pub svg: String,
-    pub legend: Vec<Swatch>,
+    pub(crate) title: String,
+    pub(crate) svg: String,
+    pub(crate) legend: Vec<Swatch>,
 }
 
 /// One legend entry: a colour (CSS hex), a line style and a name.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub(crate) struct Swatch {
-    pub color: String,
-    pub dashed: bool,
-    pub name: String,
+    pub(crate) color: String,
+    pub(crate) dashed: bool,
+    pub(crate) name: String,
 }
 
 /// The results of one scenario from one run; a baseline run is drawn
 /// dashed (lines) or lighter (bars) on the same charts.
 pub(crate) struct Source<'a> {
     /// "A" or "B" in a comparison, empty for a single run.
-    pub tag: String,
-    pub results: Vec<&'a CaseResult>,
-    pub baseline: bool,
+    pub(crate) tag: String,
+    pub(crate) results: Vec<&'a CaseResult>,
+    pub(crate) baseline: bool,
 }
 
 impl Source<'_> {
@@ -57,10 +57,10 @@ impl Source<'_> {
 /// A line of a line chart: points in data units, drawn in `color`.
 #[derive(Debug, Clone)]
 pub(crate) struct Line {
-    pub name: String,
-    pub color: usize,
-    pub dashed: bool,
-    pub points: Vec<(f64, f64)>,
+    pub(crate) name: String,
+    pub(crate) color: usize,
+    pub(crate) dashed: bool,
+    pub(crate) points: Vec<(f64, f64)>,
 }
 
 /// Every chart the data of one scenario supports, in a fixed order.

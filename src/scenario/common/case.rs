@@ -1,7 +1,7 @@
 //! A case: one scenario at one mechanism, placement and parameter point,
 //! and the context the runner gives it.
 
-pub use crate::exec::Mode;
+pub(crate) use crate::exec::Mode;
 use crate::measure::pin::Placement;
 use crate::mechanism::Mechanism;
 use crate::scenario::{ParamSpec, Scenario, Value};
@@ -12,7 +12,7 @@ use std::time::Duration;
 
 /// A deliberate fault, only for tests that prove verification bites.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Fault {
+pub(crate) enum Fault {
     /// One message arrives with a damaged payload.
     Corrupt,
 }
@@ -27,29 +27,29 @@ pub(crate) type CaseIdentity = (
 );
 
 pub struct CaseSpec {
-    pub scenario: &'static dyn Scenario,
-    pub mech: Option<&'static dyn Mechanism>,
-    pub placement: Option<Placement>,
-    pub mode: Mode,
-    pub values: BTreeMap<&'static str, Value>,
-    pub repeat: u64,
+    pub(crate) scenario: &'static dyn Scenario,
+    pub(crate) mech: Option<&'static dyn Mechanism>,
+    pub(crate) placement: Option<Placement>,
+    pub(crate) mode: Mode,
+    pub(crate) values: BTreeMap<&'static str, Value>,
+    pub(crate) repeat: u64,
     /// Untimed operations before the repetitions; None: the scenario's default.
-    pub warmup: Option<u64>,
+    pub(crate) warmup: Option<u64>,
     /// Known before running that this case cannot run here, and why.
-    pub unsupported: Option<String>,
+    pub(crate) unsupported: Option<String>,
 }
 
 impl CaseSpec {
     /// The number the case carries for `spec`, a parameter of its scenario
     /// or mechanism (the plan fills every one in).
-    pub fn int(&self, spec: &ParamSpec) -> u64 {
+    pub(crate) fn int(&self, spec: &ParamSpec) -> u64 {
         debug_assert!(self.declares(spec), "{} is not declared", spec.name);
         spec.int(&self.values)
             .unwrap_or_else(|| panic!("scenario parameter {} is not an integer", spec.name))
     }
 
     /// The text the case carries for `spec`, as `int`.
-    pub fn text(&self, spec: &ParamSpec) -> &str {
+    pub(crate) fn text(&self, spec: &ParamSpec) -> &str {
         debug_assert!(self.declares(spec), "{} is not declared", spec.name);
         spec.text(&self.values)
             .unwrap_or_else(|| panic!("scenario parameter {} is not text", spec.name))
@@ -67,7 +67,7 @@ impl CaseSpec {
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
     /// parameters marked `in_name`.
-    pub fn name(&self) -> String {
+    pub(crate) fn name(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
         if let Some(mech) = self.mech {
             parts.push(mech.name().to_string());
@@ -99,7 +99,7 @@ impl CaseSpec {
     }
 
     /// Every parameter of the case, for the result's `params`.
-    pub fn params_json(&self) -> BTreeMap<String, serde_json::Value> {
+    pub(crate) fn params_json(&self) -> BTreeMap<String, serde_json::Value> {
         let mut map: BTreeMap<String, serde_json::Value> = self
             .values
             .iter()
@@ -128,7 +128,7 @@ impl CaseSpec {
         )
     }
 
-    pub fn warmup_or(&self, default: u64) -> u64 {
+    pub(crate) fn warmup_or(&self, default: u64) -> u64 {
         self.warmup.unwrap_or(default)
     }
 }
@@ -136,17 +136,17 @@ impl CaseSpec {
 /// What the runner gives a running case.
 pub struct CaseCtx<'a> {
     /// A private directory for this case's filesystem objects.
-    pub dir: &'a Path,
-    pub fault: Option<Fault>,
+    pub(crate) dir: &'a Path,
+    pub(crate) fault: Option<Fault>,
     /// How long a case may run before its sides are stopped.
-    pub timeout: Duration,
+    pub(crate) timeout: Duration,
 }
 
 impl CaseCtx<'_> {
     /// Runs `f` with a fresh subdirectory `name` of the case's directory, so
     /// a case can connect its mechanism more than once (a probe run, then
     /// the measured one) without their FIFOs meeting; removed afterwards.
-    pub fn in_subdir<T>(
+    pub(crate) fn in_subdir<T>(
         &self,
         name: &str,
         f: impl FnOnce(&CaseCtx) -> anyhow::Result<T>,

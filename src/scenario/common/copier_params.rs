@@ -7,7 +7,7 @@ use crate::copier::{self, Copier, CopyOpts};
 use crate::scenario::{CaseSpec, ParamKind, ParamSpec, Value};
 use std::collections::BTreeMap;
 
-pub const COPIER: ParamSpec = ParamSpec {
+pub(crate) const COPIER: ParamSpec = ParamSpec {
     name: "copier",
     kind: ParamKind::Choice(copier::NAMES),
     default: "read-write",
@@ -16,11 +16,11 @@ pub const COPIER: ParamSpec = ParamSpec {
 };
 
 /// `COPIER` with a scenario's own default.
-pub const fn copier(default: &'static str) -> ParamSpec {
+pub(crate) const fn copier(default: &'static str) -> ParamSpec {
     ParamSpec { default, ..COPIER }
 }
 
-pub const BUF: ParamSpec = ParamSpec {
+pub(crate) const BUF: ParamSpec = ParamSpec {
     name: "buf",
     kind: ParamKind::Bytes,
     default: "1024,4096,8192,65536",
@@ -29,7 +29,7 @@ pub const BUF: ParamSpec = ParamSpec {
 };
 
 /// The size of the file a copier moves; each scenario gives its default.
-pub const FILE_SIZE: ParamSpec = ParamSpec {
+pub(crate) const FILE_SIZE: ParamSpec = ParamSpec {
     name: "file-size",
     kind: ParamKind::Bytes,
     default: "64M",
@@ -37,7 +37,7 @@ pub const FILE_SIZE: ParamSpec = ParamSpec {
     in_name: true,
 };
 
-pub const CACHE: ParamSpec = ParamSpec {
+pub(crate) const CACHE: ParamSpec = ParamSpec {
     name: "cache",
     kind: ParamKind::Choice(&["warm", "cold"]),
     default: "warm",
@@ -49,7 +49,7 @@ pub const CACHE: ParamSpec = ParamSpec {
 const DEFAULT_BUF: u64 = 4096;
 
 /// Removes `buf` from a point whose copier does not use it.
-pub fn drop_unused_buf(values: &mut BTreeMap<&'static str, Value>) {
+pub(crate) fn drop_unused_buf(values: &mut BTreeMap<&'static str, Value>) {
     let uses = match COPIER.text(values) {
         Some(name) => copier::find(name).is_some_and(|c| c.uses_buf()),
         None => true,
@@ -59,17 +59,17 @@ pub fn drop_unused_buf(values: &mut BTreeMap<&'static str, Value>) {
     }
 }
 
-pub fn chosen(case: &CaseSpec) -> &'static dyn Copier {
+pub(crate) fn chosen(case: &CaseSpec) -> &'static dyn Copier {
     copier::find(case.text(&COPIER)).expect("copier names are validated by the plan")
 }
 
-pub fn opts(case: &CaseSpec) -> CopyOpts {
+pub(crate) fn opts(case: &CaseSpec) -> CopyOpts {
     let buf = BUF.int(&case.values).unwrap_or(DEFAULT_BUF);
     CopyOpts { buf: buf as usize }
 }
 
 /// `sendfile`, or `read-write buf=4096` for a copier that uses a buffer.
-pub fn label(r: &crate::model::CaseResult) -> String {
+pub(crate) fn label(r: &crate::model::CaseResult) -> String {
     let name = r.param_str(COPIER.name).unwrap_or_default();
     match r.param_str(BUF.name) {
         Some(buf) => format!("{name} buf={buf}"),

@@ -13,7 +13,7 @@ const BASELINE: &str = "read-write buf=4096";
 /// Wall times closer than this are "the same" even if spreads do not overlap.
 const SAME: f64 = 0.05;
 
-pub fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
+pub(crate) fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
     let mut groups: BTreeMap<(u64, String), Vec<&CaseResult>> = BTreeMap::new();
     for r in results.iter().filter(|r| r.status == Status::Ok) {
         let size = r

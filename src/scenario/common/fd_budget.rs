@@ -9,18 +9,18 @@ use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
 use std::io;
 
 /// What one process may still open.
-pub struct FdBudget {
+pub(crate) struct FdBudget {
     /// The most descriptors the process may hold at once.
-    pub limit: u64,
+    pub(crate) limit: u64,
     /// Why that is the limit, e.g. "the hard RLIMIT_NOFILE of 20000".
-    pub why: String,
+    pub(crate) why: String,
     /// Descriptors open now (inherited by forked children).
-    pub open: u64,
+    pub(crate) open: u64,
 }
 
 impl FdBudget {
     /// The budget of this process: its hard RLIMIT_NOFILE.
-    pub fn process() -> io::Result<FdBudget> {
+    pub(crate) fn process() -> io::Result<FdBudget> {
         let hard = getrlimit(Resource::Nofile).maximum.unwrap_or(u64::MAX);
         let open = std::fs::read_dir("/proc/self/fd")?
             .count()
@@ -33,7 +33,7 @@ impl FdBudget {
     }
 
     /// The budget of this process when waiting with `poller`.
-    pub fn for_poller(poller: &dyn Poller) -> io::Result<FdBudget> {
+    pub(crate) fn for_poller(poller: &dyn Poller) -> io::Result<FdBudget> {
         let mut budget = FdBudget::process()?;
         if let Some(max) = poller.max_fds().filter(|m| *m < budget.limit) {
             budget.limit = max;
@@ -45,7 +45,7 @@ impl FdBudget {
     /// Succeeds with the total needed when `fixed + per_unit * n` more
     /// descriptors fit in `who`; otherwise says so, with the largest
     /// `param` that would fit.
-    pub fn check(
+    pub(crate) fn check(
         &self,
         who: &str,
         param: &str,
@@ -71,7 +71,7 @@ impl FdBudget {
 
 /// Raises this process's soft RLIMIT_NOFILE to the hard limit; returns
 /// the previous limits so they can be restored.
-pub fn raise_nofile() -> io::Result<Rlimit> {
+pub(crate) fn raise_nofile() -> io::Result<Rlimit> {
     let old = getrlimit(Resource::Nofile);
     let raised = Rlimit {
         current: old.maximum,
@@ -82,7 +82,7 @@ pub fn raise_nofile() -> io::Result<Rlimit> {
 }
 
 /// Puts back the soft limit `raise_nofile` replaced.
-pub fn restore_nofile(old: Rlimit) {
+pub(crate) fn restore_nofile(old: Rlimit) {
     let _ = setrlimit(Resource::Nofile, old);
 }
 

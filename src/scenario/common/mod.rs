@@ -3,7 +3,7 @@
 //! readiness and copier parameters, descriptor budgets and test files.
 //! A scenario lives in its own file or folder next to this one.
 
-pub mod case;
+pub(crate) mod case;
 pub(crate) mod copier_params;
 pub(crate) mod copier_verdict;
 pub(crate) mod fd_budget;

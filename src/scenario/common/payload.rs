@@ -12,19 +12,19 @@ use std::io;
 /// Every FULL_CHECK_EVERY-th message is compared byte for byte.
 const FULL_CHECK_EVERY: u64 = 64;
 
-pub struct Payload {
+pub(crate) struct Payload {
     template: Vec<u8>,
 }
 
 impl Payload {
-    pub fn new(size: usize) -> io::Result<Payload> {
+    pub(crate) fn new(size: usize) -> io::Result<Payload> {
         let mut template = reserve(size, "a message template")?;
         template.extend((0..size).map(|i| (i as u8).wrapping_mul(31).wrapping_add(7)));
         Ok(Payload { template })
     }
 
     /// A buffer holding the template, for a sender to stamp.
-    pub fn buffer(&self) -> io::Result<Vec<u8>> {
+    pub(crate) fn buffer(&self) -> io::Result<Vec<u8>> {
         let mut buf = reserve(self.template.len(), "a message buffer")?;
         buf.extend_from_slice(&self.template);
         Ok(buf)
@@ -33,7 +33,7 @@ impl Payload {
     /// Writes `seq` into the first bytes of `buf` (little-endian seq+1,
     /// truncated to the message size).
     #[inline(always)]
-    pub fn stamp(&self, buf: &mut [u8], seq: u64) {
+    pub(crate) fn stamp(&self, buf: &mut [u8], seq: u64) {
         let tag = (seq + 1).to_le_bytes();
         let n = buf.len().min(8);
         // A byte loop: for up to 8 bytes, cheaper than a call to memcpy.
@@ -44,7 +44,7 @@ impl Payload {
 
     /// Checks that `buf` is message `seq`; explains the first difference.
     #[inline(always)]
-    pub fn check(&self, buf: &[u8], seq: u64, last: bool) -> Result<(), String> {
+    pub(crate) fn check(&self, buf: &[u8], seq: u64, last: bool) -> Result<(), String> {
         let n = buf.len().min(8);
         let expected = (seq + 1).to_le_bytes();
         if !buf[..n].iter().eq(&expected[..n]) {
@@ -67,7 +67,7 @@ impl Payload {
 
     /// Damages `buf` so that `check` must reject it (the test-only fault);
     /// doing it twice restores the original.
-    pub fn corrupt(buf: &mut [u8]) {
+    pub(crate) fn corrupt(buf: &mut [u8]) {
         buf[0] ^= 0x5a;
     }
 }

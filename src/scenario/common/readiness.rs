@@ -10,7 +10,7 @@ use rustix::fd::{AsFd, BorrowedFd};
 use std::collections::BTreeMap;
 use std::io;
 
-pub const POLLER_PARAM: ParamSpec = ParamSpec {
+pub(crate) const POLLER_PARAM: ParamSpec = ParamSpec {
     name: "poller",
     kind: ParamKind::Choice(poller::NAMES),
     default: "select,poll,epoll-lt,epoll-et,io-uring",
@@ -19,7 +19,7 @@ pub const POLLER_PARAM: ParamSpec = ParamSpec {
 };
 
 /// The case's poller, or `Unsupported` when it cannot run here.
-pub fn poller_of(case: &CaseSpec) -> anyhow::Result<&'static dyn Poller> {
+pub(crate) fn poller_of(case: &CaseSpec) -> anyhow::Result<&'static dyn Poller> {
     let name = case.text(&POLLER_PARAM);
     let p = poller::find(name).ok_or_else(|| anyhow::anyhow!("unknown poller {name}"))?;
     match p.probe() {
@@ -30,7 +30,7 @@ pub fn poller_of(case: &CaseSpec) -> anyhow::Result<&'static dyn Poller> {
 
 /// Adds every descriptor with its index as the token. A descriptor the
 /// poller refuses as out of range (select's FD_SETSIZE) is `Unsupported`.
-pub fn register<'fd, F: AsFd + 'fd>(
+pub(crate) fn register<'fd, F: AsFd + 'fd>(
     set: &mut dyn PollSet<'fd>,
     fds: impl IntoIterator<Item = &'fd F>,
 ) -> anyhow::Result<()> {
@@ -51,7 +51,7 @@ pub fn register<'fd, F: AsFd + 'fd>(
 /// again). Edge-triggered: reads until a short read, since no new report
 /// comes for bytes already there. Returns the bytes read; end of file is
 /// an error (no peer closes during a measurement).
-pub fn read_ready(
+pub(crate) fn read_ready(
     fd: BorrowedFd<'_>,
     edge: bool,
     buf: &mut [u8],
@@ -77,7 +77,11 @@ pub fn read_ready(
 /// grows from the smallest to the largest `x` that ran, e.g. "poll: 34.0x
 /// slower at idle=10240 than at idle=0"; and from which `x` it could not run.
 /// `metric` None means each result's headline.
-pub fn growth(results: &[&CaseResult], x: &ParamSpec, metric: Option<&MetricSpec>) -> Vec<String> {
+pub(crate) fn growth(
+    results: &[&CaseResult],
+    x: &ParamSpec,
+    metric: Option<&MetricSpec>,
+) -> Vec<String> {
     let x = x.name;
     let mut series: BTreeMap<String, Vec<&CaseResult>> = BTreeMap::new();
     for r in results {

@@ -9,18 +9,18 @@ use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-pub struct Schedule {
-    pub warmup: u64,
-    pub reps: u64,
-    pub count: u64,
+pub(crate) struct Schedule {
+    pub(crate) warmup: u64,
+    pub(crate) reps: u64,
+    pub(crate) count: u64,
 }
 
 impl Schedule {
-    pub fn total(&self) -> u64 {
+    pub(crate) fn total(&self) -> u64 {
         self.warmup + self.reps * self.count
     }
 
-    pub fn rep_ends(&self) -> RepEnds {
+    pub(crate) fn rep_ends(&self) -> RepEnds {
         RepEnds {
             next_last: self.warmup + self.count.max(1) - 1,
             count: self.count.max(1),
@@ -29,12 +29,12 @@ impl Schedule {
 
     /// The message the test-only fault damages: half-way through the
     /// first repetition, so a run that goes on past it is caught.
-    pub fn fault_at(&self, fault: Option<Fault>) -> Option<u64> {
+    pub(crate) fn fault_at(&self, fault: Option<Fault>) -> Option<u64> {
         fault.map(|_| self.warmup + self.count / 2)
     }
 
     /// The repetition that ends with message `seq` (counted from 0), if any.
-    pub fn rep_ending_at(&self, seq: u64) -> Option<u64> {
+    pub(crate) fn rep_ending_at(&self, seq: u64) -> Option<u64> {
         let after = seq + 1;
         (after > self.warmup && (after - self.warmup).is_multiple_of(self.count))
             .then(|| (after - self.warmup) / self.count - 1)
@@ -43,7 +43,7 @@ impl Schedule {
 
 /// Where repetitions end, asked message by message in order: a comparison
 /// per message instead of `rep_ending_at`'s division, for the fastest loops.
-pub struct RepEnds {
+pub(crate) struct RepEnds {
     next_last: u64,
     count: u64,
 }
@@ -52,7 +52,7 @@ impl RepEnds {
     /// True when message `seq` is the last of a repetition; `seq` must
     /// visit every message in order.
     #[inline(always)]
-    pub fn at(&mut self, seq: u64) -> bool {
+    pub(crate) fn at(&mut self, seq: u64) -> bool {
         if seq != self.next_last {
             return false;
         }
@@ -64,31 +64,31 @@ impl RepEnds {
 /// One side's report. Verification failures are data (`mismatch`), not
 /// errors, so the tally up to the failure is kept.
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct SideOut {
-    pub cpus: Vec<usize>,
+pub(crate) struct SideOut {
+    pub(crate) cpus: Vec<usize>,
     /// Wall time of each repetition, as this side saw it.
-    pub rep_ns: Vec<u64>,
+    pub(crate) rep_ns: Vec<u64>,
     /// CPU counters of each repetition.
-    pub rep_usage: Vec<Usage>,
+    pub(crate) rep_usage: Vec<Usage>,
     /// HdrHistogram V2 of per-operation latencies, if this side timed them.
-    pub histogram: Option<Vec<u8>>,
+    pub(crate) histogram: Option<Vec<u8>>,
     /// Messages and bytes this side received and verified.
-    pub messages: u64,
-    pub bytes: u64,
-    pub mismatch: Option<String>,
+    pub(crate) messages: u64,
+    pub(crate) bytes: u64,
+    pub(crate) mismatch: Option<String>,
     /// System calls the mechanism made for this side, if it counts them.
     #[serde(default)]
-    pub syscalls: Option<u64>,
+    pub(crate) syscalls: Option<u64>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
-pub struct Meter {
+pub(crate) struct Meter {
     last: Usage,
     last_ns: u64,
 }
 
 impl Meter {
-    pub fn start(out: &mut SideOut) -> Meter {
+    pub(crate) fn start(out: &mut SideOut) -> Meter {
         out.cpus.push(current_cpu());
         Meter {
             last: thread_usage(),
@@ -97,7 +97,7 @@ impl Meter {
     }
 
     /// Closes a repetition: its wall time and CPU counters since the last mark.
-    pub fn mark(&mut self, out: &mut SideOut) {
+    pub(crate) fn mark(&mut self, out: &mut SideOut) {
         let now_ns = crate::measure::clock::now_ns();
         let now = thread_usage();
         out.rep_ns.push(now_ns - self.last_ns);
@@ -110,7 +110,7 @@ impl Meter {
     }
 
     /// Restarts the clock without closing a repetition (end of warm-up).
-    pub fn reset(&mut self) {
+    pub(crate) fn reset(&mut self) {
         self.last = thread_usage();
         self.last_ns = crate::measure::clock::now_ns();
     }
@@ -119,14 +119,14 @@ impl Meter {
 /// A side's repetitions as its loop goes message by message: the meter
 /// restarts when warm-up ends and closes each repetition at its last
 /// message.
-pub struct Reps {
+pub(crate) struct Reps {
     meter: Meter,
     ends: RepEnds,
     warmup: u64,
 }
 
 impl Reps {
-    pub fn start(sched: &Schedule, out: &mut SideOut) -> Reps {
+    pub(crate) fn start(sched: &Schedule, out: &mut SideOut) -> Reps {
         Reps {
             meter: Meter::start(out),
             ends: sched.rep_ends(),
@@ -136,7 +136,7 @@ impl Reps {
 
     /// Before message `seq`: restarts the meter if warm-up ends here.
     #[inline(always)]
-    pub fn begin(&mut self, seq: u64) {
+    pub(crate) fn begin(&mut self, seq: u64) {
         if seq == self.warmup {
             self.meter.reset();
         }
@@ -145,17 +145,17 @@ impl Reps {
     /// True when message `seq` is the last of a repetition; the caller
     /// then `mark`s it (after timing it, if it times round trips).
     #[inline(always)]
-    pub fn ends_at(&mut self, seq: u64) -> bool {
+    pub(crate) fn ends_at(&mut self, seq: u64) -> bool {
         self.ends.at(seq)
     }
 
-    pub fn mark(&mut self, out: &mut SideOut) {
+    pub(crate) fn mark(&mut self, out: &mut SideOut) {
         self.meter.mark(out);
     }
 
     /// After message `seq`: closes the repetition it ends, if any.
     #[inline(always)]
-    pub fn end(&mut self, seq: u64, out: &mut SideOut) {
+    pub(crate) fn end(&mut self, seq: u64, out: &mut SideOut) {
         if self.ends.at(seq) {
             self.meter.mark(out);
         }
@@ -166,7 +166,7 @@ fn thread_usage() -> Usage {
     usage(Who::Thread).unwrap_or_default()
 }
 
-pub fn cpu_usage(u: Usage) -> CpuUsage {
+pub(crate) fn cpu_usage(u: Usage) -> CpuUsage {
     CpuUsage {
         user_s: u.user_ns as f64 / 1e9,
         sys_s: u.sys_ns as f64 / 1e9,
@@ -176,25 +176,25 @@ pub fn cpu_usage(u: Usage) -> CpuUsage {
 }
 
 /// The metric `syscalls_per_msg` reports, for every two-sided scenario.
-pub const SYSCALLS_PER_MSG: crate::scenario::MetricSpec = crate::scenario::MetricSpec {
+pub(crate) const SYSCALLS_PER_MSG: crate::scenario::MetricSpec = crate::scenario::MetricSpec {
     name: "syscalls_per_msg",
     unit: "calls",
     about: "system calls (both sides) per message, where the mechanism counts them (shm)",
 };
 
 /// Both sides' counted system calls per message carried, when known.
-pub fn syscalls_per_msg(a: &SideOut, b: &SideOut, messages: u64) -> Option<f64> {
+pub(crate) fn syscalls_per_msg(a: &SideOut, b: &SideOut, messages: u64) -> Option<f64> {
     Some((a.syscalls? + b.syscalls?) as f64 / messages.max(1) as f64)
 }
 
 impl SideOut {
-    pub fn total_usage(&self) -> Usage {
+    pub(crate) fn total_usage(&self) -> Usage {
         self.rep_usage
             .iter()
             .fold(Usage::default(), |acc, u| acc.plus(*u))
     }
 
-    pub fn side(&self, role: &str) -> Side {
+    pub(crate) fn side(&self, role: &str) -> Side {
         Side {
             role: role.to_string(),
             cpus: self.cpus.clone(),

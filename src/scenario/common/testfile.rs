@@ -17,17 +17,17 @@ use xxhash_rust::xxh3::Xxh3;
 
 const CHUNK: usize = 1 << 20;
 
-pub struct TestFile {
-    pub path: PathBuf,
-    pub file: File,
-    pub len: u64,
-    pub hash: u64,
-    pub mount: Mount,
+pub(crate) struct TestFile {
+    pub(crate) path: PathBuf,
+    pub(crate) file: File,
+    pub(crate) len: u64,
+    pub(crate) hash: u64,
+    pub(crate) mount: Mount,
 }
 
 impl TestFile {
     /// Writes `len` bytes to `dir/name`, synced so its pages can be dropped.
-    pub fn create(dir: &Path, name: &str, len: u64) -> anyhow::Result<TestFile> {
+    pub(crate) fn create(dir: &Path, name: &str, len: u64) -> anyhow::Result<TestFile> {
         ensure_room(dir, len)?;
         let path = dir.join(name);
         let hash = write_content(&path, len).map_err(|e| write_failed(e, &path, len))?;
@@ -43,13 +43,13 @@ impl TestFile {
     }
 
     /// (pages in the page cache, pages of the file).
-    pub fn resident(&self) -> anyhow::Result<(u64, u64)> {
+    pub(crate) fn resident(&self) -> anyhow::Result<(u64, u64)> {
         resident_pages(&self.file, self.len).context("mincore on the test file")
     }
 
     /// `cache=cold`: drops the file's pages and checks with mincore that
     /// they are gone; a filesystem that keeps them (tmpfs) is `Unsupported`.
-    pub fn prepare(&self, cache: &str) -> anyhow::Result<()> {
+    pub(crate) fn prepare(&self, cache: &str) -> anyhow::Result<()> {
         if cache != "cold" {
             return Ok(());
         }
@@ -66,7 +66,7 @@ impl TestFile {
     }
 
     /// Records where the file lives in the result's params.
-    pub fn describe(&self, out: &mut crate::model::CaseResult) {
+    pub(crate) fn describe(&self, out: &mut crate::model::CaseResult) {
         out.params
             .insert("filesystem".into(), self.mount.fs_type.clone().into());
         out.params
@@ -158,23 +158,23 @@ fn fill(buf: &mut [u8], offset: u64) {
 
 /// A running count and xxh3 of the bytes seen, for receivers.
 #[derive(Default)]
-pub struct Digest {
-    pub bytes: u64,
+pub(crate) struct Digest {
+    pub(crate) bytes: u64,
     hasher: Xxh3,
 }
 
 impl Digest {
-    pub fn update(&mut self, data: &[u8]) {
+    pub(crate) fn update(&mut self, data: &[u8]) {
         self.bytes += data.len() as u64;
         self.hasher.update(data);
     }
 
-    pub fn hash(&self) -> u64 {
+    pub(crate) fn hash(&self) -> u64 {
         self.hasher.digest()
     }
 
     /// Why `bytes`/`hash` are not the file's, if they are not.
-    pub fn mismatch(&self, len: u64, hash: u64) -> Option<String> {
+    pub(crate) fn mismatch(&self, len: u64, hash: u64) -> Option<String> {
         if self.bytes != len {
             return Some(format!("received {} bytes, the file has {len}", self.bytes));
         }
@@ -189,14 +189,14 @@ impl Digest {
 
 /// The mount a path lives on, from /proc/self/mountinfo.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mount {
-    pub point: String,
-    pub fs_type: String,
-    pub options: String,
+pub(crate) struct Mount {
+    pub(crate) point: String,
+    pub(crate) fs_type: String,
+    pub(crate) options: String,
 }
 
 impl Mount {
-    pub fn of(path: &Path) -> Mount {
+    pub(crate) fn of(path: &Path) -> Mount {
         let text = std::fs::read_to_string("/proc/self/mountinfo").unwrap_or_default();
         let path = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
         find_mount(&text, &path).unwrap_or(Mount {
@@ -207,7 +207,7 @@ impl Mount {
     }
 
     /// `noatime`, `relatime` or `strictatime` (no flag shown), plus `lazytime`.
-    pub fn atime_mode(&self) -> String {
+    pub(crate) fn atime_mode(&self) -> String {
         let has = |o: &str| self.options.split(',').any(|x| x == o);
         let mode = if has("noatime") {
             "noatime"

@@ -10,7 +10,7 @@ use crate::scenario::common::side::{cpu_usage, SideOut};
 use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
 
 /// Runs `a` and `b` on the case's mechanism and placement.
-pub fn run_sides<R, FA, FB>(
+pub(crate) fn run_sides<R, FA, FB>(
     case: &CaseSpec,
     ctx: &CaseCtx,
     a: FA,
@@ -41,7 +41,7 @@ where
 /// finished and verified everything; otherwise marks `out` failed with the
 /// most telling reason (a verification mismatch beats the other side's
 /// "channel closed" that follows from it).
-pub fn settle(
+pub(crate) fn settle(
     out: &mut CaseResult,
     reports: [SideResult<SideOut>; 2],
     roles: [&str; 2],
@@ -98,6 +98,6 @@ fn fail(out: &mut CaseResult, reason: String) {
 }
 
 /// Per-repetition values of `f(rep)` for `reps` repetitions.
-pub fn per_rep(reps: usize, f: impl Fn(usize) -> f64) -> Vec<f64> {
+pub(crate) fn per_rep(reps: usize, f: impl Fn(usize) -> f64) -> Vec<f64> {
     (0..reps).map(f).collect()
 }

@@ -30,7 +30,7 @@ fn group_key(r: &CaseResult) -> String {
 }
 
 /// The mechanism with its own parameters, e.g. "shm wake=futex".
-pub fn mech(r: &CaseResult) -> String {
+pub(crate) fn mech(r: &CaseResult) -> String {
     let name = r.param_str("mech").unwrap_or_else(|| r.case.clone());
     let own = mechanism::find(&name)
         .map(|m| m.params())
@@ -42,7 +42,7 @@ pub fn mech(r: &CaseResult) -> String {
 
 /// Per placement and size: the best mechanism against pipe (or against the
 /// worst when pipe is best).
-pub fn fastest_per_group(
+pub(crate) fn fastest_per_group(
     results: &[&CaseResult],
     scenario: &str,
     what: &str,
@@ -160,7 +160,7 @@ fn compare_line(
 }
 
 /// How much more a cross-cpu case costs than the same mechanism same-cpu.
-pub fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<String> {
+pub(crate) fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<String> {
     let ok = ok_results(results);
     let find = |m: &str, size: &Option<String>, placement: &str| {
         ok.iter().find(|r| {

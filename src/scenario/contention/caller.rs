@@ -16,16 +16,16 @@ use std::time::Duration;
 
 /// How long, how finely, and what counts as slow (all nanoseconds).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize)]
-pub struct Timing {
-    pub duration_ns: u64,
-    pub interval_ns: u64,
-    pub slow_ns: u64,
+pub(crate) struct Timing {
+    pub(crate) duration_ns: u64,
+    pub(crate) interval_ns: u64,
+    pub(crate) slow_ns: u64,
 }
 
 /// What the channel carries: one byte of a counter mod 256, an eventfd
 /// counter, or bytes whose order cannot be checked (UDP may drop some).
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
-pub enum Payload {
+pub(crate) enum Payload {
     Sequence,
     Counter,
     Unordered,
@@ -33,29 +33,29 @@ pub enum Payload {
 
 /// One interval of the time series.
 #[derive(Debug, Clone, Copy, Default, Serialize, Deserialize)]
-pub struct Interval {
-    pub start_s: f64,
-    pub mean_ns: f64,
-    pub max_ns: u64,
-    pub slow: u64,
+pub(crate) struct Interval {
+    pub(crate) start_s: f64,
+    pub(crate) mean_ns: f64,
+    pub(crate) max_ns: u64,
+    pub(crate) slow: u64,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct CallReport {
+pub(crate) struct CallReport {
     /// False for the side that only held its end open.
-    pub active: bool,
-    pub calls: u64,
+    pub(crate) active: bool,
+    pub(crate) calls: u64,
     /// Calls that moved a message.
-    pub transfers: u64,
+    pub(crate) transfers: u64,
     /// Messages moved: transfers, or for a counter the sum read or written.
-    pub amount: u64,
-    pub slow: u64,
-    pub wall_ns: u64,
-    pub usage: Usage,
-    pub cpus: Vec<usize>,
-    pub histogram: Vec<u8>,
-    pub series: Vec<Interval>,
-    pub mismatch: Option<String>,
+    pub(crate) amount: u64,
+    pub(crate) slow: u64,
+    pub(crate) wall_ns: u64,
+    pub(crate) usage: Usage,
+    pub(crate) cpus: Vec<usize>,
+    pub(crate) histogram: Vec<u8>,
+    pub(crate) series: Vec<Interval>,
+    pub(crate) mismatch: Option<String>,
 }
 
 /// The peer is done and went away: not a failure, the end of the loop.
@@ -69,7 +69,11 @@ fn peer_gone(e: &io::Error) -> bool {
     )
 }
 
-pub fn writer(mut ep: BoxEndpoint, payload: Payload, timing: Timing) -> anyhow::Result<CallReport> {
+pub(crate) fn writer(
+    mut ep: BoxEndpoint,
+    payload: Payload,
+    timing: Timing,
+) -> anyhow::Result<CallReport> {
     ep.set_nonblocking()?;
     let mut seq = 0u64;
     let one = 1u64.to_ne_bytes();
@@ -83,7 +87,11 @@ pub fn writer(mut ep: BoxEndpoint, payload: Payload, timing: Timing) -> anyhow::
     })
 }
 
-pub fn reader(mut ep: BoxEndpoint, payload: Payload, timing: Timing) -> anyhow::Result<CallReport> {
+pub(crate) fn reader(
+    mut ep: BoxEndpoint,
+    payload: Payload,
+    timing: Timing,
+) -> anyhow::Result<CallReport> {
     ep.set_nonblocking()?;
     let mut seq = 0u64;
     let mut buf = [0u8; 8];
@@ -109,7 +117,7 @@ pub fn reader(mut ep: BoxEndpoint, payload: Payload, timing: Timing) -> anyhow::
 
 /// The side that does not run in this test keeps its end open (so the
 /// other sees EAGAIN, not a closed channel) until the active side is done.
-pub fn idle(ep: BoxEndpoint, timing: Timing) -> anyhow::Result<CallReport> {
+pub(crate) fn idle(ep: BoxEndpoint, timing: Timing) -> anyhow::Result<CallReport> {
     let until = now_ns() + timing.duration_ns + 200_000_000;
     while now_ns() < until && !cleanup::cancelled() {
         std::thread::sleep(Duration::from_millis(10));

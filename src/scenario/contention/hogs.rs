@@ -5,13 +5,13 @@
 use crate::exec::side::{self, Ready, Side, Spec};
 use crate::exec::Mode;
 
-pub struct Hogs {
+pub(crate) struct Hogs {
     _sides: Vec<Side>,
 }
 
 impl Hogs {
     /// Starts `n` processes that burn a CPU each.
-    pub fn start(n: u64) -> anyhow::Result<Hogs> {
+    pub(crate) fn start(n: u64) -> anyhow::Result<Hogs> {
         let sides = (0..n)
             .map(|_| side::start(Spec::new("CPU hog", Mode::Processes), burn))
             .collect::<anyhow::Result<_>>()?;

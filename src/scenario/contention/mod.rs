@@ -17,7 +17,7 @@ use crate::model::CaseResult;
 use caller::{CallReport, Payload, Timing};
 pub(crate) use result::{READER, WRITER};
 
-pub struct Contention;
+pub(crate) struct Contention;
 
 const TESTS: &[&str] = &["reader-only", "writer-only", "both", "both+hogs"];
 

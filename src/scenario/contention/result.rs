@@ -15,16 +15,16 @@ use crate::sys::rusage::Usage;
 /// The figures of one side, each declared for the role it is named after
 /// (`reader_calls`, `writer_calls`, ...).
 pub(crate) struct RoleMetrics {
-    pub role: &'static str,
-    pub calls: MetricSpec,
-    pub transfers: MetricSpec,
-    pub calls_per_s: MetricSpec,
-    pub mean_ns: MetricSpec,
-    pub p99_9_ns: MetricSpec,
-    pub max_ns: MetricSpec,
-    pub slow_calls: MetricSpec,
-    pub cpu_util: MetricSpec,
-    pub voluntary_csw: MetricSpec,
+    pub(crate) role: &'static str,
+    pub(crate) calls: MetricSpec,
+    pub(crate) transfers: MetricSpec,
+    pub(crate) calls_per_s: MetricSpec,
+    pub(crate) mean_ns: MetricSpec,
+    pub(crate) p99_9_ns: MetricSpec,
+    pub(crate) max_ns: MetricSpec,
+    pub(crate) slow_calls: MetricSpec,
+    pub(crate) cpu_util: MetricSpec,
+    pub(crate) voluntary_csw: MetricSpec,
 }
 
 macro_rules! role_metrics {
@@ -110,7 +110,7 @@ const HOGS_RAN: MetricSpec = MetricSpec {
 
 macro_rules! metrics {
     ($($role:ident),*) => {
-        pub const METRICS: &[MetricSpec] = &[
+        pub(crate) const METRICS: &[MetricSpec] = &[
             MEAN_NS,
             P99_9_NS,
             SLOW_CALLS,
@@ -137,7 +137,7 @@ const SIDES: [&RoleMetrics; 2] = [&WRITER, &READER];
 
 /// Checks one repetition; None (and `out` failed) if a side failed or the
 /// reader saw something that was not written.
-pub fn settle(
+pub(crate) fn settle(
     out: &mut CaseResult,
     reports: [SideResult<CallReport>; 2],
     payload: Payload,
@@ -196,7 +196,7 @@ fn verified(ok: bool, amount: u64, transfers: u64, payload: Payload) -> Verified
 
 /// Fills metrics, latency, histogram, series, sides and CPU from the
 /// verified repetitions.
-pub fn fill(out: &mut CaseResult, reps: &[[CallReport; 2]], payload: Payload, hogs: u64) {
+pub(crate) fn fill(out: &mut CaseResult, reps: &[[CallReport; 2]], payload: Payload, hogs: u64) {
     let amount = reps.iter().map(|[_, r]| r.amount).sum();
     let transfers = reps.iter().map(|[_, r]| r.transfers).sum();
     out.verified = Some(verified(true, amount, transfers, payload));

@@ -27,7 +27,7 @@ fn by_mechanism<'a>(results: &[&'a CaseResult]) -> BTreeMap<String, Tests<'a>> {
     out
 }
 
-pub fn lines(results: &[&CaseResult]) -> Vec<String> {
+pub(crate) fn lines(results: &[&CaseResult]) -> Vec<String> {
     let mut lines = Vec::new();
     let (mut stalled, mut calm) = (Vec::new(), Vec::new());
     for (key, tests) in by_mechanism(results) {

@@ -23,7 +23,7 @@ use sink::{copy_into, SINKS};
 use std::collections::BTreeMap;
 use std::os::unix::fs::MetadataExt;
 
-pub struct DevNull;
+pub(crate) struct DevNull;
 
 const SINK: ParamSpec = ParamSpec {
     name: "sink",

@@ -15,9 +15,9 @@ use std::io::Read;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-pub const SINKS: &[&str] = &["dev-null", "pipe", "file"];
+pub(crate) const SINKS: &[&str] = &["dev-null", "pipe", "file"];
 
-pub fn kind(sink: &str) -> SinkKind {
+pub(crate) fn kind(sink: &str) -> SinkKind {
     match sink {
         "pipe" => SinkKind::Pipe,
         "file" => SinkKind::File,
@@ -26,17 +26,17 @@ pub fn kind(sink: &str) -> SinkKind {
 }
 
 /// What arrived, as far as the sink can tell.
-pub struct Arrived {
-    pub stats: CopyStats,
+pub(crate) struct Arrived {
+    pub(crate) stats: CopyStats,
     /// Why the sink's content is not the file's, if it is not.
-    pub mismatch: Option<String>,
+    pub(crate) mismatch: Option<String>,
 }
 
 type CopyFn<'a> = &'a dyn Fn(BorrowedFd) -> std::io::Result<CopyStats>;
 
 /// Runs `copy` into `sink` and checks what arrived.
 /// A pipe's reader that has not ended `timeout` after it started is killed.
-pub fn copy_into(
+pub(crate) fn copy_into(
     sink: &str,
     dir: &Path,
     timeout: Duration,

@@ -40,7 +40,7 @@ pub(crate) fn flag_against_memcpy(r: &mut CaseResult, memcpy: f64) {
 
 /// After all cases: when the run has a `limits` memcpy figure, every
 /// `devnull` result is judged against it, whichever ran first.
-pub(crate) fn flag_not_really_moved(results: &mut [CaseResult]) {
+pub fn flag_not_really_moved(results: &mut [CaseResult]) {
     let memcpy = results
         .iter()
         .filter(|r| r.status == Status::Ok)
@@ -53,7 +53,7 @@ pub(crate) fn flag_not_really_moved(results: &mut [CaseResult]) {
     }
 }
 
-pub fn lines(results: &[&CaseResult]) -> Vec<String> {
+pub(crate) fn lines(results: &[&CaseResult]) -> Vec<String> {
     let ok: Vec<&CaseResult> = results
         .iter()
         .copied()

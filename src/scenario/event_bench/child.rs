@@ -18,29 +18,29 @@ use std::time::{Duration, Instant};
 
 /// Everything one case's loops need.
 pub(super) struct Plan<'a> {
-    pub poller: &'a dyn Poller,
+    pub(crate) poller: &'a dyn Poller,
     /// "socketpair" or "pipe".
-    pub pair: &'a str,
-    pub shape: Shape,
-    pub dispatch: Dispatch,
-    pub stall: Duration,
-    pub warmup: u64,
-    pub reps: u64,
+    pub(crate) pair: &'a str,
+    pub(crate) shape: Shape,
+    pub(crate) dispatch: Dispatch,
+    pub(crate) stall: Duration,
+    pub(crate) warmup: u64,
+    pub(crate) reps: u64,
     /// Damage done in the first timed loop (`--fault`, or a test's).
-    pub damage: Option<Damage>,
+    pub(crate) damage: Option<Damage>,
 }
 
 /// What the child sends back.
 #[derive(Debug, Serialize, Deserialize)]
 pub(super) struct Report {
     /// The process the loops ran in, and its thread count after them.
-    pub pid: u32,
-    pub threads: usize,
-    pub cpu: usize,
+    pub(crate) pid: u32,
+    pub(crate) threads: usize,
+    pub(crate) cpu: usize,
     /// CPU counters of the timed loops (warm-up excluded).
-    pub used: Usage,
+    pub(crate) used: Usage,
     /// Every timed loop, up to and including the first that failed to verify.
-    pub loops: Vec<Tally>,
+    pub(crate) loops: Vec<Tally>,
 }
 
 /// Runs `plan` in a forked single-threaded child; killed at `deadline`

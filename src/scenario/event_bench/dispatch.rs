@@ -50,9 +50,9 @@ pub(super) enum Damage {
 
 #[derive(Clone, Copy)]
 pub(super) struct Shape {
-    pub fds: usize,
-    pub active: usize,
-    pub writes: u64,
+    pub(crate) fds: usize,
+    pub(crate) active: usize,
+    pub(crate) writes: u64,
 }
 
 /// The two ends of every pair.
@@ -84,23 +84,23 @@ pub(super) fn make_pairs(kind: &str, n: usize) -> anyhow::Result<Pairs> {
 
 /// Everything one loop needs but its fault.
 pub(super) struct Bench<'a> {
-    pub poller: &'a dyn Poller,
-    pub pairs: &'a Pairs,
-    pub shape: Shape,
-    pub dispatch: Dispatch,
+    pub(crate) poller: &'a dyn Poller,
+    pub(crate) pairs: &'a Pairs,
+    pub(crate) shape: Shape,
+    pub(crate) dispatch: Dispatch,
     /// No descriptor ready for this long while bytes are unread: one was lost.
-    pub stall: Duration,
+    pub(crate) stall: Duration,
 }
 
 /// What one loop did.
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(super) struct Tally {
-    pub ns: u64,
-    pub reads: u64,
-    pub fired: u64,
+    pub(crate) ns: u64,
+    pub(crate) reads: u64,
+    pub(crate) fired: u64,
     /// Wait calls; non-blocking, bench.c's `xcount`.
-    pub waits: u64,
-    pub mismatch: Option<String>,
+    pub(crate) waits: u64,
+    pub(crate) mismatch: Option<String>,
 }
 
 /// Time since the last wait that reported something, measured on the wall

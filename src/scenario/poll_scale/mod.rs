@@ -20,7 +20,7 @@ use anyhow::Context;
 use sides::{client, idle_holder, listener, server, ServerCfg};
 use std::time::{Duration, Instant};
 
-pub struct PollScale;
+pub(crate) struct PollScale;
 
 const TRANSPORT: ParamSpec = ParamSpec {
     name: "transport",

@@ -21,19 +21,19 @@ const BACKLOG: i32 = 65535;
 
 /// Where the server listens.
 #[derive(Clone)]
-pub enum Addr {
+pub(crate) enum Addr {
     Tcp(std::net::SocketAddr),
     Unix(PathBuf),
 }
 
 impl Addr {
-    pub fn is_tcp(&self) -> bool {
+    pub(crate) fn is_tcp(&self) -> bool {
         matches!(self, Addr::Tcp(_))
     }
 }
 
 /// A listening socket for `transport` ("tcp" or "unix") and its address.
-pub fn listener(transport: &str, dir: &Path) -> anyhow::Result<(OwnedFd, Addr)> {
+pub(crate) fn listener(transport: &str, dir: &Path) -> anyhow::Result<(OwnedFd, Addr)> {
     let (fd, addr) = match transport {
         "tcp" => {
             let l = std::net::TcpListener::bind("127.0.0.1:0")?;
@@ -62,27 +62,27 @@ fn connect(addr: &Addr) -> anyhow::Result<OwnedFd> {
 }
 
 /// The request on the `seq`-th send and the answer it must get back.
-pub fn request(seq: u64) -> u8 {
+pub(crate) fn request(seq: u64) -> u8 {
     (seq % 251) as u8
 }
 
-pub fn answer(request: u8) -> u8 {
+pub(crate) fn answer(request: u8) -> u8 {
     !request
 }
 
-pub struct ServerCfg {
-    pub poller: &'static dyn Poller,
-    pub conns: u64,
-    pub tcp: bool,
+pub(crate) struct ServerCfg {
+    pub(crate) poller: &'static dyn Poller,
+    pub(crate) conns: u64,
+    pub(crate) tcp: bool,
     /// Requests to answer before reporting.
-    pub total: u64,
+    pub(crate) total: u64,
     /// Answer this request (counted from 0) wrongly: the test-only fault.
-    pub corrupt_at: Option<u64>,
+    pub(crate) corrupt_at: Option<u64>,
 }
 
 /// Accepts every connection, waits on all of them with the poller and
 /// answers until `total` requests are answered.
-pub fn server(listener: OwnedFd, cfg: ServerCfg, ready: &Ready) -> anyhow::Result<SideOut> {
+pub(crate) fn server(listener: OwnedFd, cfg: ServerCfg, ready: &Ready) -> anyhow::Result<SideOut> {
     raise_nofile()?;
     let mut conns = Vec::with_capacity(cfg.conns as usize);
     for _ in 0..cfg.conns {
@@ -122,7 +122,12 @@ pub fn server(listener: OwnedFd, cfg: ServerCfg, ready: &Ready) -> anyhow::Resul
 
 /// Connects the idle connections, says so, then holds them silently until
 /// the parent writes to (or closes) `stop`.
-pub fn idle_holder(addr: &Addr, idle: u64, stop: OwnedFd, ready: &Ready) -> anyhow::Result<u64> {
+pub(crate) fn idle_holder(
+    addr: &Addr,
+    idle: u64,
+    stop: OwnedFd,
+    ready: &Ready,
+) -> anyhow::Result<u64> {
     raise_nofile()?;
     let conns = (0..idle)
         .map(|_| connect(addr))
@@ -142,7 +147,7 @@ struct Outstanding {
 
 /// Runs `active` connections, one request outstanding on each, until
 /// `sched.total()` answers have come back; times each round trip.
-pub fn client(
+pub(crate) fn client(
     addr: &Addr,
     active: u64,
     sched: Schedule,

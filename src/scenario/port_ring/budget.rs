@@ -24,7 +24,7 @@ fn per_relay(shape: Shape, echo: bool) -> u64 {
 /// naming the largest `relays` (when one ring does not fit) or `rings`
 /// that would; otherwise raises the soft limit if the shape needs it and
 /// returns the limits to put back.
-pub fn fit(shape: Shape, echo: bool) -> anyhow::Result<Option<Rlimit>> {
+pub(crate) fn fit(shape: Shape, echo: bool) -> anyhow::Result<Option<Rlimit>> {
     let budget = FdBudget::process()?;
     let per = per_relay(shape, echo);
     let who = format!("iolab process ({per} per relay)");

@@ -9,12 +9,12 @@ use std::path::{Path, PathBuf};
 /// The `echo` parameter: a program and its arguments, split on whitespace;
 /// None for `none` (the relay echoes in-process).
 #[derive(Debug, Clone)]
-pub struct EchoCmd {
-    pub program: PathBuf,
-    pub args: Vec<String>,
+pub(crate) struct EchoCmd {
+    pub(crate) program: PathBuf,
+    pub(crate) args: Vec<String>,
 }
 
-pub fn parse(text: &str) -> Result<Option<EchoCmd>, String> {
+pub(crate) fn parse(text: &str) -> Result<Option<EchoCmd>, String> {
     let mut words = text.split_whitespace();
     let Some(first) = words.next() else {
         return Err(
@@ -53,7 +53,7 @@ fn executable(path: &Path) -> bool {
 impl EchoCmd {
     /// Starts the program through the harness; call from the thread that
     /// outlives it (its death signal is tied to the spawning thread).
-    pub fn start(&self) -> anyhow::Result<Started> {
+    pub(crate) fn start(&self) -> anyhow::Result<Started> {
         Program::start(&self.program, &self.args)
     }
 }

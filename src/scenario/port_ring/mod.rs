@@ -23,7 +23,7 @@ use relay::{RelayError, RelayReport};
 use rings::Shape;
 use std::collections::BTreeMap;
 
-pub struct PortRing;
+pub(crate) struct PortRing;
 
 const RELAYS: ParamSpec = ParamSpec {
     name: "relays",

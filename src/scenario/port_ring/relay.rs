@@ -16,24 +16,24 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 /// Counter slot set by the runner of the rings when no ring makes progress.
-pub const STALL_SLOT: usize = 0;
+pub(crate) const STALL_SLOT: usize = 0;
 
 /// Counter slots of one ring, in the shared counters every relay (thread
 /// or forked process) writes to.
 #[derive(Debug, Clone, Copy)]
-pub struct RingSlots {
+pub(crate) struct RingSlots {
     /// Echoes checked so far.
-    pub progress: usize,
+    pub(crate) progress: usize,
     /// CLOCK_MONOTONIC ns when a relay took the ring's first number, right
     /// before the ring's first send (0: not yet).
-    pub first_send: usize,
+    pub(crate) first_send: usize,
     /// CLOCK_MONOTONIC ns when a relay took the ring's 0, the last number
     /// received after the last echo (0: not yet).
-    pub last_receive: usize,
+    pub(crate) last_receive: usize,
 }
 
 impl RingSlots {
-    pub fn of(ring: usize) -> RingSlots {
+    pub(crate) fn of(ring: usize) -> RingSlots {
         let base = 1 + 3 * ring;
         RingSlots {
             progress: base,
@@ -43,7 +43,7 @@ impl RingSlots {
     }
 
     /// How many counters `rings` rings need (with the stall flag).
-    pub fn counters(rings: usize) -> usize {
+    pub(crate) fn counters(rings: usize) -> usize {
         1 + 3 * rings
     }
 }
@@ -54,26 +54,26 @@ fn stamp_once(slot: &AtomicU64) {
 }
 
 /// Everything one relay owns.
-pub struct RelayIo {
-    pub ring: usize,
-    pub index: usize,
-    pub input: OwnedFd,
-    pub output: OwnedFd,
+pub(crate) struct RelayIo {
+    pub(crate) ring: usize,
+    pub(crate) index: usize,
+    pub(crate) input: OwnedFd,
+    pub(crate) output: OwnedFd,
     /// The echo program's stdin and stdout; None relays in-process.
-    pub echo: Option<(OwnedFd, OwnedFd)>,
-    pub counters: Arc<SharedCounters>,
+    pub(crate) echo: Option<(OwnedFd, OwnedFd)>,
+    pub(crate) counters: Arc<SharedCounters>,
 }
 
 #[derive(Debug, Default, Serialize, Deserialize)]
-pub struct RelayReport {
-    pub echoed: u64,
-    pub bytes: u64,
-    pub saw_zero: bool,
+pub(crate) struct RelayReport {
+    pub(crate) echoed: u64,
+    pub(crate) bytes: u64,
+    pub(crate) saw_zero: bool,
 }
 
 /// Why a relay stopped early, most telling first.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
-pub enum RelayError {
+pub(crate) enum RelayError {
     Mismatch(String),
     EchoExited(String),
     Stalled(String),
@@ -81,7 +81,7 @@ pub enum RelayError {
 }
 
 impl RelayError {
-    pub fn text(&self) -> &str {
+    pub(crate) fn text(&self) -> &str {
         match self {
             RelayError::Mismatch(s)
             | RelayError::EchoExited(s)
@@ -91,9 +91,9 @@ impl RelayError {
     }
 }
 
-pub type RelayOutcome = Result<RelayReport, RelayError>;
+pub(crate) type RelayOutcome = Result<RelayReport, RelayError>;
 
-pub fn run(io: RelayIo) -> RelayOutcome {
+pub(crate) fn run(io: RelayIo) -> RelayOutcome {
     let who = format!("ring {} relay {}", io.ring, io.index);
     let broken = |what: &str, e: Errno| RelayError::Broken(format!("{who}: {what}: {e}"));
     let RelayIo {

@@ -27,27 +27,27 @@ const GRACE: Duration = Duration::from_secs(3);
 const POLL: Duration = Duration::from_millis(50);
 
 #[derive(Debug, Clone, Copy)]
-pub struct Shape {
-    pub relays: usize,
-    pub messages: u64,
-    pub rings: usize,
-    pub processes: bool,
+pub(crate) struct Shape {
+    pub(crate) relays: usize,
+    pub(crate) messages: u64,
+    pub(crate) rings: usize,
+    pub(crate) processes: bool,
 }
 
 /// What one repetition of all rings produced.
-pub struct RingsRun {
-    pub setup_ns: u64,
+pub(crate) struct RingsRun {
+    pub(crate) setup_ns: u64,
     /// Per ring, the clock at its first send and at its last receive, as
     /// its relays stamped them (0: never reached).
-    pub stamps: Vec<(u64, u64)>,
+    pub(crate) stamps: Vec<(u64, u64)>,
     /// Outcome of each relay, ring by ring.
-    pub outcomes: Vec<RelayOutcome>,
+    pub(crate) outcomes: Vec<RelayOutcome>,
 }
 
 impl RingsRun {
     /// From the earliest first send to the latest last receive of all
     /// rings; None when a ring did not stamp both.
-    pub fn run_ns(&self) -> Option<u64> {
+    pub(crate) fn run_ns(&self) -> Option<u64> {
         span(&self.stamps)
     }
 }
@@ -68,7 +68,7 @@ pub(super) fn span(stamps: &[(u64, u64)]) -> Option<u64> {
 /// Runs one repetition; `around` is called right before the numbers are
 /// sent in and right after the watcher saw the last relay end (for
 /// /proc/stat readings).
-pub fn run(
+pub(crate) fn run(
     shape: Shape,
     echo: Option<&EchoCmd>,
     timeout: Duration,
