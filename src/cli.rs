@@ -112,6 +112,11 @@ pub(crate) struct RunArgs {
     /// perf_event_paranoid <= 1)
     #[arg(long)]
     pub(crate) profile: bool,
+    /// Say where each operation's time went: CPU time, run-queue wait,
+    /// context switches, IPIs and idle entries per operation, and what is
+    /// left unattributed (pingpong)
+    #[arg(long)]
+    pub(crate) explain: bool,
     /// Test-only fault injection: corrupt (one message arrives damaged) or
     /// store (the store refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]

@@ -186,6 +186,9 @@ pub struct CaseResult {
     /// Where the CPU went while the case ran (`iolab run --profile`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) profile: Option<Profile>,
+    /// Where each operation's time went (`iolab run --explain`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) explain: Option<Explain>,
 }
 
 /// A warning attached to a result: its name and why it was raised.
@@ -214,6 +217,7 @@ impl CaseResult {
             series: Vec::new(),
             flags: Vec::new(),
             profile: None,
+            explain: None,
         }
     }
 
@@ -315,6 +319,40 @@ pub(crate) struct LimitRatio {
     /// headline / limit: for a time, how many reference costs one operation
     /// takes; for a rate, the fraction of the reference rate reached.
     pub(crate) ratio: f64,
+}
+
+/// Where one operation's time went: measured components per operation,
+/// the components that could not be measured and why, and what is left.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Explain {
+    /// Operations the figures are divided by (those of the timed repetitions).
+    pub(crate) ops: u64,
+    /// The measured time of one operation, in ns (the headline's).
+    pub(crate) op_ns: f64,
+    pub(crate) components: Vec<Component>,
+    pub(crate) missing: Vec<Missing>,
+    /// `op_ns` minus the time components of the side that measured it.
+    pub(crate) unattributed: Component,
+}
+
+/// One measured component, per operation.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Component {
+    pub(crate) name: String,
+    /// The side it was measured on; none when it covers both sides' CPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) side: Option<String>,
+    pub(crate) unit: String,
+    pub(crate) value: f64,
+}
+
+/// A component that was not measured, and why.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Missing {
+    pub(crate) name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) side: Option<String>,
+    pub(crate) reason: String,
 }
 
 /// A CPU profile of one case: sampled while it ran, over iolab's threads

@@ -4,6 +4,7 @@
 
 pub mod clock;
 pub mod histogram;
+pub(crate) mod kcounters;
 pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;

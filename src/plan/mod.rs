@@ -25,6 +25,8 @@ pub(crate) struct Plan {
     pub(crate) fault: Option<Fault>,
     /// Sample each case's CPU use (`--profile`).
     pub(crate) profile: bool,
+    /// Say where each operation's time went (`--explain`).
+    pub(crate) explain: bool,
 }
 
 /// One scenario to run, with the parameters its suite sets.
@@ -72,6 +74,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         targets: targets.join(" "),
         fault: parse_fault(args.fault.as_deref())?,
         profile: args.profile,
+        explain: args.explain,
     };
     if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
         eprintln!("{note}");

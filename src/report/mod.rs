@@ -4,6 +4,7 @@
 
 mod charts;
 mod csv;
+mod explain_text;
 mod html;
 mod json;
 mod markdown;

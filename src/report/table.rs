@@ -167,6 +167,9 @@ impl TableReporter {
                 )?;
             }
         }
+        for line in results.iter().filter_map(|r| super::explain_text::line(r)) {
+            writeln!(out, "{line}")?;
+        }
         for line in results.iter().flat_map(|r| super::profile_text::lines(r)) {
             writeln!(out, "{line}")?;
         }

@@ -11,8 +11,10 @@ pub(crate) use summary::annotate_limits;
 use crate::error::Interrupted;
 use crate::exec::cleanup;
 use crate::format::case_label;
+use crate::measure::kcounters::{Snapshot, SYSFS_CPUS};
 use crate::model::{CaseResult, Status};
 use crate::plan::Plan;
+use crate::scenario::common::explain;
 use crate::scenario::{self, CaseCtx, CaseSpec, Unsupported};
 use anyhow::Context;
 use std::path::Path;
@@ -81,6 +83,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
             dir: &dir,
             fault: plan.fault,
             timeout: CASE_TIMEOUT,
+            explain: plan.explain,
         };
         let result = run_one(case, &ctx, plan.profile);
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
@@ -105,8 +108,14 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
         return out;
     }
     let session = profile.then(crate::measure::profile::start);
+    let counters = ctx.explain.then(|| Snapshot::take(Path::new(SYSFS_CPUS)));
     let ran = case.scenario.run(case, ctx, &mut out);
     out.profile = session.map(|s| s.finish());
+    if let (Some(before), Some(e)) = (counters, out.explain.as_mut()) {
+        let after = Snapshot::take(Path::new(SYSFS_CPUS));
+        let cpus: Vec<usize> = out.sides.iter().flat_map(|s| s.cpus.clone()).collect();
+        explain::add_cpu_counters(e, &before, &after, &cpus);
+    }
     if let Err(err) = ran {
         match err.downcast_ref::<Unsupported>() {
             Some(why) => mark(&mut out, Status::Unsupported, why.0.clone()),
@@ -116,6 +125,7 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
     if out.status != Status::Ok {
         out.metrics.clear();
         out.latency = None;
+        out.explain = None;
     }
     debug_assert_eq!(
         scenario::undeclared(&out),

@@ -2,6 +2,7 @@
 //! A stamps and sends, side B checks and echoes, A checks the echo and times
 //! every round trip into a histogram.
 
+use super::common::explain;
 use super::common::payload::Payload;
 use super::common::side::{syscalls_per_msg, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::common::two_sided::{per_rep, run_sides, settle};
@@ -28,6 +29,8 @@ const COUNT: ParamSpec = ParamSpec {
     about: "round trips per repetition",
     in_name: false,
 };
+
+const ROLES: [&str; 2] = ["initiator", "echoer"];
 
 const PARAMS: &[ParamSpec] = &[SIZE, COUNT];
 
@@ -75,6 +78,7 @@ impl Scenario for PingPong {
             warmup: case.warmup_or(count / 10),
             reps: case.repeat,
             count,
+            explain: ctx.explain,
         };
         let fault = ctx.fault;
         let reports = run_sides(
@@ -83,10 +87,19 @@ impl Scenario for PingPong {
             move |mut ep| run_typed(ep.as_mut(), Initiator { size, sched }),
             move |mut ep| run_typed(ep.as_mut(), Echoer { size, sched, fault }),
         )?;
-        let Some([a, b]) = settle(out, reports, ["initiator", "echoer"]) else {
+        let Some([a, b]) = settle(out, reports, ROLES) else {
             return Ok(());
         };
         fill_metrics(out, &a, &b, sched);
+        if sched.explain {
+            let ops = a.rep_ns.len() as u64 * count;
+            let op_ns = a.rep_ns.iter().sum::<u64>() as f64 / ops.max(1) as f64;
+            out.explain = Some(explain::from_sides(
+                [(&a, ROLES[0]), (&b, ROLES[1])],
+                ops,
+                op_ns,
+            ));
+        }
         Ok(())
     }
 

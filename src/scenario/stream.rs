@@ -92,6 +92,7 @@ impl Scenario for Stream {
             warmup: case.warmup_or(count / 10),
             reps: case.repeat,
             count,
+            explain: false,
         };
         let reports = run_stream(case, ctx, size, sched, ctx.fault)?;
         let Some([a, b]) = settle(out, reports, ROLES) else {
@@ -152,6 +153,7 @@ fn calibrate(
         warmup: 0,
         reps: 1,
         count: (PROBE_BYTES / size.max(64) as u64).max(PROBE_MIN_MESSAGES),
+        explain: false,
     };
     let reports = ctx.in_subdir("probe", |ctx| run_stream(case, ctx, size, probe, None))?;
     let probe_ns = match &reports {

@@ -140,6 +140,8 @@ pub struct CaseCtx<'a> {
     pub(crate) fault: Option<Fault>,
     /// How long a case may run before its sides are stopped.
     pub(crate) timeout: Duration,
+    /// Measure where each operation's time went (`--explain`).
+    pub(crate) explain: bool,
 }
 
 impl CaseCtx<'_> {

@@ -6,6 +6,7 @@
 pub(crate) mod case;
 pub(crate) mod copier_params;
 pub(crate) mod copier_verdict;
+pub(crate) mod explain;
 pub(crate) mod fd_budget;
 pub(crate) mod payload;
 pub(crate) mod readiness;

@@ -2,6 +2,7 @@
 //! schedule both sides follow: untimed warm-up messages, then `reps`
 //! repetitions of `count` messages, with CPU counters read at each boundary.
 
+use crate::measure::kcounters::run_queue_ns;
 use crate::measure::pin::current_cpu;
 use crate::model::{CpuUsage, Side};
 use crate::scenario::Fault;
@@ -13,6 +14,9 @@ pub(crate) struct Schedule {
     pub(crate) warmup: u64,
     pub(crate) reps: u64,
     pub(crate) count: u64,
+    /// Read the run-queue wait at repetition boundaries (`--explain`).
+    #[serde(default)]
+    pub(crate) explain: bool,
 }
 
 impl Schedule {
@@ -79,12 +83,18 @@ pub(crate) struct SideOut {
     /// System calls the mechanism made for this side, if it counts them.
     #[serde(default)]
     pub(crate) syscalls: Option<u64>,
+    /// ns this side waited on a run queue over the timed repetitions
+    /// (`--explain`; none when the kernel keeps no scheduler statistics).
+    #[serde(default)]
+    pub(crate) run_queue_ns: Option<u64>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
 pub(crate) struct Meter {
     last: Usage,
     last_ns: u64,
+    /// The run-queue wait at the last mark, when `--explain` reads it.
+    last_rq: Option<u64>,
 }
 
 impl Meter {
@@ -93,6 +103,7 @@ impl Meter {
         Meter {
             last: thread_usage(),
             last_ns: crate::measure::clock::now_ns(),
+            last_rq: None,
         }
     }
 
@@ -103,6 +114,12 @@ impl Meter {
         out.rep_ns.push(now_ns - self.last_ns);
         out.rep_usage.push(now.since(self.last));
         (self.last, self.last_ns) = (now, now_ns);
+        if let Some(last) = self.last_rq {
+            self.last_rq = run_queue_ns();
+            out.run_queue_ns = self
+                .last_rq
+                .map(|now| out.run_queue_ns.unwrap_or(0) + now.saturating_sub(last));
+        }
         let cpu = current_cpu();
         if !out.cpus.contains(&cpu) {
             out.cpus.push(cpu);
@@ -113,6 +130,9 @@ impl Meter {
     pub(crate) fn reset(&mut self) {
         self.last = thread_usage();
         self.last_ns = crate::measure::clock::now_ns();
+        if self.last_rq.is_some() {
+            self.last_rq = run_queue_ns();
+        }
     }
 }
 
@@ -127,8 +147,10 @@ pub(crate) struct Reps {
 
 impl Reps {
     pub(crate) fn start(sched: &Schedule, out: &mut SideOut) -> Reps {
+        let mut meter = Meter::start(out);
+        meter.last_rq = sched.explain.then(run_queue_ns).flatten();
         Reps {
-            meter: Meter::start(out),
+            meter,
             ends: sched.rep_ends(),
             warmup: sched.warmup,
         }
@@ -213,6 +235,7 @@ mod tests {
             warmup: 3,
             reps: 2,
             count: 4,
+            explain: false,
         };
         assert_eq!(s.total(), 11);
         let ends: Vec<(u64, u64)> = (0..s.total())
@@ -228,6 +251,7 @@ mod tests {
                 warmup,
                 reps,
                 count,
+                explain: false,
             };
             let mut ends = s.rep_ends();
             for seq in 0..s.total() {
@@ -242,6 +266,7 @@ mod tests {
             warmup: 0,
             reps: 1,
             count: 1,
+            explain: false,
         };
         assert_eq!(s.rep_ending_at(0), Some(0));
     }

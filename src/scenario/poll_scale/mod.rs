@@ -105,6 +105,7 @@ impl Scenario for PollScale {
             warmup: case.warmup_or(requests / 10),
             reps: case.repeat,
             count: requests,
+            explain: false,
         };
         let corrupt_at = ctx.fault.map(|_| sched.warmup + requests / 2);
         let deadline = Instant::now() + ctx.timeout;

@@ -1,0 +1,145 @@
+//! `iolab run --explain`: every ok pingpong result carries an `explain`
+//! object with its measured components per operation, the tracepoint
+//! components named as missing with their reason, and `unattributed`; an
+//! unprivileged user still gets the unprivileged components.
+
+mod common;
+
+use common::Sandbox;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+
+const NOBODY: u32 = 65534;
+const RUN: &[&str] = &[
+    "run",
+    "pingpong",
+    "--mech",
+    "pipe,eventfd",
+    "--placement",
+    "same-cpu,cross-cpu",
+    "--explain",
+    "--param",
+    "count=200",
+    "--repeat",
+    "2",
+    "--json",
+    "-",
+    "--no-store",
+    "--quiet",
+];
+const PER_SIDE: [(&str, &str); 4] = [
+    ("user_cpu", "ns"),
+    ("kernel_cpu", "ns"),
+    ("voluntary_csw", "csw"),
+    ("involuntary_csw", "csw"),
+];
+const CPU_WIDE: [(&str, &str); 2] = [("resched_ipi", "ipi"), ("call_ipi", "ipi")];
+const TRACEPOINTS: &str = "needs scheduler tracepoints (not measured yet)";
+
+/// Checks one result's `explain` object: components, units, missing ones.
+fn check_explain(r: &serde_json::Value) {
+    let e = &r["explain"];
+    assert!(e["ops"].as_u64().unwrap() == 400, "{e}");
+    let components = e["components"].as_array().expect("components");
+    let find = |name: &str, side: Option<&str>| {
+        components
+            .iter()
+            .find(|c| c["name"] == name && c["side"].as_str() == side)
+            .unwrap_or_else(|| panic!("no {name} {side:?} in {e}"))
+    };
+    for side in ["initiator", "echoer"] {
+        for (name, unit) in PER_SIDE {
+            let c = find(name, Some(side));
+            assert_eq!(c["unit"], unit, "{c}");
+            assert!(c["value"].as_f64().unwrap() >= 0.0, "{c}");
+        }
+        for name in ["blocked", "wakeup_latency"] {
+            let missing = e["missing"].as_array().unwrap();
+            let m = missing
+                .iter()
+                .find(|m| m["name"] == name && m["side"] == side)
+                .unwrap_or_else(|| panic!("{name} not listed as missing in {e}"));
+            assert_eq!(m["reason"], TRACEPOINTS);
+        }
+    }
+    for (name, unit) in CPU_WIDE {
+        let c = find(name, None);
+        assert_eq!(c["unit"], unit, "{c}");
+        assert!(c["value"].as_f64().unwrap() >= 0.0, "{c}");
+    }
+    let named = |name: &str| {
+        let measured = components.iter().any(|c| c["name"] == name);
+        let missing = e["missing"].as_array().unwrap().iter();
+        measured
+            || missing
+                .clone()
+                .any(|m| m["name"] == name && m["reason"].is_string())
+    };
+    assert!(named("run_queue") && named("cpuidle_entries"), "{e}");
+    assert_eq!(e["unattributed"]["name"], "unattributed");
+    assert_eq!(e["unattributed"]["unit"], "ns");
+    assert!(e["unattributed"]["value"].is_f64(), "{e}");
+}
+
+fn check_run(run: &serde_json::Value) {
+    let results = common::results(run);
+    assert_eq!(results.len(), 4);
+    let ok: Vec<_> = results.iter().filter(|r| r["status"] == "ok").collect();
+    assert!(!ok.is_empty(), "no ok result: {run}");
+    ok.iter().for_each(|r| check_explain(r));
+}
+
+#[test]
+fn every_ok_pingpong_result_is_explained() {
+    let sb = Sandbox::new();
+    check_run(&sb.run_json(RUN));
+}
+
+#[test]
+fn without_explain_there_is_no_explain_object() {
+    let sb = Sandbox::new();
+    let args: Vec<&str> = RUN.iter().copied().filter(|a| *a != "--explain").collect();
+    let run = sb.run_json(&args);
+    assert!(common::results(&run)
+        .iter()
+        .all(|r| r.get("explain").is_none()));
+}
+
+#[test]
+fn the_table_has_one_explain_line_per_case() {
+    let sb = Sandbox::new();
+    let args: Vec<&str> = RUN[..RUN.len() - 4].to_vec();
+    let out = sb
+        .iolab(&[&args[..], &["--no-store"]].concat())
+        .assert()
+        .success();
+    let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains(" explain: user "))
+        .collect();
+    assert_eq!(lines.len(), 4, "{text}");
+    assert!(lines
+        .iter()
+        .all(|l| l.contains(" csw, ") && l.contains("; unattributed ")));
+}
+
+#[test]
+fn an_unprivileged_user_gets_the_unprivileged_components() {
+    let sb = Sandbox::new();
+    for dir in [sb.dir.path().to_path_buf(), sb.tmp()] {
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o777)).unwrap();
+    }
+    let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("iolab"));
+    cmd.args(RUN)
+        .current_dir(sb.dir.path())
+        .env("TMPDIR", sb.tmp())
+        .env("XDG_DATA_HOME", sb.dir.path().join("data"))
+        .env_remove("CI");
+    if common::is_root() {
+        cmd.uid(NOBODY).gid(NOBODY);
+    }
+    let out = assert_cmd::Command::from_std(cmd).assert().success();
+    check_run(&common::json(&out.get_output().stdout));
+    sb.assert_tmp_empty();
+}
