@@ -175,8 +175,15 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         _ => (None, store.load(&args.run)?),
     };
     let baseline = baseline.as_ref();
+    let diff = match args.diff.as_slice() {
+        [a, b] => Some([
+            report::profiled_case(&run, a)?,
+            report::profiled_case(&run, b)?,
+        ]),
+        _ => None,
+    };
     if let Some(path) = &args.html {
-        report::write_to(path, &HtmlReporter { baseline }, &run)?;
+        report::write_to(path, &HtmlReporter { baseline, diff }, &run)?;
     }
     if let Some(path) = &args.markdown {
         report::write_to(path, &MarkdownReporter { baseline }, &run)?;

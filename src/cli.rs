@@ -186,7 +186,8 @@ pub(crate) struct ImportArgs {
 /// clap's own usage line would show RUN as required (`<RUN>`) in an error
 /// about a command line that gave it.
 const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> [RUN]
-       iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>";
+       iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>
+       iolab report [OPTIONS] --html <FILE> [RUN] --diff <CASE_A> <CASE_B>";
 
 #[derive(Debug, Args)]
 #[command(
@@ -195,7 +196,8 @@ const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FI
     after_help = "EXAMPLES:\n  \
 iolab report --html r.html                      the latest run, with charts\n  \
 iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
-iolab report --compare latest~1 latest --html c.html   both runs on the same charts"
+iolab report --compare latest~1 latest --html c.html   both runs on the same charts\n  \
+iolab report --html r.html --diff pipe/cross-cpu/threads/64B eventfd/cross-cpu/threads/64B"
 )]
 pub(crate) struct ReportArgs {
     /// A run id, `latest` or `latest~N`
@@ -214,6 +216,9 @@ pub(crate) struct ReportArgs {
     /// Report two runs together: A (the baseline, dashed or lighter) and B
     #[arg(long, num_args = 2, value_names = ["A", "B"])]
     pub(crate) compare: Vec<String>,
+    /// Add the differential flame graph from CASE_A to CASE_B (cases of the run profiled with `run --profile`)
+    #[arg(long, num_args = 2, value_names = ["CASE_A", "CASE_B"], requires = "html")]
+    pub(crate) diff: Vec<String>,
     /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "FILE")]
     pub(crate) db: Option<PathBuf>,

@@ -376,6 +376,11 @@ pub(crate) struct Profile {
     /// Why there is no profile, or what limits it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) note: Option<String>,
+    /// The sampled stacks folded, "root;...;leaf count" per line, root
+    /// first (the process, then its kernel or user frames); the most
+    /// sampled stacks only (see README), most sampled first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) folded: Vec<String>,
 }
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

@@ -1,6 +1,7 @@
 //! The HTML report as a person sees it: headless Chromium renders a report
-//! of fabricated runs to PNG, and the picture must not be blank; the page
-//! must load nothing from elsewhere. Without a browser on PATH the test is
+//! of fabricated runs (one case profiled, so a flame graph is embedded) to
+//! PNG, and the picture must not be blank; the page must load nothing from
+//! elsewhere. Without a browser on PATH the test is
 //! skipped, or fails under IOLAB_STRICT_TESTS=1 (CI installs `chromium`).
 
 mod common;
@@ -52,6 +53,10 @@ fn write_report(sb: &Sandbox) -> PathBuf {
     a.push(runs::with_series());
     let mut b = runs::pingpong_sweep(1.2);
     b.push(runs::with_series());
+    b[0] = runs::with_profile(
+        b[0].clone(),
+        &["iolab;[kernel];pipe_write 3", "iolab;main 1"],
+    );
     runs::save(
         &sb.db(),
         &[
@@ -76,20 +81,26 @@ fn write_report(sb: &Sandbox) -> PathBuf {
     html
 }
 
-/// Every http(s) URL in the page is an XML namespace name, never something
-/// to load (src=, href=, url(), @import).
+/// Every http(s) URL in the page is an XML namespace name or a page named
+/// in the flame graph script's text, never something to load (src=, href=, url(), @import).
 fn assert_no_external_references(page: &str) {
     for (at, _) in page.match_indices("http") {
         let before = &page[at.saturating_sub(20)..at];
+        // inferno's script names two pages in a comment and a message.
+        let named = before.ends_with("&#x2f;&#x2f; ") || before.ends_with("file a bug at ");
         assert!(
-            before.trim_end_matches('"').contains("xmlns"),
+            named || before.trim_end_matches('"').contains("xmlns"),
             "external reference near: {}",
             &page[at.saturating_sub(40)..(at + 60).min(page.len())]
         );
     }
+    // The flame graphs' own script and styles are escaped inside srcdoc;
+    // their url() only names a gradient of the same document.
+    let page = page.replace("url(#background)", "");
     for bad in ["src=", "href=", "url(", "@import", "<script"] {
         assert!(!page.contains(bad), "the page contains {bad}");
     }
+    assert!(page.contains("srcdoc="), "a flame graph is embedded");
 }
 
 fn screenshot(browser: &Path, html: &Path, png: &Path, scratch: &Path) {

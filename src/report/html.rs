@@ -1,14 +1,16 @@
 //! The HTML report: one self-contained page (inline CSS and SVG, no
-//! scripts, nothing fetched) with the environment, each scenario's table
+//! scripts but those of the flame graphs in their sandboxed frames,
+//! nothing fetched) with the environment, each scenario's table
 //! and the charts its data supports; with a baseline run, both runs share
 //! the charts and a comparison table leads. The template is compiled into
 //! the binary and escapes every value it prints; only the SVG markup,
 //! whose texts plotters escapes itself, is inserted as is.
 
+use super::flame::{self, Flame};
 use super::page::{self, Page};
 use super::Reporter;
 use crate::compare;
-use crate::model::Run;
+use crate::model::{CaseResult, Run};
 use minijinja::value::{Serde, Value};
 use minijinja::{context, Environment};
 use serde::Serialize;
@@ -16,9 +18,11 @@ use std::io::Write;
 
 const TEMPLATE: &str = include_str!("templates/report.html");
 
-/// The page for one run, or for `baseline` (run A) against it (run B).
+/// The page for one run, or for `baseline` (run A) against it (run B);
+/// with `diff`, the differential flame graph of those two cases too.
 pub(crate) struct HtmlReporter<'a> {
     pub(crate) baseline: Option<&'a Run>,
+    pub(crate) diff: Option<[&'a CaseResult; 2]>,
 }
 
 /// The comparison rows as cell texts.
@@ -34,19 +38,26 @@ impl Reporter for HtmlReporter<'_> {
         let runs = page::tagged(self.baseline, run);
         let page = page::build(&runs, true)?;
         let comparison = self.baseline.map(|a| comparison(a, run));
-        out.write_all(render(&page, comparison)?.as_bytes())?;
+        let diff = self.diff.map(|[a, b]| flame::diff(a, b)).transpose()?;
+        out.write_all(render(&page, comparison, diff)?.as_bytes())?;
         Ok(())
     }
 }
 
-fn render(page: &Page, comparison: Option<Comparison>) -> anyhow::Result<String> {
+fn render(
+    page: &Page,
+    comparison: Option<Comparison>,
+    diff: Option<Flame>,
+) -> anyhow::Result<String> {
     let mut env = Environment::new();
     // The `.html` name turns autoescaping on.
     env.add_template("report.html", TEMPLATE)?;
     let template = env.get_template("report.html")?;
-    Ok(template.render(
-        context! { page => Value::from(Serde(page)), comparison => Value::from(Serde(comparison)) },
-    )?)
+    Ok(template.render(context! {
+        page => Value::from(Serde(page)),
+        comparison => Value::from(Serde(comparison)),
+        diff => Value::from(Serde(diff)),
+    })?)
 }
 
 fn comparison(a: &Run, b: &Run) -> Comparison {

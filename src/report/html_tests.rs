@@ -8,7 +8,12 @@ use crate::report::{HtmlReporter, Reporter};
 
 fn render(run: &Run, baseline: Option<&Run>) -> String {
     let mut out = Vec::new();
-    HtmlReporter { baseline }.write(run, &mut out).unwrap();
+    HtmlReporter {
+        baseline,
+        diff: None,
+    }
+    .write(run, &mut out)
+    .unwrap();
     String::from_utf8(out).unwrap()
 }
 

@@ -5,6 +5,7 @@
 mod charts;
 mod csv;
 mod explain_text;
+mod flame;
 mod html;
 mod json;
 mod markdown;
@@ -16,6 +17,7 @@ mod table;
 pub(crate) mod fixtures;
 
 pub(crate) use self::csv::CsvReporter;
+pub(crate) use self::flame::profiled_case;
 pub(crate) use self::html::HtmlReporter;
 pub(crate) use self::json::JsonReporter;
 pub(crate) use self::markdown::MarkdownReporter;

@@ -1,9 +1,10 @@
 //! What the document formats (HTML, Markdown) show, built once: the runs,
 //! the environment side by side, and per scenario the terminal's table
-//! cells, notes and verdicts, plus the charts for HTML. The formats only
+//! cells, notes and verdicts, plus the charts and flame graphs for HTML. The formats only
 //! lay it out, so they cannot disagree about content.
 
 use super::charts::{self, Chart, Source};
+use super::flame::{self, Flame};
 use super::table::{groups, summary, texts, visible_columns, COLUMNS, NUMERIC};
 use crate::format::case_label;
 use crate::model::{Run, Status};
@@ -44,6 +45,8 @@ pub(crate) struct Section {
     pub(crate) name: String,
     pub(crate) tables: Vec<Table>,
     pub(crate) charts: Vec<Chart>,
+    /// One flame graph per profiled case (HTML only).
+    pub(crate) flames: Vec<Flame>,
 }
 
 /// The terminal's table of one scenario in one run, as cell texts.
@@ -153,16 +156,26 @@ fn section(runs: &[(&str, &Run)], name: &str, with_charts: bool) -> anyhow::Resu
         .filter(|(_, s)| !s.results.is_empty())
         .map(|((_, run), s)| table(run, s))
         .collect();
-    let charts = if with_charts {
-        charts::for_group(&sources)?
-    } else {
-        Vec::new()
+    let (charts, flames) = match with_charts {
+        true => (charts::for_group(&sources)?, flames(&sources)?),
+        false => (Vec::new(), Vec::new()),
     };
     Ok(Section {
         name: name.to_string(),
         tables,
         charts,
+        flames,
     })
+}
+
+fn flames(sources: &[Source]) -> anyhow::Result<Vec<Flame>> {
+    let mut out = Vec::new();
+    for s in sources {
+        for r in &s.results {
+            out.extend(flame::of_case(&s.tag, r)?);
+        }
+    }
+    Ok(out)
 }
 
 fn table(run: &Run, source: &Source) -> Table {

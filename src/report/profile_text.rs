@@ -63,6 +63,7 @@ mod tests {
             top_user: vec![sym("main", 0.5)],
             atime_share: Some(0.11),
             note: None,
+            folded: Vec::new(),
         });
         let lines = lines(&r);
         assert_eq!(lines[0], "  default/fifo profile, 100 samples:");

@@ -99,3 +99,17 @@ pub fn with_series() -> CaseResult {
         .collect();
     r
 }
+
+/// `r` with a profile of `folded` stacks, as `run --profile` keeps them
+/// (set through the JSON, the profile's fields being the crate's own).
+pub fn with_profile(r: CaseResult, folded: &[&str]) -> CaseResult {
+    let mut value = serde_json::to_value(&r).unwrap();
+    value["profile"] = json!({
+        "method": "fabricated",
+        "samples": 100,
+        "top_kernel": [],
+        "top_user": [],
+        "folded": folded,
+    });
+    serde_json::from_value(value).unwrap()
+}

@@ -30,8 +30,8 @@ pub(crate) struct Tally {
     pub(crate) lost: u64,
     /// Kernel-mode samples: leaf instruction pointer -> count.
     pub(crate) kernel_ips: HashMap<u64, u64>,
-    /// Kernel call chains (leaf first) -> count.
-    pub(crate) chains: HashMap<Vec<u64>, u64>,
+    /// Kernel call chains: (pid, chain leaf first) -> count.
+    pub(crate) chains: HashMap<(u32, Vec<u64>), u64>,
     /// User-mode samples: (pid, instruction pointer) -> count.
     pub(crate) user_ips: HashMap<(u32, u64), u64>,
     /// Per sampled pid: None when it runs iolab's own image (a thread or a
@@ -149,8 +149,8 @@ fn take(tally: &mut Tally, record: &perf_event::Record) {
     };
     let pid = pid_tid as u32;
     tally.samples += 1;
+    tally.images.entry(pid).or_insert_with(|| image_of(pid));
     if record.misc() & MISC_CPUMODE_MASK != MISC_KERNEL {
-        tally.images.entry(pid).or_insert_with(|| image_of(pid));
         *tally.user_ips.entry((pid, ip)).or_default() += 1;
         return;
     }
@@ -161,7 +161,7 @@ fn take(tally: &mut Tally, record: &perf_event::Record) {
         .filter(|a| *a < CONTEXT_MAX)
         .take(CHAIN_DEPTH)
         .collect();
-    *tally.chains.entry(chain).or_default() += 1;
+    *tally.chains.entry((pid, chain)).or_default() += 1;
 }
 
 /// None when `pid` runs the same executable as iolab, else its name.

@@ -1,9 +1,11 @@
 //! `iolab run --profile`: where the CPU went while a case ran. Sampling
 //! lives in `capture`, names in `symbolize`; this file turns a tally into
 //! the result's `profile`: top kernel and user functions by share of
-//! samples, and the share spent in the access/modify-time update path.
+//! samples, the share spent in the access/modify-time update path, and
+//! the folded stacks a flame graph is drawn from (`fold`).
 
 mod capture;
+mod fold;
 mod symbolize;
 
 use crate::model::{Profile, Symbol};
@@ -92,6 +94,10 @@ fn summarize(method: String, tally: Tally) -> Profile {
         }
     };
     let user = UserSymbols::load();
+    let folded = fold::fold(
+        fold::stacks(&tally, kernel_symbols().ok(), &user),
+        fold::KEPT,
+    );
     let user_named = tally.user_ips.iter().map(|((pid, ip), n)| {
         let name = match tally.images.get(pid) {
             Some(Some(program)) => program.clone(),
@@ -106,6 +112,7 @@ fn summarize(method: String, tally: Tally) -> Profile {
         top_user: top(user_named, total),
         atime_share,
         note: (!notes.is_empty()).then(|| notes.join("; ")),
+        folded,
     }
 }
 
@@ -125,7 +132,7 @@ fn atime_samples(tally: &Tally, syms: &KernelSymbols) -> u64 {
     tally
         .chains
         .iter()
-        .filter(|(chain, _)| {
+        .filter(|((_, chain), _)| {
             chain
                 .iter()
                 .any(|ip| syms.name(*ip).is_some_and(is_atime_path))

@@ -17,12 +17,18 @@ impl KernelSymbols {
     pub(crate) fn load() -> Result<KernelSymbols, String> {
         let text = std::fs::read_to_string("/proc/kallsyms")
             .map_err(|e| format!("kernel symbols unavailable: /proc/kallsyms: {e}"))?;
-        let mut symbols = parse_kallsyms(&text);
-        if symbols.iter().all(|(addr, _)| *addr == 0) {
+        let syms = KernelSymbols::from_text(&text);
+        if syms.symbols.iter().all(|(addr, _)| *addr == 0) {
             return Err("kernel symbols hidden (/proc/kallsyms shows zero addresses: kptr_restrict, needs root)".into());
         }
+        Ok(syms)
+    }
+
+    /// The text symbols of a /proc/kallsyms text.
+    pub(crate) fn from_text(text: &str) -> KernelSymbols {
+        let mut symbols = parse_kallsyms(text);
         symbols.sort_unstable_by_key(|(addr, _)| *addr);
-        Ok(KernelSymbols { symbols })
+        KernelSymbols { symbols }
     }
 
     pub(crate) fn name(&self, ip: u64) -> Option<&str> {
