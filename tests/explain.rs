@@ -116,7 +116,7 @@ fn the_table_has_one_explain_line_per_case() {
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     let lines: Vec<&str> = text
         .lines()
-        .filter(|l| l.contains(" explain: user "))
+        .filter(|l| l.contains(" explain (initiator): user "))
         .collect();
     assert_eq!(lines.len(), 4, "{text}");
     assert!(lines
