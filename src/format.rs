@@ -149,6 +149,22 @@ pub(crate) fn size(bytes: u64) -> String {
     format!("{bytes} B")
 }
 
+/// `bytes` in the largest binary unit it reaches, rounded to `decimals`
+/// with trailing zeros dropped: `64 MiB`, `1.5 MiB`, `512 KiB`, `100 B`.
+pub(crate) fn binary_size(bytes: f64, decimals: usize) -> String {
+    let (name, factor) = BINARY
+        .iter()
+        .rev()
+        .find(|(_, factor)| bytes >= *factor as f64)
+        .map_or(("B", 1.0), |(name, factor)| (*name, *factor as f64));
+    let text = format!("{:.*}", decimals, bytes / factor);
+    let text = match text.contains('.') {
+        true => text.trim_end_matches('0').trim_end_matches('.'),
+        false => &text,
+    };
+    format!("{text} {name}")
+}
+
 /// A case name as a person reads it: a size segment (`4194304B`, as case
 /// ids store it) becomes `4 MiB`; other segments stay as they are.
 pub(crate) fn case_label(case: &str) -> String {

@@ -94,7 +94,7 @@ impl Axis {
         }
         match &self.labels {
             Labels::Unit(unit) => compact(&human(v, unit)),
-            Labels::Bytes => bytes(v),
+            Labels::Bytes => crate::format::binary_size(v, 2),
             Labels::Nines => nines(v),
             Labels::Names(names) => names
                 .get(v.round().max(0.0) as usize)
@@ -150,18 +150,6 @@ fn compact(text: &str) -> String {
         number
     };
     format!("{number} {unit}").trim_end().to_string()
-}
-
-/// A byte count with binary prefixes, as parameters are written.
-fn bytes(v: f64) -> String {
-    const PREFIXES: [&str; 4] = ["B", "KiB", "MiB", "GiB"];
-    let mut value = v;
-    let mut i = 0;
-    while value >= 1024.0 && i + 1 < PREFIXES.len() {
-        value /= 1024.0;
-        i += 1;
-    }
-    compact(&format!("{value:.2} {}", PREFIXES[i]))
 }
 
 /// x = -log10(1 - q) back to a percentile name: 1 -> p90, 3 -> p99.9.

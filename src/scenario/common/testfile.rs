@@ -6,6 +6,7 @@
 //! without room for the file (checked with statvfs first, or ENOSPC while
 //! writing) makes the case `unsupported`, naming the directory and sizes.
 
+use crate::format::binary_size;
 use crate::scenario::Unsupported;
 use crate::sys::mmap::resident_pages;
 use anyhow::Context;
@@ -123,25 +124,12 @@ fn free_bytes(dir: &Path) -> io::Result<u64> {
 
 /// `needs 64 MiB in DIR, 3 MiB free`; in bytes when the two round alike.
 fn room_text(dir: &Path, len: u64, free: u64) -> String {
-    let (mut need, mut have) = (size_text(len), size_text(free));
+    let size = |bytes: u64| binary_size(bytes as f64, 1);
+    let (mut need, mut have) = (size(len), size(free));
     if need == have {
         (need, have) = (format!("{len} bytes"), format!("{free} bytes"));
     }
     format!("needs {need} in {}, {have} free", dir.display())
-}
-
-/// `64 MiB`, `1.5 MiB`, `512 KiB`, `100 B`.
-fn size_text(bytes: u64) -> String {
-    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
-    let mut value = bytes as f64;
-    let mut unit = 0;
-    while value >= 1024.0 && unit + 1 < UNITS.len() {
-        value /= 1024.0;
-        unit += 1;
-    }
-    let text = format!("{value:.1}");
-    let text = text.strip_suffix(".0").unwrap_or(&text);
-    format!("{text} {}", UNITS[unit])
 }
 
 /// Reproducible bytes that no filesystem or link compresses: a splitmix64
@@ -277,10 +265,11 @@ mod tests {
 
     #[test]
     fn sizes_read_in_binary_units() {
-        assert_eq!(size_text(100), "100 B");
-        assert_eq!(size_text(64 << 20), "64 MiB");
-        assert_eq!(size_text(3 << 19), "1.5 MiB");
-        assert_eq!(size_text(512 << 10), "512 KiB");
+        let size = |bytes: u64| binary_size(bytes as f64, 1);
+        assert_eq!(size(100), "100 B");
+        assert_eq!(size(64 << 20), "64 MiB");
+        assert_eq!(size(3 << 19), "1.5 MiB");
+        assert_eq!(size(512 << 10), "512 KiB");
     }
 
     #[test]
@@ -289,7 +278,11 @@ mod tests {
         let too_big = free_bytes(dir.path()).unwrap() + (1 << 40);
         let err = TestFile::create(dir.path(), "f", too_big).err().unwrap();
         let why = &err.downcast_ref::<Unsupported>().expect("unsupported").0;
-        let expect = format!("needs {} in {}, ", size_text(too_big), dir.path().display());
+        let expect = format!(
+            "needs {} in {}, ",
+            binary_size(too_big as f64, 1),
+            dir.path().display()
+        );
         assert!(why.starts_with(&expect), "{why}");
         assert!(why.ends_with(" free"), "{why}");
         assert!(!dir.path().join("f").exists(), "nothing written");
