@@ -119,6 +119,8 @@ impl Meter {
             out.run_queue_ns = self
                 .last_rq
                 .map(|now| out.run_queue_ns.unwrap_or(0) + now.saturating_sub(last));
+            // The /proc read is bookkeeping: the next repetition starts after it.
+            self.last_ns = crate::measure::clock::now_ns();
         }
         let cpu = current_cpu();
         if !out.cpus.contains(&cpu) {
@@ -128,11 +130,11 @@ impl Meter {
 
     /// Restarts the clock without closing a repetition (end of warm-up).
     pub(crate) fn reset(&mut self) {
-        self.last = thread_usage();
-        self.last_ns = crate::measure::clock::now_ns();
         if self.last_rq.is_some() {
             self.last_rq = run_queue_ns();
         }
+        self.last = thread_usage();
+        self.last_ns = crate::measure::clock::now_ns();
     }
 }
 
