@@ -111,6 +111,9 @@ pub struct Environment {
     pub perf: Availability,
     #[serde(default)]
     pub io_uring: Availability,
+    /// Whether sched_switch/sched_wakeup can be traced on every CPU.
+    #[serde(default)]
+    pub sched_tracepoints: Availability,
     /// Cost of one CLOCK_MONOTONIC read, measured once per run.
     #[serde(default)]
     pub timer_ns: Option<f64>,

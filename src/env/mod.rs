@@ -7,7 +7,7 @@ mod cpu;
 mod probe;
 mod system;
 
-pub(crate) use probe::{io_uring, perf, tick_ns, timer_ns};
+pub(crate) use probe::{io_uring, perf, sched_tracepoints, tick_ns, timer_ns};
 pub(crate) use system::mem_available;
 
 use crate::model::{Availability, Environment};
@@ -24,6 +24,7 @@ pub(crate) fn fingerprint() -> Environment {
     cpu::fill(&mut env, &cpuinfo);
     env.perf = perf();
     env.io_uring = io_uring();
+    env.sched_tracepoints = sched_tracepoints();
     env.timer_ns = Some(timer_ns());
     env.tick_timer = Some(crate::measure::ticks::tick_clock().describe().to_string());
     env.tick_ns = Some(tick_ns());
@@ -76,6 +77,10 @@ pub(crate) fn rows(env: &Environment) -> Vec<(&'static str, String)> {
         ("root", if env.root { "yes" } else { "no" }.into()),
         ("perf", availability_text(&env.perf)),
         ("io_uring", availability_text(&env.io_uring)),
+        (
+            "scheduler",
+            format!("tracepoints {}", availability_text(&env.sched_tracepoints)),
+        ),
         ("timer", timer_text(env.timer_ns)),
         ("ticks", tick_text(env)),
     ]
@@ -185,7 +190,7 @@ pub(crate) fn read_text(path: impl AsRef<Path>) -> Option<String> {
 mod tests {
     use super::*;
 
-    const KEYS: [&str; 17] = [
+    const KEYS: [&str; 18] = [
         "kernel",
         "arch",
         "hostname",
@@ -201,6 +206,7 @@ mod tests {
         "root",
         "perf",
         "io_uring",
+        "scheduler",
         "timer",
         "ticks",
     ];
@@ -251,6 +257,7 @@ mod tests {
         assert!(text.contains("\nmitigations  a: x\n             b: y\n"));
         assert!(text.contains("\nperf         available (ok)\n"));
         assert!(text.contains("\nio_uring     unavailable\n"));
+        assert!(text.contains("\nscheduler    tracepoints unavailable\n"));
         assert_eq!(text.lines().count(), KEYS.len() + 1);
     }
 

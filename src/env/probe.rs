@@ -59,6 +59,15 @@ pub(crate) fn io_uring() -> Availability {
     }
 }
 
+/// Whether the scheduler tracepoints can be recorded on every CPU; the
+/// probe traces a sleeping thread to be sure.
+pub(crate) fn sched_tracepoints() -> Availability {
+    match crate::measure::sched::probe() {
+        Ok(detail) => available(detail),
+        Err(why) => unavailable(why),
+    }
+}
+
 /// `name=value`, or `name unreadable` when the sysctl file is missing.
 pub(crate) fn knob_text(name: &str, value: Option<String>) -> String {
     match value {

@@ -8,6 +8,7 @@ pub(crate) mod kcounters;
 pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;
+pub(crate) mod sched;
 pub mod stats;
 pub mod ticks;
 pub(crate) mod time;

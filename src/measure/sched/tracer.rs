@@ -1,0 +1,191 @@
+//! Recording the scheduler tracepoints: one sched_switch and one
+//! sched_wakeup event per online CPU, every process, sampled on every hit
+//! with the raw record, its CLOCK_MONOTONIC time and CPU. A drain thread
+//! empties the ring buffers while the traced work runs.
+
+use super::format::{Field, Tracepoint};
+use super::{Event, SchedLog};
+use perf_event::events::Tracepoint as PerfTracepoint;
+use perf_event::{Builder, Clock, SampleFlag, Sampler};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{mpsc, Arc};
+use std::time::Duration;
+
+/// Ring buffer per CPU and event (bytes, a power of two).
+const RING_BYTES: usize = 1 << 20;
+const RECORD_SAMPLE: u32 = 9;
+const RECORD_LOST: u32 = 2;
+const RECORD_THROTTLE: u32 = 5;
+
+/// How to read one kind of raw record.
+#[derive(Clone, Copy)]
+pub(crate) enum Decoder {
+    Switch {
+        prev_pid: Field,
+        prev_state: Field,
+        next_pid: Field,
+    },
+    Wakeup {
+        pid: Field,
+        target_cpu: Field,
+    },
+}
+
+/// The tracepoints' ids and decoders, read from tracefs.
+pub(crate) struct Points {
+    switch: (u64, Decoder),
+    wakeup: (u64, Decoder),
+}
+
+impl Points {
+    pub(crate) fn load() -> Result<Points, String> {
+        let sw = Tracepoint::load("sched/sched_switch")?;
+        let wk = Tracepoint::load("sched/sched_wakeup")?;
+        let switch = Decoder::Switch {
+            prev_pid: sw.field("prev_pid")?,
+            prev_state: sw.field("prev_state")?,
+            next_pid: sw.field("next_pid")?,
+        };
+        let wakeup = Decoder::Wakeup {
+            pid: wk.field("pid")?,
+            target_cpu: wk.field("target_cpu")?,
+        };
+        Ok(Points {
+            switch: (sw.id, switch),
+            wakeup: (wk.id, wakeup),
+        })
+    }
+
+    pub(crate) fn ids(&self) -> (u64, u64) {
+        (self.switch.0, self.wakeup.0)
+    }
+}
+
+pub(crate) struct Tracer {
+    stop: Arc<AtomicBool>,
+    done: mpsc::Receiver<SchedLog>,
+}
+
+impl Tracer {
+    /// Opens both tracepoints on each of `cpus` and starts draining them;
+    /// an error says why tracing is not possible.
+    pub(crate) fn start(points: &Points, cpus: &[usize]) -> Result<Tracer, String> {
+        let mut samplers = Vec::new();
+        for &cpu in cpus {
+            for (id, decoder) in [points.switch, points.wakeup] {
+                let sampler = open(id, cpu).map_err(|e| why_not(cpu, e))?;
+                samplers.push((sampler, decoder));
+            }
+        }
+        for (s, _) in &mut samplers {
+            s.enable()
+                .map_err(|e| format!("cannot enable a tracepoint: {e}"))?;
+        }
+        let stop = Arc::new(AtomicBool::new(false));
+        let (done_tx, done) = mpsc::channel();
+        let flag = stop.clone();
+        std::thread::Builder::new()
+            .name("iolab-sched".into())
+            .spawn(move || {
+                let _ = done_tx.send(drain(samplers, &flag));
+            })
+            .map_err(|e| format!("cannot start the tracer thread: {e}"))?;
+        Ok(Tracer { stop, done })
+    }
+
+    /// Stops recording and returns every event, in time order.
+    pub(crate) fn finish(self) -> SchedLog {
+        self.stop.store(true, Ordering::SeqCst);
+        self.done.recv().unwrap_or_default()
+    }
+}
+
+fn open(id: u64, cpu: usize) -> std::io::Result<Sampler> {
+    Builder::new(PerfTracepoint::with_id(id))
+        .any_pid()
+        .one_cpu(cpu)
+        .include_kernel()
+        .sample_period(1)
+        // PERIOD too: the kernel never throttles a software event that
+        // samples its period, and a throttled tracer silently drops events.
+        .sample(
+            SampleFlag::TID
+                | SampleFlag::TIME
+                | SampleFlag::CPU
+                | SampleFlag::PERIOD
+                | SampleFlag::RAW,
+        )
+        .clockid(Clock::MONOTONIC)
+        .enabled(false)
+        .build()?
+        .sampled(RING_BYTES)
+}
+
+fn why_not(cpu: usize, e: std::io::Error) -> String {
+    let paranoid =
+        crate::env::read_text("/proc/sys/kernel/perf_event_paranoid").unwrap_or_else(|| "?".into());
+    format!(
+        "perf_event_open of a scheduler tracepoint on CPU {cpu}: {e} \
+         (perf_event_paranoid={paranoid}; system-wide tracepoints need root or -1)"
+    )
+}
+
+fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
+    let (mut events, mut lost, mut throttles) = (Vec::new(), 0, 0);
+    loop {
+        let last = stop.load(Ordering::SeqCst);
+        if last {
+            for (s, _) in &mut samplers {
+                let _ = s.disable();
+            }
+        }
+        for (s, decoder) in &mut samplers {
+            while let Some(record) = s.next_record() {
+                let bytes = record.to_contiguous();
+                match record.ty() {
+                    RECORD_SAMPLE => events.extend(decode(&bytes, *decoder)),
+                    RECORD_LOST => lost += word(&bytes, 8).unwrap_or(0),
+                    RECORD_THROTTLE => throttles += 1,
+                    _ => {}
+                }
+            }
+        }
+        if last {
+            return SchedLog::new(events, lost + throttles);
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+fn word(bytes: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// A sample's body, laid out by the sample flags: pid and tid (u32 each),
+/// time (u64), cpu and a reserved u32, period (u64), then the raw size
+/// (u32) and record.
+pub(crate) fn decode(bytes: &[u8], decoder: Decoder) -> Option<Event> {
+    let time = word(bytes, 8)?;
+    let cpu = u32::from_le_bytes(bytes.get(16..20)?.try_into().ok()?);
+    let size = u32::from_le_bytes(bytes.get(32..36)?.try_into().ok()?) as usize;
+    let raw = bytes.get(36..36 + size)?;
+    let int = |f: Field| f.read(raw);
+    Some(match decoder {
+        Decoder::Switch {
+            prev_pid,
+            prev_state,
+            next_pid,
+        } => Event::Switch {
+            time,
+            cpu,
+            prev_pid: int(prev_pid)? as i32,
+            prev_state: int(prev_state)?,
+            next_pid: int(next_pid)? as i32,
+        },
+        Decoder::Wakeup { pid, target_cpu } => Event::Wakeup {
+            time,
+            pid: int(pid)? as i32,
+            target_cpu: int(target_cpu)? as i32,
+        },
+    })
+}
