@@ -336,6 +336,9 @@ pub(crate) struct Explain {
     pub(crate) missing: Vec<Missing>,
     /// `op_ns` minus the time components of the side that measured it.
     pub(crate) unattributed: Component,
+    /// What limits the figures, e.g. scheduler records the tracer lost.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) notes: Vec<String>,
 }
 
 /// One measured component, per operation.
@@ -347,6 +350,12 @@ pub(crate) struct Component {
     pub(crate) side: Option<String>,
     pub(crate) unit: String,
     pub(crate) value: f64,
+    /// Where the figure comes from.
+    #[serde(default)]
+    pub(crate) source: String,
+    /// The intervals it adds up, for the scheduler's components.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) intervals: Option<LatencySummary>,
 }
 
 /// A component that was not measured, and why.

@@ -1,37 +1,56 @@
 //! The line under a table that says where an explained case's operation
-//! went (`iolab run --explain`): the measuring side's CPU time, run-queue
-//! wait and context switches per operation, the IPIs on the sides' CPUs,
-//! and what is left of the operation's time, so the times add up.
+//! went (`iolab run --explain`): the measuring side's time components
+//! (CPU time, then blocked, wake-up latency and preemption from the
+//! scheduler tracer, or the run delay without it), its context switches,
+//! the IPIs on the sides' CPUs, and what is left of the operation's time,
+//! so the times add up.
 
 use crate::format::{case_label, human};
-use crate::model::{CaseResult, Explain};
+use crate::model::{CaseResult, Component, Explain};
 use crate::scenario::common::explain::{
-    ComponentSpec, CALL_IPI, INVOLUNTARY_CSW, KERNEL, RESCHED_IPI, RUN_QUEUE, USER, VOLUNTARY_CSW,
+    time_components, ComponentSpec, CALL_IPI, INVOLUNTARY_CSW, RESCHED_IPI, VOLUNTARY_CSW,
 };
 
-/// "  CASE explain (initiator): user 0.2 us, kernel 1.9 us, run-queue 0.3 us,
-/// 1.0 csw, 1.1 IPIs/op; unattributed 8.7 us", or nothing without an
-/// explanation.
+/// "  CASE explain (initiator): user 0.2 us, kernel 1.9 us, blocked 4.1 us,
+/// wake-up 3.0 us (1.0/op), preempted 0 ns, 1.0 csw, 1.9 IPIs/op;
+/// unattributed 0.6 us", or nothing without an explanation.
 pub(crate) fn line(r: &CaseResult) -> Option<String> {
     let e = r.explain.as_ref()?;
-    let ns = |specs: &[&ComponentSpec]| human(sum(e, specs), "ns");
-    let mut parts = vec![
-        format!("user {}", ns(&[&USER])),
-        format!("kernel {}", ns(&[&KERNEL])),
-    ];
-    if e.components.iter().any(|c| c.name == RUN_QUEUE.name) {
-        parts.push(format!("run-queue {}", ns(&[&RUN_QUEUE])));
-    }
+    let side = e.unattributed.side.as_deref().unwrap_or("all sides");
+    let mut parts: Vec<String> = time_components(e, side)
+        .into_iter()
+        .map(|c| time_part(c, e.ops))
+        .collect();
     let csw = sum(e, &[&VOLUNTARY_CSW, &INVOLUNTARY_CSW]);
     parts.push(format!("{csw:.1} csw"));
     parts.push(format!("{:.1} IPIs/op", sum(e, &[&RESCHED_IPI, &CALL_IPI])));
-    let side = e.unattributed.side.as_deref().unwrap_or("all sides");
     Some(format!(
         "  {} explain ({side}): {}; unattributed {}",
         case_label(&r.case),
         parts.join(", "),
         human(e.unattributed.value, "ns")
     ))
+}
+
+/// "kernel 1.9 us", or for a traced component "wake-up 3.0 us (1.0/op,
+/// 3.0 us each)": how many of its intervals an operation had, and their mean.
+fn time_part(c: &Component, ops: u64) -> String {
+    let label = match c.name.as_str() {
+        "user_cpu" => "user",
+        "kernel_cpu" => "kernel",
+        "run_queue" => "run-queue",
+        "wakeup_latency" => "wake-up",
+        other => other,
+    };
+    let value = human(c.value, "ns");
+    match &c.intervals {
+        Some(i) if i.count > 0 => format!(
+            "{label} {value} ({:.1}/op, {} each)",
+            i.count as f64 / ops.max(1) as f64,
+            human(i.mean, "ns")
+        ),
+        _ => format!("{label} {value}"),
+    }
 }
 
 /// The named components of the measuring side (the one `unattributed` is
@@ -42,8 +61,7 @@ fn sum(e: &Explain, specs: &[&ComponentSpec]) -> f64 {
         .iter()
         .filter(|c| specs.iter().any(|s| s.name == c.name))
         .filter(|c| c.side.is_none() || c.side.as_deref() == measuring)
-        .map(|c| c.value)
-        .sum()
+        .fold(0.0, |total, c| total + c.value)
 }
 
 #[cfg(test)]
@@ -57,6 +75,7 @@ mod tests {
             side: side.map(str::to_string),
             unit: "ns".into(),
             value,
+            ..Component::default()
         }
     }
 
@@ -79,11 +98,54 @@ mod tests {
             ],
             missing: Vec::new(),
             unattributed: component("unattributed", a, 2500.0),
+            notes: Vec::new(),
         });
         assert_eq!(
             line(&r).unwrap(),
             "  pipe/same-cpu explain (initiator): user 1.00 us, kernel 1.50 us, 1.0 csw, \
              2.0 IPIs/op; unattributed 2.50 us"
+        );
+    }
+
+    #[test]
+    fn a_traced_side_shows_blocked_wakeups_and_preemption_instead_of_run_delay() {
+        use crate::model::{LatencyKind, LatencySummary};
+        let a = Some("initiator");
+        let traced = |name: &str, value: f64, count: u64, mean: f64| Component {
+            intervals: Some(LatencySummary {
+                kind: LatencyKind::PerCall,
+                unit: "ns".into(),
+                count,
+                mean,
+                p50: 0,
+                p90: 0,
+                p99: 0,
+                p99_9: 0,
+                max: 0,
+            }),
+            ..component(name, a, value)
+        };
+        let mut r = CaseResult::new("pingpong", "pipe/cross-cpu", Default::default());
+        r.explain = Some(Explain {
+            ops: 10,
+            op_ns: 5000.0,
+            components: vec![
+                component("user_cpu", a, 100.0),
+                component("kernel_cpu", a, 1500.0),
+                component("run_queue", a, 800.0),
+                traced("blocked", 2000.0, 10, 2000.0),
+                traced("wakeup_latency", 1000.0, 20, 500.0),
+                traced("preempted", 0.0, 0, 0.0),
+            ],
+            missing: Vec::new(),
+            unattributed: component("unattributed", a, 400.0),
+            notes: Vec::new(),
+        });
+        assert_eq!(
+            line(&r).unwrap(),
+            "  pipe/cross-cpu explain (initiator): user 100 ns, kernel 1.50 us, \
+             blocked 2.00 us (1.0/op, 2.00 us each), wake-up 1.00 us (2.0/op, 500 ns each), \
+             preempted 0 ns, 0.0 csw, 0.0 IPIs/op; unattributed 400 ns"
         );
     }
 }

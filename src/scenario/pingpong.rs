@@ -81,23 +81,26 @@ impl Scenario for PingPong {
             explain: ctx.explain,
         };
         let fault = ctx.fault;
+        let tracing = sched.explain.then(explain::Tracing::start);
         let reports = run_sides(
             case,
             ctx,
             move |mut ep| run_typed(ep.as_mut(), Initiator { size, sched }),
             move |mut ep| run_typed(ep.as_mut(), Echoer { size, sched, fault }),
         )?;
+        let trace = tracing.map(explain::Tracing::finish);
         let Some([a, b]) = settle(out, reports, ROLES) else {
             return Ok(());
         };
         fill_metrics(out, &a, &b, sched);
-        if sched.explain {
+        if let Some(trace) = trace {
             let ops = a.rep_ns.len() as u64 * count;
             let op_ns = a.rep_ns.iter().sum::<u64>() as f64 / ops.max(1) as f64;
             out.explain = Some(explain::from_sides(
                 [(&a, ROLES[0]), (&b, ROLES[1])],
                 ops,
                 op_ns,
+                &trace,
             ));
         }
         Ok(())

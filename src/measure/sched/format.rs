@@ -59,6 +59,29 @@ impl Tracepoint {
     }
 }
 
+/// Runs `read`; when no tracefs is mounted, mounts one for `read` alone
+/// (root may) and unmounts it after, so nothing is left mounted.
+pub(crate) fn with_tracefs<T>(read: impl Fn() -> Result<T, String>) -> Result<T, String> {
+    let first = match read() {
+        Ok(value) => return Ok(value),
+        Err(why) => why,
+    };
+    let mounted = TRACEFS
+        .iter()
+        .any(|root| Path::new(root).join("events").exists());
+    if mounted {
+        return Err(first);
+    }
+    let target = TRACEFS[0];
+    let flags = rustix::mount::MountFlags::empty();
+    if let Err(e) = rustix::mount::mount("nodev", target, "tracefs", flags, None) {
+        return Err(format!("{first}; mounting tracefs failed: {e}"));
+    }
+    let result = read();
+    let _ = rustix::mount::unmount(target, rustix::mount::UnmountFlags::DETACH);
+    result
+}
+
 /// The `format` file of `event` (e.g. `sched/sched_switch`) under the first
 /// mounted tracefs, or why there is none.
 fn locate(event: &str) -> Result<PathBuf, String> {

@@ -1,15 +1,22 @@
-//! The scheduler's own account of a thread: sched_switch and sched_wakeup
+//! The scheduler's own account of a thread: sched_switch and sched_waking
 //! tracepoints recorded on every CPU (`tracer`), then attributed to one
-//! thread over a time window: how long it slept until woken (blocked), how
-//! long from its wake-up until it ran (wake-up latency), and how long it
-//! waited runnable after being switched out (run-queue wait). Timestamps
-//! are CLOCK_MONOTONIC, comparable with `measure::clock::now_ns`.
+//! thread over time windows: how long it slept until something woke it
+//! (blocked), how long from that wake-up until it ran (wake-up latency),
+//! and how long it waited runnable after being preempted (run-queue wait).
+//! Timestamps are CLOCK_MONOTONIC, comparable with `measure::clock::now_ns`.
+//!
+//! Switch-outs and wakings are recorded in the context of a running task,
+//! so they are always seen; a switch-in out of the idle task is not on
+//! every kernel (one VM kernel traces none on some CPUs). A switch-out
+//! with no switch-in seen since the last one is counted as untraced, and
+//! the interval it would have closed is not guessed.
 
 mod format;
 mod probe;
 mod tracer;
 
-pub(crate) use probe::probe;
+pub(crate) use probe::{online_cpus, probe};
+pub(crate) use tracer::{Points, Tracer};
 
 use crate::measure::histogram::Latencies;
 
@@ -27,17 +34,14 @@ pub(crate) enum Event {
         prev_state: i64,
         next_pid: i32,
     },
-    Wakeup {
-        time: u64,
-        pid: i32,
-        target_cpu: i32,
-    },
+    /// `sched_waking`: a task asked the scheduler to wake `pid`.
+    Waking { time: u64, pid: i32 },
 }
 
 impl Event {
     fn time(&self) -> u64 {
         match *self {
-            Event::Switch { time, .. } | Event::Wakeup { time, .. } => time,
+            Event::Switch { time, .. } | Event::Waking { time, .. } => time,
         }
     }
 }
@@ -50,26 +54,46 @@ pub(crate) struct SchedLog {
     pub(crate) lost: u64,
 }
 
-/// One thread's scheduling over a window.
+/// One thread's scheduling over its windows.
 #[derive(Default)]
 pub(crate) struct ThreadSched {
-    /// Switched out sleeping until woken.
+    /// Switched out sleeping until a waking.
     pub(crate) blocked_ns: u64,
-    /// Woken until switched in.
+    /// Waking until switched in.
     pub(crate) wakeup_ns: u64,
-    /// Switched out runnable until switched in again.
+    /// Switched out runnable (preempted) until switched in again.
     pub(crate) runqueue_ns: u64,
     pub(crate) blocks: u64,
     pub(crate) wakeups: u64,
     pub(crate) preemptions: u64,
-    /// Switched in on another CPU than the one it was switched out of.
+    /// Switched out on another CPU than the time before.
     pub(crate) migrations: u64,
+    /// Switch-outs with no switch-in seen since the one before.
+    pub(crate) untraced_switch_ins: u64,
     pub(crate) blocked: Latencies,
     pub(crate) wakeup: Latencies,
     pub(crate) runqueue: Latencies,
 }
 
-/// Where the thread is, as far as the events in the window tell.
+impl std::fmt::Debug for ThreadSched {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} blocks {} ns, {} wake-ups {} ns, {} preemptions {} ns, \
+             {} migrations, {} switch-ins untraced",
+            self.blocks,
+            self.blocked_ns,
+            self.wakeups,
+            self.wakeup_ns,
+            self.preemptions,
+            self.runqueue_ns,
+            self.migrations,
+            self.untraced_switch_ins
+        )
+    }
+}
+
+/// Where the thread is, as far as the events tell.
 #[derive(Clone, Copy)]
 enum State {
     Unknown,
@@ -79,94 +103,123 @@ enum State {
     Runnable { since: u64 },
 }
 
+/// Time windows `[start, end]` in ns, sorted and not overlapping.
+pub(crate) type Windows = [(u64, u64)];
+
+/// The part of `[from, to]` inside the windows.
+fn overlap(windows: &Windows, from: u64, to: u64) -> u64 {
+    windows
+        .iter()
+        .map(|&(a, b)| to.min(b).saturating_sub(from.max(a)))
+        .sum()
+}
+
+fn inside(windows: &Windows, t: u64) -> bool {
+    windows.iter().any(|&(a, b)| (a..=b).contains(&t))
+}
+
 impl SchedLog {
     pub(crate) fn new(mut events: Vec<Event>, lost: u64) -> SchedLog {
         events.sort_by_key(Event::time);
         SchedLog { events, lost }
     }
 
-    /// Attributes the events stamped within `[from_ns, to_ns]` to thread
-    /// `tid`; an interval that began before `from_ns` is not counted.
-    pub(crate) fn of_thread(&self, tid: i32, from_ns: u64, to_ns: u64) -> ThreadSched {
-        let mut out = ThreadSched::default();
-        let mut state = State::Unknown;
-        let mut last_cpu = None;
-        let window = self
-            .events
-            .iter()
-            .filter(|e| (from_ns..=to_ns).contains(&e.time()));
-        for event in window {
-            state = match *event {
+    /// Attributes thread `tid`'s intervals to the windows: each interval
+    /// counts for the part of it inside them, and enters its histogram
+    /// when it ends inside one.
+    pub(crate) fn of_thread(&self, tid: i32, windows: &Windows) -> ThreadSched {
+        let mut t = Tracked {
+            windows,
+            out: ThreadSched::default(),
+            state: State::Unknown,
+            last_cpu: None,
+        };
+        let last = windows.last().map_or(0, |w| w.1);
+        for event in self.events.iter().take_while(|e| e.time() <= last) {
+            match *event {
                 Event::Switch {
                     time,
                     cpu,
                     prev_pid,
                     prev_state,
                     ..
-                } if prev_pid == tid => {
-                    last_cpu = Some(cpu);
-                    out.switched_out(time, prev_state)
-                }
-                Event::Switch {
-                    time,
-                    cpu,
-                    next_pid,
-                    ..
-                } if next_pid == tid => {
-                    if last_cpu.is_some_and(|c| c != cpu) {
-                        out.migrations += 1;
-                    }
-                    out.switched_in(time, state)
-                }
-                Event::Wakeup { time, pid, .. } if pid == tid => out.woken(time, state),
-                _ => state,
-            };
+                } if prev_pid == tid => t.switched_out(time, cpu, prev_state),
+                Event::Switch { time, next_pid, .. } if next_pid == tid => t.switched_in(time),
+                Event::Waking { time, pid } if pid == tid => t.woken(time),
+                _ => {}
+            }
         }
-        out
+        t.out
     }
 }
 
-impl ThreadSched {
-    fn switched_out(&mut self, time: u64, prev_state: i64) -> State {
-        if prev_state & STATE_MASK == 0 {
-            self.preemptions += 1;
+/// One thread followed through the log.
+struct Tracked<'a> {
+    windows: &'a Windows,
+    out: ThreadSched,
+    state: State,
+    last_cpu: Option<u32>,
+}
+
+impl Tracked<'_> {
+    fn counts(&self, t: u64) -> bool {
+        inside(self.windows, t)
+    }
+
+    fn switched_out(&mut self, time: u64, cpu: u32, prev_state: i64) {
+        let counts = self.counts(time);
+        if counts && !matches!(self.state, State::Running | State::Unknown) {
+            self.out.untraced_switch_ins += 1;
+        }
+        if counts && self.last_cpu.is_some_and(|c| c != cpu) {
+            self.out.migrations += 1;
+        }
+        self.last_cpu = Some(cpu);
+        let runnable = prev_state & STATE_MASK == 0;
+        match (runnable, counts) {
+            (true, true) => self.out.preemptions += 1,
+            (false, true) => self.out.blocks += 1,
+            _ => {}
+        }
+        self.state = if runnable {
             State::Runnable { since: time }
         } else {
-            self.blocks += 1;
             State::Blocked { since: time }
-        }
+        };
     }
 
-    fn woken(&mut self, time: u64, state: State) -> State {
-        match state {
-            State::Blocked { since } => {
-                let ns = time.saturating_sub(since);
-                self.blocked_ns += ns;
-                self.blocked.record(ns);
-            }
-            // Woken while running or runnable: nothing slept.
-            State::Running | State::Runnable { .. } | State::Woken { .. } => return state,
-            State::Unknown => {}
+    /// A waking while running or runnable ends no sleep.
+    fn woken(&mut self, time: u64) {
+        let State::Blocked { since } = self.state else {
+            return;
+        };
+        let spent = overlap(self.windows, since, time);
+        self.out.blocked_ns += spent;
+        if self.counts(time) {
+            self.out.blocked.record(time - since);
+            self.out.wakeups += 1;
         }
-        self.wakeups += 1;
-        State::Woken { at: time }
+        self.state = State::Woken { at: time };
     }
 
-    fn switched_in(&mut self, time: u64, state: State) -> State {
-        match state {
+    fn switched_in(&mut self, time: u64) {
+        let ends_inside = self.counts(time);
+        match self.state {
             State::Woken { at } => {
-                let ns = time.saturating_sub(at);
-                self.wakeup_ns += ns;
-                self.wakeup.record(ns);
+                self.out.wakeup_ns += overlap(self.windows, at, time);
+                if ends_inside {
+                    self.out.wakeup.record(time - at);
+                }
             }
             State::Runnable { since } => {
-                let ns = time.saturating_sub(since);
-                self.runqueue_ns += ns;
-                self.runqueue.record(ns);
+                self.out.runqueue_ns += overlap(self.windows, since, time);
+                if ends_inside {
+                    self.out.runqueue.record(time - since);
+                }
             }
             State::Unknown | State::Running | State::Blocked { .. } => {}
         }
-        State::Running
+        self.state = State::Running;
     }
 }
 

@@ -1,5 +1,5 @@
 use super::format::parse;
-use super::probe::trace_sleeper;
+use super::probe::trace_woken_thread;
 use super::tracer::{decode, Decoder, Points};
 use super::*;
 use std::time::Duration;
@@ -32,11 +32,7 @@ fn into(time: u64, cpu: u32) -> Event {
 }
 
 fn wake(time: u64) -> Event {
-    Event::Wakeup {
-        time,
-        pid: T,
-        target_cpu: 0,
-    }
+    Event::Waking { time, pid: T }
 }
 
 /// Three sleeps of 100 ns with 10 ns wake-up latency, starting at `at`.
@@ -52,35 +48,33 @@ fn sleeps(at: u64) -> Vec<Event> {
 #[test]
 fn sleeps_are_blocks_and_wakeups() {
     let log = SchedLog::new(sleeps(1000), 0);
-    let s = log.of_thread(T, 0, 10_000);
+    let s = log.of_thread(T, &[(0, 10_000)]);
     assert_eq!(
         (s.blocks, s.wakeups, s.preemptions, s.migrations),
         (3, 3, 0, 0)
     );
     assert_eq!((s.blocked_ns, s.wakeup_ns, s.runqueue_ns), (300, 30, 0));
-    assert_eq!(s.blocked.count(), 3);
-    assert_eq!(s.wakeup.count(), 3);
+    assert_eq!((s.blocked.count(), s.wakeup.count()), (3, 3));
+    assert_eq!(s.untraced_switch_ins, 0);
 }
 
 #[test]
-fn other_threads_and_events_outside_the_window_do_not_count() {
+fn other_threads_and_time_outside_the_windows_do_not_count() {
     let mut events = sleeps(1000);
     events.extend(sleeps(100_000));
-    events.push(Event::Wakeup {
-        time: 1050,
-        pid: 9,
-        target_cpu: 1,
-    });
+    events.push(Event::Waking { time: 1050, pid: 9 });
     let log = SchedLog::new(events, 0);
-    let s = log.of_thread(T, 500, 4000);
+    let s = log.of_thread(T, &[(500, 4000)]);
     assert_eq!((s.blocks, s.wakeups, s.blocked_ns), (3, 3, 300));
-    assert_eq!(log.of_thread(9, 500, 4000).wakeups, 1);
-    // A sleep whose switch-out falls before the window: only its wake-up.
-    let s = log.of_thread(T, 1050, 1500);
+    // A sleep that began before the window counts from the window's start.
+    let s = log.of_thread(T, &[(1050, 1500)]);
     assert_eq!(
         (s.blocks, s.wakeups, s.blocked_ns, s.wakeup_ns),
-        (0, 1, 0, 10)
+        (0, 1, 50, 10)
     );
+    // Two windows with a gap: the gap's part of an interval is left out.
+    let s = log.of_thread(T, &[(1000, 1050), (1080, 1110)]);
+    assert_eq!((s.blocked_ns, s.wakeup_ns, s.wakeups), (70, 10, 1));
 }
 
 #[test]
@@ -91,12 +85,27 @@ fn preemption_is_run_queue_wait_and_a_cpu_change_is_a_migration() {
         out(200, 1, PREEMPTED),
         into(260, 1),
     ];
-    let s = SchedLog::new(events, 0).of_thread(T, 0, 1000);
+    let s = SchedLog::new(events, 0).of_thread(T, &[(0, 1000)]);
     assert_eq!((s.preemptions, s.blocks, s.wakeups), (2, 0, 0));
     assert_eq!(
         (s.runqueue_ns, s.runqueue.count(), s.migrations),
         (110, 2, 1)
     );
+}
+
+#[test]
+fn a_switch_out_with_no_switch_in_seen_is_untraced_and_not_guessed() {
+    // The second sleep's switch-in (out of an idle CPU) was not traced.
+    let events = vec![
+        out(100, 1, SLEEPING),
+        wake(200),
+        out(400, 1, SLEEPING),
+        wake(500),
+        into(520, 1),
+    ];
+    let s = SchedLog::new(events, 0).of_thread(T, &[(0, 1000)]);
+    assert_eq!((s.blocks, s.wakeups, s.untraced_switch_ins), (2, 2, 1));
+    assert_eq!((s.blocked_ns, s.wakeup_ns), (200, 20));
 }
 
 /// A sample body as the kernel writes it for TID|TIME|CPU|PERIOD|RAW.
@@ -142,8 +151,7 @@ fn decodes_a_sched_switch_sample_at_the_format_files_offsets() {
     );
 }
 
-/// Root only: mounts tracefs where it is missing (and leaves it mounted,
-/// as other tests may be reading it).
+/// Root only (tracefs is mounted for the read when it is not).
 fn points_or_skip() -> Option<Points> {
     if !rustix::process::geteuid().is_root() {
         assert!(
@@ -153,29 +161,25 @@ fn points_or_skip() -> Option<Points> {
         eprintln!("skipped: scheduler tracing needs root");
         return None;
     }
-    if Points::load().is_err() {
-        let _ = std::process::Command::new("mount")
-            .args(["-t", "tracefs", "nodev", super::format::TRACEFS[0]])
-            .status();
-    }
-    Some(Points::load().expect("tracefs mounted"))
+    Some(Points::load().expect("tracepoints load"))
 }
 
 #[test]
-fn a_thread_sleeping_n_times_shows_n_blocks_and_n_wakeups() {
+fn a_thread_woken_n_times_shows_n_blocks_and_n_wakeups() {
     let Some(points) = points_or_skip() else {
         return;
     };
-    let (tid, from, to, log) = trace_sleeper(&points, 5, Duration::from_micros(300)).unwrap();
+    let (tid, window, log) = trace_woken_thread(&points, 5, Duration::from_micros(300)).unwrap();
     assert!(!log.events.is_empty());
-    let s = log.of_thread(tid, from, to);
-    assert_eq!(s.blocks, 5, "lost {}", log.lost);
-    // Under load this VM's kernel now and then drops a wake-up together
-    // with the switch-in after it, with no LOST or THROTTLE record; the
-    // attribution itself is checked exactly on synthetic events above.
-    assert!((1..=5).contains(&s.wakeups), "{} wake-ups", s.wakeups);
+    let s = log.of_thread(tid, &[window]);
+    // A channel's receive may wait more than once per message.
+    assert!(s.blocks >= 5, "lost {}: {s:?}", log.lost);
+    assert_eq!(s.wakeups, s.blocks, "{s:?}");
     assert!(s.blocked_ns > 0);
-    assert_eq!(s.blocked.count(), s.wakeups);
-    let outside = log.of_thread(tid, 0, from - 1);
-    assert_eq!((outside.blocks, outside.wakeups), (0, 0));
+    assert_eq!(s.blocked.count(), s.blocks);
+    // Switch-ins out of idle may go untraced (see the module's header).
+    assert!(
+        s.wakeup.count() + s.untraced_switch_ins >= s.blocks - 1,
+        "{s:?}"
+    );
 }

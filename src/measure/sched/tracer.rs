@@ -1,5 +1,5 @@
 //! Recording the scheduler tracepoints: one sched_switch and one
-//! sched_wakeup event per online CPU, every process, sampled on every hit
+//! sched_waking event per online CPU, every process, sampled on every hit
 //! with the raw record, its CLOCK_MONOTONIC time and CPU. A drain thread
 //! empties the ring buffers while the traced work runs.
 
@@ -12,7 +12,7 @@ use std::sync::{mpsc, Arc};
 use std::time::Duration;
 
 /// Ring buffer per CPU and event (bytes, a power of two).
-const RING_BYTES: usize = 1 << 20;
+const RING_BYTES: usize = 4 << 20;
 const RECORD_SAMPLE: u32 = 9;
 const RECORD_LOST: u32 = 2;
 const RECORD_THROTTLE: u32 = 5;
@@ -25,39 +25,39 @@ pub(crate) enum Decoder {
         prev_state: Field,
         next_pid: Field,
     },
-    Wakeup {
+    Waking {
         pid: Field,
-        target_cpu: Field,
     },
 }
 
 /// The tracepoints' ids and decoders, read from tracefs.
 pub(crate) struct Points {
     switch: (u64, Decoder),
-    wakeup: (u64, Decoder),
+    waking: (u64, Decoder),
 }
 
 impl Points {
+    /// Reads both tracepoints' ids and fields (mounting tracefs for the
+    /// read when it is not mounted and root may).
     pub(crate) fn load() -> Result<Points, String> {
+        super::format::with_tracefs(Points::read)
+    }
+
+    fn read() -> Result<Points, String> {
         let sw = Tracepoint::load("sched/sched_switch")?;
-        let wk = Tracepoint::load("sched/sched_wakeup")?;
+        let wk = Tracepoint::load("sched/sched_waking")?;
         let switch = Decoder::Switch {
             prev_pid: sw.field("prev_pid")?,
             prev_state: sw.field("prev_state")?,
             next_pid: sw.field("next_pid")?,
         };
-        let wakeup = Decoder::Wakeup {
+        let waking = Decoder::Waking {
             pid: wk.field("pid")?,
-            target_cpu: wk.field("target_cpu")?,
         };
         Ok(Points {
             switch: (sw.id, switch),
-            wakeup: (wk.id, wakeup),
+            waking: (wk.id, waking),
         })
-    }
-
-    pub(crate) fn ids(&self) -> (u64, u64) {
-        (self.switch.0, self.wakeup.0)
     }
 }
 
@@ -72,7 +72,7 @@ impl Tracer {
     pub(crate) fn start(points: &Points, cpus: &[usize]) -> Result<Tracer, String> {
         let mut samplers = Vec::new();
         for &cpu in cpus {
-            for (id, decoder) in [points.switch, points.wakeup] {
+            for (id, decoder) in [points.switch, points.waking] {
                 let sampler = open(id, cpu).map_err(|e| why_not(cpu, e))?;
                 samplers.push((sampler, decoder));
             }
@@ -97,6 +97,14 @@ impl Tracer {
     pub(crate) fn finish(self) -> SchedLog {
         self.stop.store(true, Ordering::SeqCst);
         self.done.recv().unwrap_or_default()
+    }
+}
+
+/// A tracer dropped unfinished (its case failed) stops its drain thread,
+/// which closes the tracepoints.
+impl Drop for Tracer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::SeqCst);
     }
 }
 
@@ -182,10 +190,9 @@ pub(crate) fn decode(bytes: &[u8], decoder: Decoder) -> Option<Event> {
             prev_state: int(prev_state)?,
             next_pid: int(next_pid)? as i32,
         },
-        Decoder::Wakeup { pid, target_cpu } => Event::Wakeup {
+        Decoder::Waking { pid } => Event::Waking {
             time,
             pid: int(pid)? as i32,
-            target_cpu: int(target_cpu)? as i32,
         },
     })
 }

@@ -87,6 +87,12 @@ pub(crate) struct SideOut {
     /// (`--explain`; none when the kernel keeps no scheduler statistics).
     #[serde(default)]
     pub(crate) run_queue_ns: Option<u64>,
+    /// The measuring thread's id, for the scheduler tracer (`--explain`).
+    #[serde(default)]
+    pub(crate) tid: i32,
+    /// Each timed repetition's `[start, end]` on CLOCK_MONOTONIC.
+    #[serde(default)]
+    pub(crate) windows: Vec<(u64, u64)>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
@@ -100,6 +106,7 @@ pub(crate) struct Meter {
 impl Meter {
     pub(crate) fn start(out: &mut SideOut) -> Meter {
         out.cpus.push(current_cpu());
+        out.tid = rustix::thread::gettid().as_raw_nonzero().get();
         Meter {
             last: thread_usage(),
             last_ns: crate::measure::clock::now_ns(),
@@ -112,6 +119,7 @@ impl Meter {
         let now_ns = crate::measure::clock::now_ns();
         let now = thread_usage();
         out.rep_ns.push(now_ns - self.last_ns);
+        out.windows.push((self.last_ns, now_ns));
         out.rep_usage.push(now.since(self.last));
         (self.last, self.last_ns) = (now, now_ns);
         if let Some(last) = self.last_rq {

@@ -1,0 +1,107 @@
+//! The scheduler's part of an explanation: a tracer on every CPU while a
+//! case runs, and each side's thread followed through it over its timed
+//! repetitions (blocked until woken, woken until running, preempted until
+//! running again, migrations). Without tracepoints each of those is named
+//! as missing with the reason, and the rest of the explanation stands.
+
+use super::{ComponentSpec, BLOCKED, MIGRATIONS, PREEMPTED, WAKEUP};
+use crate::measure::histogram::Latencies;
+use crate::measure::sched::{online_cpus, Points, SchedLog, Tracer};
+use crate::model::{Component, Explain, LatencyKind};
+use crate::scenario::common::side::SideOut;
+use std::sync::OnceLock;
+
+/// Share of a side's wake-ups whose switch-in may go untraced before its
+/// wake-up latency is called unmeasured rather than slightly short.
+const UNTRACED_TOLERANCE: f64 = 0.01;
+
+/// A tracer running around one case, or why there is none.
+pub(crate) struct Tracing(Result<Tracer, String>);
+
+impl Tracing {
+    /// Starts tracing every online CPU.
+    pub(crate) fn start() -> Tracing {
+        Tracing(points().and_then(|p| Tracer::start(p, &online_cpus()?)))
+    }
+
+    /// Stops the tracer: the log of the case, or why there is none.
+    pub(crate) fn finish(self) -> Result<SchedLog, String> {
+        self.0.map(Tracer::finish)
+    }
+}
+
+/// The tracepoints' formats, read once per process.
+fn points() -> Result<&'static Points, String> {
+    static POINTS: OnceLock<Result<Points, String>> = OnceLock::new();
+    POINTS
+        .get_or_init(Points::load)
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// Adds side `role`'s scheduler components, or names them missing.
+pub(super) fn add_side(
+    e: &mut Explain,
+    trace: &Result<SchedLog, String>,
+    out: &SideOut,
+    role: &str,
+) {
+    let side = Some(role);
+    let specs = [&BLOCKED, &WAKEUP, &PREEMPTED, &MIGRATIONS];
+    let log = match trace {
+        Ok(log) if !out.windows.is_empty() => log,
+        Ok(_) => return missing(e, &specs, role, "the side reported no timed repetition"),
+        Err(why) => return missing(e, &specs, role, why),
+    };
+    let t = log.of_thread(out.tid, &out.windows);
+    let ops = e.ops;
+    e.components.push(with_intervals(
+        BLOCKED.per_op(side, t.blocked_ns as f64, ops),
+        &t.blocked,
+    ));
+    let untraced = t.untraced_switch_ins as f64;
+    if untraced > UNTRACED_TOLERANCE * t.wakeups.max(1) as f64 {
+        let why = format!(
+            "{} of {} switch-ins not traced (this kernel does not report some switches \
+             out of the idle task), so the time from wake-up to running is unknown",
+            t.untraced_switch_ins,
+            t.wakeups + t.preemptions
+        );
+        missing(e, &[&WAKEUP, &PREEMPTED], role, &why);
+    } else {
+        e.components.push(with_intervals(
+            WAKEUP.per_op(side, t.wakeup_ns as f64, ops),
+            &t.wakeup,
+        ));
+        e.components.push(with_intervals(
+            PREEMPTED.per_op(side, t.runqueue_ns as f64, ops),
+            &t.runqueue,
+        ));
+    }
+    e.components
+        .push(MIGRATIONS.per_op(side, t.migrations as f64, ops));
+}
+
+/// Records the tracer lost: the traced figures undercount by as much.
+pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
+    if let Ok(log) = trace {
+        if log.lost > 0 {
+            e.notes.push(format!(
+                "the scheduler tracer lost {} records: blocked, wake-up and preemption \
+                 figures undercount",
+                log.lost
+            ));
+        }
+    }
+}
+
+fn missing(e: &mut Explain, specs: &[&ComponentSpec], role: &str, why: &str) {
+    for spec in specs {
+        e.missing.push(spec.missing(Some(role), why));
+    }
+}
+
+fn with_intervals(mut c: Component, intervals: &Latencies) -> Component {
+    c.intervals = Some(intervals.summary(LatencyKind::PerCall));
+    c
+}
