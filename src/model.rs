@@ -47,6 +47,12 @@ pub struct ClaimVerdict {
     pub(crate) original: String,
     /// The scenario whose results it read (the report links to its charts).
     pub(crate) scenario: String,
+    /// What the kernel profiles of the compared cases show behind the
+    /// claim (E1: the atime path with and without O_NOATIME; E3: what the
+    /// contended reader waits on), or how to get them; absent for claims
+    /// without such evidence. It never changes the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) kernel_evidence: Option<String>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]

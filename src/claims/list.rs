@@ -2,6 +2,7 @@
 //! sentence as the original stated it, the original's figure, the results
 //! it reads and the rule that decides it. A new claim is one more entry.
 
+use super::kernel::Evidence;
 use super::pick::{Quantity, Select};
 use super::rules::Rule;
 use super::Claim;
@@ -45,6 +46,7 @@ const fn stall(
         original,
         scenario: "contention",
         rule: Rule::Stalls { mech, expect },
+        kernel: Evidence::ReaderWaits { mech },
     }
 }
 
@@ -62,6 +64,26 @@ const DEVNULL_MMAP: Select = near(
     MIB64,
 );
 
+const NOATIME: Select = near(
+    sel(
+        "noatime",
+        "pipe-atime",
+        &[("variant", "noatime"), ("pipe", "anon")],
+    ),
+    "count",
+    1e7,
+);
+
+const DEFAULT_ATIME: Select = near(
+    sel(
+        "default",
+        "pipe-atime",
+        &[("variant", "default"), ("pipe", "anon")],
+    ),
+    "count",
+    1e7,
+);
+
 pub static CLAIMS: &[Claim] = &[
     Claim {
         id: "E1-noatime-faster",
@@ -71,11 +93,12 @@ pub static CLAIMS: &[Claim] = &[
         scenario: "pipe-atime",
         rule: Rule::Faster {
             q: Quantity::Metric(&pipe_atime::NS_PER_MSG),
-            fast: near(sel("noatime", "pipe-atime", &[("variant", "noatime"), ("pipe", "anon")]), "count", 1e7),
-            slow: near(sel("default", "pipe-atime", &[("variant", "default"), ("pipe", "anon")]), "count", 1e7),
+            fast: NOATIME,
+            slow: DEFAULT_ATIME,
             factor: 1.0,
             fails_below: 1.0,
         },
+        kernel: Evidence::Atime { default: DEFAULT_ATIME, noatime: NOATIME },
     },
     Claim {
         id: "E2-port-tens-of-us",
@@ -89,6 +112,7 @@ pub static CLAIMS: &[Claim] = &[
             lo: 10.0,
             hi: 100.0,
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E2-ring-csw-bound",
@@ -102,6 +126,7 @@ pub static CLAIMS: &[Claim] = &[
             lo: 1.0,
             hi: f64::INFINITY,
         },
+        kernel: Evidence::None,
     },
     stall(
         "E3-fifo-stalls",
@@ -137,6 +162,7 @@ pub static CLAIMS: &[Claim] = &[
             factor: 1.0,
             fails_below: 1.0,
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E4-sendfile-no-faster",
@@ -150,6 +176,7 @@ pub static CLAIMS: &[Claim] = &[
             b: near(sel("read+send", "file-transfer", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
             tolerance: 0.05,
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E4-sendfile-less-cpu",
@@ -164,6 +191,7 @@ pub static CLAIMS: &[Claim] = &[
             factor: 1.0,
             fails_below: 1.0,
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E5-poll-linear",
@@ -176,6 +204,7 @@ pub static CLAIMS: &[Claim] = &[
             at: sel("poll", "poll-scale", &[("poller", "poll"), ("transport", "tcp")]),
             x: "idle",
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E5-epoll-flat",
@@ -188,6 +217,7 @@ pub static CLAIMS: &[Claim] = &[
             at: sel("epoll", "poll-scale", &[("poller", "epoll-lt"), ("transport", "tcp")]),
             x: "idle",
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E5-poll-faster-at-0",
@@ -202,6 +232,7 @@ pub static CLAIMS: &[Claim] = &[
             factor: 1.0,
             fails_below: 1.0,
         },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E6-devnull-not-read",
@@ -210,6 +241,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "Solaris cat file > /dev/null: an impossible 726 GB/s; the file was never read",
         scenario: "devnull",
         rule: Rule::NotRead { at: DEVNULL_MMAP },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E6-devnull-atime",
@@ -218,6 +250,7 @@ pub static CLAIMS: &[Claim] = &[
         original: "atime was updated anyway, because cat reads one byte on purpose",
         scenario: "devnull",
         rule: Rule::AtimeChanged { at: DEVNULL_MMAP },
+        kernel: Evidence::None,
     },
     Claim {
         id: "E6-events-beat-poll",
@@ -232,5 +265,6 @@ pub static CLAIMS: &[Claim] = &[
             factor: 5.0,
             fails_below: 2.0,
         },
+        kernel: Evidence::None,
     },
 ];

@@ -5,9 +5,11 @@
 //! original's statement and figure: each claim is data (`list.rs`) with a
 //! rule kind (`rules.rs`) that says `holds`, `does not hold` or
 //! `inconclusive`. A missing, failed or unsupported result makes a claim
-//! inconclusive with the reason, never `holds`.
+//! inconclusive with the reason, never `holds`. A claim may also name its
+//! kernel evidence (`kernel.rs`), which never changes the verdict.
 
 mod devnull;
+pub mod kernel;
 mod list;
 pub mod pick;
 pub(crate) mod render;
@@ -37,6 +39,8 @@ pub struct Claim {
     /// The scenario whose results it reads.
     pub scenario: &'static str,
     pub rule: Rule,
+    /// What the cases' kernel profiles show beside the verdict.
+    pub(crate) kernel: kernel::Evidence,
 }
 
 impl Claim {

@@ -1,6 +1,7 @@
 //! The "Claims" section as text: one line per claim with its verdict and
-//! the figure that decided it, and the original's figure below it. The
-//! table reporter and `iolab claims` both print it.
+//! the figure that decided it, the original's figure below it, and the
+//! kernel profile's evidence when the claim has some. The table reporter
+//! and `iolab claims` both print it.
 
 use crate::model::ClaimVerdict;
 use std::io::Write;
@@ -14,6 +15,9 @@ pub(crate) fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Re
     for c in claims {
         writeln!(out, "{:<24} {:<13} {}", c.id, c.verdict.as_str(), c.figure)?;
         writeln!(out, "{:<24} {:<13} original: {}", "", "", c.original)?;
+        if let Some(kernel) = &c.kernel_evidence {
+            writeln!(out, "{:<24} {:<13} {kernel}", "", "")?;
+        }
     }
     Ok(())
 }

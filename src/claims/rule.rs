@@ -31,6 +31,8 @@ pub(crate) struct Conclusion {
     pub(crate) evidence: String,
     /// Set when the rule is a classic claim.
     pub(crate) claim: Option<&'static Claim>,
+    /// A claim's kernel profile evidence (`kernel.rs`), when it has one.
+    pub(crate) kernel_evidence: Option<String>,
 }
 
 /// A rule over the results of one scenario.
@@ -58,6 +60,7 @@ impl Rule for Findings {
             evidence: String::new(),
             sentence,
             claim: None,
+            kernel_evidence: None,
         };
         self.0.verdicts(&mine).into_iter().map(finding).collect()
     }
@@ -78,6 +81,7 @@ impl Rule for Stated {
             sentence: self.0.sentence.to_string(),
             evidence: outcome.figure,
             claim: Some(self.0),
+            kernel_evidence: self.0.kernel.of(results),
         }]
     }
 }
@@ -134,6 +138,7 @@ impl Conclusion {
             figure: self.evidence.clone(),
             original: claim.original.to_string(),
             scenario: claim.scenario.to_string(),
+            kernel_evidence: self.kernel_evidence.clone(),
         })
     }
 }

@@ -15,12 +15,8 @@ const SLOW_NS: f64 = 1e6;
 /// "Several times the uncontended mean".
 const MEAN_FACTOR: f64 = 3.0;
 
-fn value(
-    results: &[CaseResult],
-    mech: &str,
-    test: &str,
-    metric: &'static MetricSpec,
-) -> Found<Value> {
+/// The ok `contention` result of `mech` in `test`, or why there is none.
+fn case<'a>(results: &'a [CaseResult], mech: &str, test: &str) -> Found<&'a CaseResult> {
     let params: &'static [(&'static str, &'static str)] = match test {
         "both" => &[(TEST.name, "both")],
         _ => &[(TEST.name, "reader-only")],
@@ -31,12 +27,24 @@ fn value(
         params,
         nearest: None,
     };
-    let all = sel.all(results)?;
-    let r = all
+    sel.all(results)?
         .into_iter()
         .find(|r| r.param_str("mech").as_deref() == Some(mech))
-        .ok_or_else(|| format!("no ok contention result mech={mech} test={test} in this run"))?;
-    Quantity::Metric(metric).of(r)
+        .ok_or_else(|| format!("no ok contention result mech={mech} test={test} in this run"))
+}
+
+/// The case whose reader the stall test weighs against the reader alone.
+pub(super) fn contended<'a>(results: &'a [CaseResult], mech: &str) -> Found<&'a CaseResult> {
+    case(results, mech, "both")
+}
+
+fn value(
+    results: &[CaseResult],
+    mech: &str,
+    test: &str,
+    metric: &'static MetricSpec,
+) -> Found<Value> {
+    Quantity::Metric(metric).of(case(results, mech, test)?)
 }
 
 pub(crate) fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome> {

@@ -48,6 +48,7 @@ pub(crate) fn run() -> Run {
             figure: CLAIM_FIGURE.into(),
             original: "about 5 us".into(),
             scenario: "pingpong".into(),
+            kernel_evidence: None,
         }],
     }
 }

@@ -108,3 +108,17 @@ fn claims_section_links_each_claim_to_its_scenario() {
     assert!(html.contains("class=\"verdict-holds\">holds</td>"));
     assert!(html.contains(crate::report::fixtures::CLAIM_FIGURE));
 }
+
+#[test]
+fn claims_section_shows_the_kernel_evidence_under_the_figure() {
+    let mut run = crate::report::fixtures::run();
+    let plain = render(&run, None);
+    assert!(!plain.contains("class=\"kernel-evidence\">"));
+    run.claims[0].kernel_evidence =
+        Some("kernel profile: touch_atime in 11.0% <of> samples".into());
+    let html = render(&run, None);
+    assert!(html.contains(&format!(
+        "{}<br><span class=\"kernel-evidence\">kernel profile: touch_atime in 11.0% &lt;of&gt; samples</span></td>",
+        crate::report::fixtures::CLAIM_FIGURE
+    )));
+}

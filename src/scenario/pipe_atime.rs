@@ -246,6 +246,8 @@ fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
     Some(line)
 }
 
-fn atime_share(r: &CaseResult) -> Option<f64> {
+/// The share of `r`'s samples in the atime/mtime update path, when it was
+/// profiled with kernel symbols (the E1 claim's evidence reads it too).
+pub(crate) fn atime_share(r: &CaseResult) -> Option<f64> {
     r.profile.as_ref().and_then(|p| p.atime_share)
 }

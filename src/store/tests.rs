@@ -112,6 +112,7 @@ pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
             figure: "no result pipe-atime in this run".into(),
             original: "oprofile".into(),
             scenario: "pipe-atime".into(),
+            kernel_evidence: Some("no kernel profile: run with --profile".into()),
         }],
     }
 }

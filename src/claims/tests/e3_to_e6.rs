@@ -3,7 +3,7 @@
 
 use super::*;
 
-fn contention(mech: &str, test: &str, mean: f64, max: f64) -> CaseResult {
+pub(super) fn contention(mech: &str, test: &str, mean: f64, max: f64) -> CaseResult {
     result(
         "contention",
         &[("mech", json!(mech)), ("test", json!(test))],

@@ -3,6 +3,7 @@
 //! reason. No timing involved.
 
 mod e3_to_e6;
+mod kernel;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;
