@@ -113,8 +113,9 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) profile: bool,
     /// Say where each operation's time went: CPU time, run-queue wait,
-    /// context switches, IPIs and idle entries per operation, and what is
-    /// left unattributed (pingpong)
+    /// context switches, IPIs and idle entries per operation, and with
+    /// root the scheduler's blocked time, wake-up latency and preemptions
+    /// (sched tracepoints), and what is left unattributed (pingpong, stream)
     #[arg(long)]
     pub(crate) explain: bool,
     /// Test-only fault injection: corrupt (one message arrives damaged) or

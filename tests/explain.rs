@@ -213,3 +213,46 @@ fn an_unprivileged_user_gets_the_unprivileged_components() {
     check_run(&run, false);
     sb.assert_tmp_empty();
 }
+
+#[test]
+fn a_stream_is_explained_per_message_as_the_receiver_measured_it() {
+    let sb = Sandbox::new();
+    let run = sb.run_json(&[
+        "run",
+        "stream",
+        "--mech",
+        "pipe",
+        "--placement",
+        "same-cpu",
+        "--param",
+        "size=4096",
+        "--param",
+        "bytes=4M",
+        "--repeat",
+        "2",
+        "--explain",
+        "--json",
+        "-",
+        "--no-store",
+        "--quiet",
+    ]);
+    let results = common::results(&run);
+    assert_eq!(results.len(), 1);
+    let e = &results[0]["explain"];
+    assert_eq!(e["ops"], 2 * 1024, "{e}");
+    assert_eq!(e["unattributed"]["side"], "receiver", "{e}");
+    let components = e["components"].as_array().unwrap();
+    for side in ["receiver", "sender"] {
+        for name in ["user_cpu", "kernel_cpu", "voluntary_csw"] {
+            assert!(
+                components
+                    .iter()
+                    .any(|c| c["name"] == name && c["side"] == side),
+                "no {name} of {side} in {e}"
+            );
+        }
+        for name in TRACED {
+            check_traced(e, name, side, common::is_root());
+        }
+    }
+}

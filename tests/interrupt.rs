@@ -28,10 +28,14 @@ fn interrupt_mid_run(mode: &str, mech: &str, signal: Signal) {
     );
 }
 
-/// Starts `iolab ARGS`, waits until it has `peers` child processes and its
-/// temp dir, sends `signal` (SIGINT or SIGTERM) and checks that iolab names
-/// it, exits 128 + it, and leaves nothing.
 fn interrupt_run(args: &[&str], peers: usize, signal: Signal) {
+    interrupt_run_checking(args, peers, signal, &|_| {});
+}
+
+/// Starts `iolab ARGS`, waits until it has `peers` child processes and its
+/// temp dir, runs `mid` on its pid, sends `signal` (SIGINT or SIGTERM) and
+/// checks that iolab names it, exits 128 + it, and leaves nothing.
+fn interrupt_run_checking(args: &[&str], peers: usize, signal: Signal, mid: &dyn Fn(u32)) {
     let sb = Sandbox::new();
     let child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
         .args(args)
@@ -53,6 +57,7 @@ fn interrupt_run(args: &[&str], peers: usize, signal: Signal) {
         assert!(Instant::now() < deadline, "the run did not start its peers");
         std::thread::sleep(Duration::from_millis(20));
     };
+    mid(pid);
     rustix::process::kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap(), signal)
         .unwrap();
     let out = child.wait_with_output().unwrap();
@@ -125,4 +130,45 @@ fn ctrl_c_stops_the_server_client_and_idle_holder() {
         3,
         Signal::INT,
     );
+}
+
+/// The perf_event fds process `pid` holds.
+fn perf_fds(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .map(|dir| {
+            dir.flatten()
+                .filter_map(|e| std::fs::read_link(e.path()).ok())
+                .filter(|target| target.to_string_lossy().contains("perf_event"))
+                .count()
+        })
+        .unwrap_or(0)
+}
+
+fn tracefs_mounts() -> usize {
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
+    mounts.lines().filter(|l| l.contains(" tracefs ")).count()
+}
+
+#[test]
+fn ctrl_c_ends_the_scheduler_tracer_and_the_profiler() {
+    if !common::require(common::is_root(), "root, for scheduler tracepoints") {
+        return;
+    }
+    let mounted = tracefs_mounts();
+    let args = [
+        "run",
+        "pingpong",
+        "--mech",
+        "pipe",
+        "--param",
+        "count=100M",
+        "--repeat",
+        "1",
+        "--explain",
+        "--profile",
+    ];
+    interrupt_run_checking(&args, 2, Signal::INT, &|pid| {
+        assert!(perf_fds(pid) > 0, "no tracer or profiler open mid-run");
+    });
+    assert_eq!(tracefs_mounts(), mounted, "a tracefs mount was left behind");
 }

@@ -94,14 +94,8 @@ impl Scenario for PingPong {
         };
         fill_metrics(out, &a, &b, sched);
         if let Some(trace) = trace {
-            let ops = a.rep_ns.len() as u64 * count;
-            let op_ns = a.rep_ns.iter().sum::<u64>() as f64 / ops.max(1) as f64;
-            out.explain = Some(explain::from_sides(
-                [(&a, ROLES[0]), (&b, ROLES[1])],
-                ops,
-                op_ns,
-                &trace,
-            ));
+            let sides = [(&a, ROLES[0]), (&b, ROLES[1])];
+            out.explain = Some(explain::from_reps(sides, count, &trace));
         }
         Ok(())
     }

@@ -10,6 +10,7 @@
 //! of traffic, because short repetitions land in whichever mode the host is
 //! in and their median jumps between runs.
 
+use super::common::explain;
 use super::common::payload::Payload;
 use super::common::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::common::two_sided::{per_rep, run_sides, settle};
@@ -92,15 +93,22 @@ impl Scenario for Stream {
             warmup: case.warmup_or(count / 10),
             reps: case.repeat,
             count,
-            explain: false,
+            explain: ctx.explain,
         };
+        let tracing = sched.explain.then(explain::Tracing::start);
         let reports = run_stream(case, ctx, size, sched, ctx.fault)?;
+        let trace = tracing.map(explain::Tracing::finish);
         let Some([a, b]) = settle(out, reports, ROLES) else {
             return Ok(());
         };
         fill_metrics(out, &b, size, sched);
         if let Some(calls) = syscalls_per_msg(&a, &b, sched.total()) {
             SYSCALLS_PER_MSG.set(out, vec![calls]);
+        }
+        if let Some(trace) = trace {
+            // The receiver times the stream: one operation is one message.
+            let sides = [(&b, ROLES[1]), (&a, ROLES[0])];
+            out.explain = Some(explain::from_reps(sides, count, &trace));
         }
         Ok(())
     }

@@ -123,7 +123,7 @@ impl ComponentSpec {
 /// The explanation of `ops` operations of `op_ns` each, as side `sides[0]`
 /// measured them, from both sides' reports and the scheduler trace (or
 /// why there is none).
-pub(crate) fn from_sides(
+fn from_sides(
     sides: [(&SideOut, &str); 2],
     ops: u64,
     op_ns: f64,
@@ -143,6 +143,19 @@ pub(crate) fn from_sides(
     let attributed: f64 = time_components(&e, measuring).iter().map(|c| c.value).sum();
     e.unattributed = UNATTRIBUTED.per_op(Some(measuring), (op_ns - attributed) * ops as f64, ops);
     e
+}
+
+/// The explanation of a case whose `sides[0]` timed `count` operations
+/// per repetition: one operation is the mean of its repetitions' time.
+pub(crate) fn from_reps(
+    sides: [(&SideOut, &str); 2],
+    count: u64,
+    trace: &Result<SchedLog, String>,
+) -> Explain {
+    let rep_ns = &sides[0].0.rep_ns;
+    let ops = rep_ns.len() as u64 * count;
+    let op_ns = rep_ns.iter().sum::<u64>() as f64 / ops.max(1) as f64;
+    from_sides(sides, ops, op_ns, trace)
 }
 
 /// One side's CPU time, run-queue delay and context switches.

@@ -82,9 +82,14 @@ pub(super) fn add_side(
         .push(MIGRATIONS.per_op(side, t.migrations as f64, ops));
 }
 
-/// Records the tracer lost: the traced figures undercount by as much.
+/// The tracer's own cost, and records it lost.
 pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
     if let Ok(log) = trace {
+        e.notes.push(
+            "the scheduler tracer was on: it adds its own cost to every switch and \
+             wake-up (kernel time), so the case ran slower than it does untraced"
+                .into(),
+        );
         if log.lost > 0 {
             e.notes.push(format!(
                 "the scheduler tracer lost {} records: blocked, wake-up and preemption \
