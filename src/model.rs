@@ -345,6 +345,10 @@ pub(crate) struct Explain {
     /// What limits the figures, e.g. scheduler records the tracer lost.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) notes: Vec<String>,
+    /// Time off CPU by the kernel call chain each side switched out with,
+    /// folded ("side;[kernel];...;leaf ns", `--explain --profile`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) offcpu_folded: Vec<String>,
 }
 
 /// One measured component, per operation.

@@ -256,3 +256,38 @@ fn a_stream_is_explained_per_message_as_the_receiver_measured_it() {
         }
     }
 }
+
+#[test]
+fn explain_with_profile_folds_the_time_off_cpu_by_the_stack_switched_out_with() {
+    if !common::require(common::is_root(), "root, for scheduler tracepoints") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let mut args = RUN.to_vec();
+    args.push("--profile");
+    let run = sb.run_json(&args);
+    for r in common::results(&run).iter().filter(|r| r["status"] == "ok") {
+        let lines = r["explain"]["offcpu_folded"]
+            .as_array()
+            .expect("offcpu_folded");
+        assert!(!lines.is_empty(), "{}", r["case"]);
+        for line in lines.iter().map(|l| l.as_str().unwrap()) {
+            let (stack, ns) = line.rsplit_once(' ').unwrap();
+            assert!(ns.parse::<u64>().unwrap() > 0, "{line}");
+            let root = stack.split(';').next().unwrap();
+            assert!(
+                ["initiator", "echoer", "[other stacks]"].contains(&root),
+                "{line}"
+            );
+        }
+        let initiator_sleeps = lines.iter().any(|l| {
+            let l = l.as_str().unwrap();
+            l.starts_with("initiator;[kernel];") && l.contains(";schedule")
+        });
+        assert!(initiator_sleeps, "{lines:?}");
+    }
+    // Without --profile no stacks are recorded.
+    assert!(common::results(&sb.run_json(RUN))
+        .iter()
+        .all(|r| r["explain"].get("offcpu_folded").is_none()));
+}

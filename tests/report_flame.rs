@@ -1,6 +1,7 @@
-//! Flame graphs in the HTML report: one per profiled case, the
-//! differential one on `--diff`, its refusals, and the graph as headless
-//! Chromium draws it (inferno's script runs and every frame is there).
+//! Flame graphs in the HTML report: one per profiled case, an off-CPU one
+//! per case explained with its off-CPU stacks, the differential one on
+//! `--diff`, its refusals, and the graph as headless Chromium draws it
+//! (inferno's script runs and every frame is there).
 
 mod common;
 #[path = "common/runs.rs"]
@@ -13,7 +14,8 @@ use std::time::Duration;
 const PIPE: &str = "pipe/cross-cpu/processes/64B";
 const EVENTFD: &str = "eventfd/cross-cpu/processes/64B";
 
-/// A run with two profiled pingpong cases and one without a profile.
+/// A run with two profiled pingpong cases and one without a profile but
+/// with its off-CPU stacks.
 fn store_run(sb: &Sandbox) {
     let pipe = runs::with_profile(
         runs::pingpong("pipe", 64, &[1000.0]),
@@ -26,7 +28,13 @@ fn store_run(sb: &Sandbox) {
         runs::pingpong("eventfd", 64, &[900.0]),
         &["iolab;[kernel];ksys_write;eventfd_write 20", "[cat] 5"],
     );
-    let tcp = runs::pingpong("tcp", 64, &[5000.0]);
+    let tcp = runs::with_offcpu(
+        runs::pingpong("tcp", 64, &[5000.0]),
+        &[
+            "initiator;[kernel];tcp_recvmsg;schedule 4000",
+            "echoer;[kernel];schedule 1000",
+        ],
+    );
     let run = runs::run(
         "r1",
         "2024-01-01T00:00:00Z",
@@ -74,7 +82,7 @@ fn each_profiled_case_has_its_flame_graph_and_diff_adds_one() {
     let (html, assert) = report(&sb, &[]);
     assert.success();
     let page = std::fs::read_to_string(&html).unwrap();
-    assert_eq!(page.matches("<iframe sandbox=\"allow-scripts\"").count(), 2);
+    assert_eq!(page.matches("<iframe sandbox=\"allow-scripts\"").count(), 3);
     assert!(
         page.contains(
             "<h3>flame graph: pingpong pipe&#x2f;cross-cpu&#x2f;processes&#x2f;64 B</h3>"
@@ -89,15 +97,23 @@ fn each_profiled_case_has_its_flame_graph_and_diff_adds_one() {
     assert!(docs[0].starts_with("<svg"), "{}", &docs[0][..60]);
     assert!(docs[0].contains("<title>pipe_write (30 samples, 75.00%)</title>"));
     assert!(docs[1].contains("<title>[cat] (5 samples, 20.00%)</title>"));
+    assert!(page.contains(
+        "<h3>flame graph: pingpong tcp&#x2f;cross-cpu&#x2f;processes&#x2f;64 B off-CPU</h3>"
+    ));
+    assert!(
+        docs[2].contains("<title>tcp_recvmsg (4,000 ns, 80.00%)</title>"),
+        "{}",
+        docs[2]
+    );
 
     let (html, assert) = report(&sb, &["--diff", PIPE, EVENTFD]);
     assert.success();
     let page = std::fs::read_to_string(&html).unwrap();
     assert!(page.contains("Differential flame graph"));
     let docs = flame_documents(&page);
-    assert_eq!(docs.len(), 3);
+    assert_eq!(docs.len(), 4);
     assert!(
-        docs[2].contains("eventfd_write"),
+        docs[3].contains("eventfd_write"),
         "the diff draws the second case"
     );
 }

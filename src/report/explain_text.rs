@@ -98,7 +98,7 @@ mod tests {
             ],
             missing: Vec::new(),
             unattributed: component("unattributed", a, 2500.0),
-            notes: Vec::new(),
+            ..Explain::default()
         });
         assert_eq!(
             line(&r).unwrap(),
@@ -139,7 +139,7 @@ mod tests {
             ],
             missing: Vec::new(),
             unattributed: component("unattributed", a, 400.0),
-            notes: Vec::new(),
+            ..Explain::default()
         });
         assert_eq!(
             line(&r).unwrap(),

@@ -1,5 +1,7 @@
 //! Flame graphs of profiled cases (`iolab run --profile`), drawn by inferno
-//! from the folded stacks kept in each result's profile, and the
+//! from the folded stacks kept in each result's profile, off-CPU flame
+//! graphs of cases also explained (`--explain --profile`: time off CPU by
+//! the call chain a side switched out with), and the
 //! differential flame graph of two cases (inferno's differential folding:
 //! each frame coloured by how its samples changed from the first case to
 //! the second). Each graph is a whole SVG document with inferno's own
@@ -29,11 +31,31 @@ pub(crate) fn of_case(tag: &str, r: &CaseResult) -> anyhow::Result<Option<Flame>
     let Some(lines) = folded(r) else {
         return Ok(None);
     };
-    let mut title = format!("{} {}", r.scenario, case_label(&r.case));
-    if !tag.is_empty() {
-        title = format!("run {tag}: {title}");
+    draw(
+        &case_title(tag, r, ""),
+        SAMPLES,
+        lines.iter().map(String::as_str),
+    )
+    .map(Some)
+}
+
+/// The off-CPU flame graph of a case run with `--explain --profile`: each
+/// side's time off CPU (ns) by the kernel call chain it switched out with.
+pub(crate) fn offcpu_of_case(tag: &str, r: &CaseResult) -> anyhow::Result<Option<Flame>> {
+    let lines = r.explain.as_ref().map_or(&[][..], |e| &e.offcpu_folded[..]);
+    if lines.is_empty() {
+        return Ok(None);
     }
-    draw(&title, lines.iter().map(String::as_str)).map(Some)
+    let title = case_title(tag, r, " off-CPU");
+    draw(&title, "ns", lines.iter().map(String::as_str)).map(Some)
+}
+
+fn case_title(tag: &str, r: &CaseResult, what: &str) -> String {
+    let title = format!("{} {}{what}", r.scenario, case_label(&r.case));
+    match tag {
+        "" => title,
+        tag => format!("run {tag}: {title}"),
+    }
 }
 
 /// The differential flame graph from case `a` to case `b`.
@@ -57,7 +79,7 @@ pub(crate) fn diff(a: &CaseResult, b: &CaseResult) -> anyhow::Result<Flame> {
         case_label(&a.case),
         case_label(&b.case)
     );
-    draw(&title, text.lines())
+    draw(&title, SAMPLES, text.lines())
 }
 
 /// The case `name` (its case name, or SCENARIO/CASE) of `run`, which must
@@ -102,10 +124,17 @@ fn folded(r: &CaseResult) -> Option<&[String]> {
         .filter(|f| !f.is_empty())
 }
 
-fn draw<'a>(title: &str, lines: impl IntoIterator<Item = &'a str>) -> anyhow::Result<Flame> {
+const SAMPLES: &str = "samples";
+
+/// Draws `lines`, whose counts are `count_name` (samples, ns).
+fn draw<'a>(
+    title: &str,
+    count_name: &str,
+    lines: impl IntoIterator<Item = &'a str>,
+) -> anyhow::Result<Flame> {
     let mut options = Options::default();
     options.title = title.to_string();
-    options.count_name = "samples".into();
+    options.count_name = count_name.into();
     // Colours from the frame names, so the same report draws the same.
     options.hash = true;
     options.deterministic = true;

@@ -173,6 +173,7 @@ fn flames(sources: &[Source]) -> anyhow::Result<Vec<Flame>> {
     for s in sources {
         for r in &s.results {
             out.extend(flame::of_case(&s.tag, r)?);
+            out.extend(flame::offcpu_of_case(&s.tag, r)?);
         }
     }
     Ok(out)

@@ -84,6 +84,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
             fault: plan.fault,
             timeout: CASE_TIMEOUT,
             explain: plan.explain,
+            offcpu_stacks: plan.explain && plan.profile,
         };
         let result = run_one(case, &ctx, plan.profile);
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;

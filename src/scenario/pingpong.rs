@@ -81,7 +81,9 @@ impl Scenario for PingPong {
             explain: ctx.explain,
         };
         let fault = ctx.fault;
-        let tracing = sched.explain.then(explain::Tracing::start);
+        let tracing = sched
+            .explain
+            .then(|| explain::Tracing::start(ctx.offcpu_stacks));
         let reports = run_sides(
             case,
             ctx,

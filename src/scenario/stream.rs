@@ -95,7 +95,9 @@ impl Scenario for Stream {
             count,
             explain: ctx.explain,
         };
-        let tracing = sched.explain.then(explain::Tracing::start);
+        let tracing = sched
+            .explain
+            .then(|| explain::Tracing::start(ctx.offcpu_stacks));
         let reports = run_stream(case, ctx, size, sched, ctx.fault)?;
         let trace = tracing.map(explain::Tracing::finish);
         let Some([a, b]) = settle(out, reports, ROLES) else {

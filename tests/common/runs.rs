@@ -102,6 +102,21 @@ pub fn with_series() -> CaseResult {
 
 /// `r` with a profile of `folded` stacks, as `run --profile` keeps them
 /// (set through the JSON, the profile's fields being the crate's own).
+/// `r` explained, with only its off-CPU folded stacks (ns).
+#[allow(dead_code)]
+pub fn with_offcpu(r: CaseResult, folded: &[&str]) -> CaseResult {
+    let mut value = serde_json::to_value(&r).unwrap();
+    value["explain"] = json!({
+        "ops": 100,
+        "op_ns": 50.0,
+        "components": [],
+        "missing": [],
+        "unattributed": {"name": "unattributed", "unit": "ns", "value": 0.0},
+        "offcpu_folded": folded,
+    });
+    serde_json::from_value(value).unwrap()
+}
+
 pub fn with_profile(r: CaseResult, folded: &[&str]) -> CaseResult {
     let mut value = serde_json::to_value(&r).unwrap();
     value["profile"] = json!({

@@ -27,15 +27,7 @@ pub(crate) fn stacks(
     };
     let mut out = Vec::new();
     for ((pid, chain), n) in &tally.chains {
-        let mut frames = vec![process(pid), KERNEL.to_string()];
-        if let Some(syms) = kernel {
-            let names = chain
-                .iter()
-                .rev()
-                .map(|ip| syms.name(*ip).unwrap_or(KERNEL));
-            frames.extend(names.map(str::to_string));
-        }
-        out.push((frames, *n));
+        out.push((kernel_frames(process(pid), chain, kernel), *n));
     }
     for ((pid, ip), n) in &tally.user_ips {
         let frames = match tally.images.get(pid) {
@@ -45,6 +37,24 @@ pub(crate) fn stacks(
         out.push((frames, *n));
     }
     out
+}
+
+/// `root`, `[kernel]`, then the kernel call chain (leaf first in `chain`)
+/// root first, by name where the symbols are known.
+pub(crate) fn kernel_frames(
+    root: String,
+    chain: &[u64],
+    kernel: Option<&KernelSymbols>,
+) -> Vec<String> {
+    let mut frames = vec![root, KERNEL.to_string()];
+    if let Some(syms) = kernel {
+        let names = chain
+            .iter()
+            .rev()
+            .map(|ip| syms.name(*ip).unwrap_or(KERNEL));
+        frames.extend(names.map(str::to_string));
+    }
+    frames
 }
 
 /// Equal stacks merged, most sampled first (then by name), at most `kept`

@@ -116,6 +116,18 @@ fn summarize(method: String, tally: Tally) -> Profile {
     }
 }
 
+/// Folded lines of kernel call chains (leaf first), each under its root
+/// frame and weighted (e.g. ns off CPU): an off-CPU flame graph's input.
+pub(crate) fn fold_kernel_chains<'a>(
+    chains: impl IntoIterator<Item = (&'a str, &'a [u64], u64)>,
+) -> Vec<String> {
+    let syms = kernel_symbols().ok();
+    let stacks = chains
+        .into_iter()
+        .map(|(root, chain, weight)| (fold::kernel_frames(root.to_string(), chain, syms), weight));
+    fold::fold(stacks, fold::KEPT)
+}
+
 fn kernel_symbols() -> Result<&'static KernelSymbols, String> {
     static SYMS: std::sync::OnceLock<Result<KernelSymbols, String>> = std::sync::OnceLock::new();
     SYMS.get_or_init(KernelSymbols::load)

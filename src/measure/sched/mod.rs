@@ -19,6 +19,7 @@ pub(crate) use probe::{online_cpus, probe};
 pub(crate) use tracer::{Points, Tracer};
 
 use crate::measure::histogram::Latencies;
+use std::collections::HashMap;
 
 /// `prev_state` bits below TASK_REPORT_MAX; none set means the thread was
 /// still runnable when switched out (preempted), any set means it slept.
@@ -33,6 +34,9 @@ pub(crate) enum Event {
         prev_pid: i32,
         prev_state: i64,
         next_pid: i32,
+        /// The switching thread's kernel call chain, as an id into
+        /// `SchedLog::stacks` (0: not recorded).
+        stack: u32,
     },
     /// `sched_waking`: a task asked the scheduler to wake `pid`.
     Waking { time: u64, pid: i32 },
@@ -46,12 +50,14 @@ impl Event {
     }
 }
 
-/// Every event recorded, in time order, and how many records were lost
-/// (ring buffer overruns and throttlings).
+/// Every event recorded, in time order, how many records were lost (ring
+/// buffer overruns and throttlings), and the switches' kernel call chains
+/// (leaf first; chain id N is `stacks[N - 1]`).
 #[derive(Debug, Default)]
 pub(crate) struct SchedLog {
     pub(crate) events: Vec<Event>,
     pub(crate) lost: u64,
+    pub(crate) stacks: Vec<Vec<u64>>,
 }
 
 /// One thread's scheduling over its windows.
@@ -73,6 +79,9 @@ pub(crate) struct ThreadSched {
     pub(crate) blocked: Latencies,
     pub(crate) wakeup: Latencies,
     pub(crate) runqueue: Latencies,
+    /// Time off CPU (blocked, waking and preempted) by the call chain the
+    /// thread switched out with.
+    pub(crate) offcpu: HashMap<u32, u64>,
 }
 
 impl std::fmt::Debug for ThreadSched {
@@ -121,7 +130,17 @@ fn inside(windows: &Windows, t: u64) -> bool {
 impl SchedLog {
     pub(crate) fn new(mut events: Vec<Event>, lost: u64) -> SchedLog {
         events.sort_by_key(Event::time);
-        SchedLog { events, lost }
+        SchedLog {
+            events,
+            lost,
+            stacks: Vec::new(),
+        }
+    }
+
+    /// The call chain of id `stack`, leaf first; empty for 0.
+    pub(crate) fn stack(&self, stack: u32) -> &[u64] {
+        let index = (stack as usize).wrapping_sub(1);
+        self.stacks.get(index).map_or(&[], Vec::as_slice)
     }
 
     /// Attributes thread `tid`'s intervals to the windows: each interval
@@ -133,6 +152,7 @@ impl SchedLog {
             out: ThreadSched::default(),
             state: State::Unknown,
             last_cpu: None,
+            out_stack: 0,
         };
         let last = windows.last().map_or(0, |w| w.1);
         for event in self.events.iter().take_while(|e| e.time() <= last) {
@@ -142,8 +162,9 @@ impl SchedLog {
                     cpu,
                     prev_pid,
                     prev_state,
+                    stack,
                     ..
-                } if prev_pid == tid => t.switched_out(time, cpu, prev_state),
+                } if prev_pid == tid => t.switched_out(time, cpu, prev_state, stack),
                 Event::Switch { time, next_pid, .. } if next_pid == tid => t.switched_in(time),
                 Event::Waking { time, pid } if pid == tid => t.woken(time),
                 _ => {}
@@ -159,6 +180,8 @@ struct Tracked<'a> {
     out: ThreadSched,
     state: State,
     last_cpu: Option<u32>,
+    /// The call chain of the last switch-out.
+    out_stack: u32,
 }
 
 impl Tracked<'_> {
@@ -166,7 +189,18 @@ impl Tracked<'_> {
         inside(self.windows, t)
     }
 
-    fn switched_out(&mut self, time: u64, cpu: u32, prev_state: i64) {
+    /// Time of the current off-CPU interval inside the windows, also
+    /// charged to the stack it began with.
+    fn off_cpu(&mut self, from: u64, to: u64) -> u64 {
+        let spent = overlap(self.windows, from, to);
+        if self.out_stack != 0 && spent > 0 {
+            *self.out.offcpu.entry(self.out_stack).or_default() += spent;
+        }
+        spent
+    }
+
+    fn switched_out(&mut self, time: u64, cpu: u32, prev_state: i64, stack: u32) {
+        self.out_stack = stack;
         let counts = self.counts(time);
         if counts && !matches!(self.state, State::Running | State::Unknown) {
             self.out.untraced_switch_ins += 1;
@@ -193,7 +227,7 @@ impl Tracked<'_> {
         let State::Blocked { since } = self.state else {
             return;
         };
-        let spent = overlap(self.windows, since, time);
+        let spent = self.off_cpu(since, time);
         self.out.blocked_ns += spent;
         if self.counts(time) {
             self.out.blocked.record(time - since);
@@ -206,13 +240,13 @@ impl Tracked<'_> {
         let ends_inside = self.counts(time);
         match self.state {
             State::Woken { at } => {
-                self.out.wakeup_ns += overlap(self.windows, at, time);
+                self.out.wakeup_ns += self.off_cpu(at, time);
                 if ends_inside {
                     self.out.wakeup.record(time - at);
                 }
             }
             State::Runnable { since } => {
-                self.out.runqueue_ns += overlap(self.windows, since, time);
+                self.out.runqueue_ns += self.off_cpu(since, time);
                 if ends_inside {
                     self.out.runqueue.record(time - since);
                 }

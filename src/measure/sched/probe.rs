@@ -42,7 +42,7 @@ pub(crate) fn trace_woken_thread(
     times: u64,
     pause: Duration,
 ) -> Result<(i32, (u64, u64), SchedLog), String> {
-    let tracer = Tracer::start(points, &online_cpus()?)?;
+    let tracer = Tracer::start(points, &online_cpus()?, false)?;
     let (tx, rx) = mpsc::channel::<()>();
     let waiter = std::thread::Builder::new()
         .name("iolab-sched-probe".into())

@@ -1,6 +1,6 @@
 use super::format::parse;
 use super::probe::trace_woken_thread;
-use super::tracer::{decode, Decoder, Points};
+use super::tracer::{decode, Decoder, Points, Stacks};
 use super::*;
 use std::time::Duration;
 
@@ -18,6 +18,7 @@ fn out(time: u64, cpu: u32, prev_state: i64) -> Event {
         prev_pid: T,
         prev_state,
         next_pid: OTHER,
+        stack: 1,
     }
 }
 
@@ -28,6 +29,7 @@ fn into(time: u64, cpu: u32) -> Event {
         prev_pid: OTHER,
         prev_state: RUNNABLE,
         next_pid: T,
+        stack: 0,
     }
 }
 
@@ -56,6 +58,8 @@ fn sleeps_are_blocks_and_wakeups() {
     assert_eq!((s.blocked_ns, s.wakeup_ns, s.runqueue_ns), (300, 30, 0));
     assert_eq!((s.blocked.count(), s.wakeup.count()), (3, 3));
     assert_eq!(s.untraced_switch_ins, 0);
+    // All of it off CPU since switching out with chain 1.
+    assert_eq!(s.offcpu.get(&1), Some(&330));
 }
 
 #[test]
@@ -130,25 +134,44 @@ fn decodes_a_sched_switch_sample_at_the_format_files_offsets() {
         prev_pid: f("prev_pid"),
         prev_state: f("prev_state"),
         next_pid: f("next_pid"),
+        callchain: false,
     };
     let mut raw = vec![0u8; 68];
     raw[24..28].copy_from_slice(&1234i32.to_le_bytes());
     raw[32..40].copy_from_slice(&SLEEPING.to_le_bytes());
     raw[56..60].copy_from_slice(&5678i32.to_le_bytes());
-    let event = decode(&sample(99, 1, &raw), decoder).unwrap();
+    let event = decode(&sample(99, 1, &raw), decoder, &mut Stacks::default()).unwrap();
     let want = Event::Switch {
         time: 99,
         cpu: 1,
         prev_pid: 1234,
         prev_state: 1,
         next_pid: 5678,
+        stack: 0,
     };
     assert_eq!(event, want);
-    assert_eq!(
-        decode(&sample(99, 1, &raw[..40]), decoder),
-        None,
-        "short raw record"
-    );
+    let short = decode(&sample(99, 1, &raw[..40]), decoder, &mut Stacks::default());
+    assert_eq!(short, None, "short raw record");
+    // With call chains: the chain sits between the period and the raw part,
+    // context markers are dropped, and equal chains share one id.
+    let chained = decoder.with_callchain(true);
+    let mut body = sample(99, 1, &raw);
+    let chain: Vec<u8> = [3u64, (-128i64) as u64, 0xffff_1000, 0xffff_2000]
+        .iter()
+        .flat_map(|w| w.to_le_bytes())
+        .collect();
+    body.splice(32..32, chain);
+    let mut stacks = Stacks::default();
+    for _ in 0..2 {
+        let Some(Event::Switch { stack, .. }) = decode(&body, chained, &mut stacks) else {
+            panic!("not decoded");
+        };
+        assert_eq!(stack, 1);
+    }
+    let mut log = SchedLog::new(Vec::new(), 0);
+    log.stacks = stacks.into_list();
+    assert_eq!(log.stack(1), [0xffff_1000, 0xffff_2000]);
+    assert!(log.stack(0).is_empty() && log.stack(2).is_empty());
 }
 
 /// Root only (tracefs is mounted for the read when it is not).

@@ -7,6 +7,7 @@ use super::format::{Field, Tracepoint};
 use super::{Event, SchedLog};
 use perf_event::events::Tracepoint as PerfTracepoint;
 use perf_event::{Builder, Clock, SampleFlag, Sampler};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{mpsc, Arc};
 use std::time::Duration;
@@ -24,6 +25,9 @@ pub(crate) enum Decoder {
         prev_pid: Field,
         prev_state: Field,
         next_pid: Field,
+        /// Whether the record carries the kernel call chain before its raw
+        /// part (off-CPU stacks).
+        callchain: bool,
     },
     Waking {
         pid: Field,
@@ -50,6 +54,7 @@ impl Points {
             prev_pid: sw.field("prev_pid")?,
             prev_state: sw.field("prev_state")?,
             next_pid: sw.field("next_pid")?,
+            callchain: false,
         };
         let waking = Decoder::Waking {
             pid: wk.field("pid")?,
@@ -67,13 +72,15 @@ pub(crate) struct Tracer {
 }
 
 impl Tracer {
-    /// Opens both tracepoints on each of `cpus` and starts draining them;
-    /// an error says why tracing is not possible.
-    pub(crate) fn start(points: &Points, cpus: &[usize]) -> Result<Tracer, String> {
+    /// Opens both tracepoints on each of `cpus` and starts draining them,
+    /// with each switch's kernel call chain when `stacks`; an error says
+    /// why tracing is not possible.
+    pub(crate) fn start(points: &Points, cpus: &[usize], stacks: bool) -> Result<Tracer, String> {
         let mut samplers = Vec::new();
         for &cpu in cpus {
             for (id, decoder) in [points.switch, points.waking] {
-                let sampler = open(id, cpu).map_err(|e| why_not(cpu, e))?;
+                let decoder = decoder.with_callchain(stacks);
+                let sampler = open(id, cpu, decoder).map_err(|e| why_not(cpu, e))?;
                 samplers.push((sampler, decoder));
             }
         }
@@ -108,21 +115,50 @@ impl Drop for Tracer {
     }
 }
 
-fn open(id: u64, cpu: usize) -> std::io::Result<Sampler> {
+impl Decoder {
+    pub(crate) fn with_callchain(self, on: bool) -> Decoder {
+        match self {
+            Decoder::Switch {
+                prev_pid,
+                prev_state,
+                next_pid,
+                ..
+            } => Decoder::Switch {
+                prev_pid,
+                prev_state,
+                next_pid,
+                callchain: on,
+            },
+            waking => waking,
+        }
+    }
+
+    fn callchain(&self) -> bool {
+        matches!(
+            self,
+            Decoder::Switch {
+                callchain: true,
+                ..
+            }
+        )
+    }
+}
+
+fn open(id: u64, cpu: usize, decoder: Decoder) -> std::io::Result<Sampler> {
+    // PERIOD too: the kernel never throttles a software event that samples
+    // its period, and a throttled tracer silently drops events.
+    let mut flags =
+        SampleFlag::TID | SampleFlag::TIME | SampleFlag::CPU | SampleFlag::PERIOD | SampleFlag::RAW;
+    if decoder.callchain() {
+        flags |= SampleFlag::CALLCHAIN;
+    }
     Builder::new(PerfTracepoint::with_id(id))
         .any_pid()
         .one_cpu(cpu)
         .include_kernel()
         .sample_period(1)
-        // PERIOD too: the kernel never throttles a software event that
-        // samples its period, and a throttled tracer silently drops events.
-        .sample(
-            SampleFlag::TID
-                | SampleFlag::TIME
-                | SampleFlag::CPU
-                | SampleFlag::PERIOD
-                | SampleFlag::RAW,
-        )
+        .exclude_callchain_user(true)
+        .sample(flags)
         .clockid(Clock::MONOTONIC)
         .enabled(false)
         .build()?
@@ -140,6 +176,7 @@ fn why_not(cpu: usize, e: std::io::Error) -> String {
 
 fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
     let (mut events, mut lost, mut throttles) = (Vec::new(), 0, 0);
+    let mut stacks = Stacks::default();
     loop {
         let last = stop.load(Ordering::SeqCst);
         if last {
@@ -151,7 +188,7 @@ fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
             while let Some(record) = s.next_record() {
                 let bytes = record.to_contiguous();
                 match record.ty() {
-                    RECORD_SAMPLE => events.extend(decode(&bytes, *decoder)),
+                    RECORD_SAMPLE => events.extend(decode(&bytes, *decoder, &mut stacks)),
                     RECORD_LOST => lost += word(&bytes, 8).unwrap_or(0),
                     RECORD_THROTTLE => throttles += 1,
                     _ => {}
@@ -159,7 +196,9 @@ fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
             }
         }
         if last {
-            return SchedLog::new(events, lost + throttles);
+            let mut log = SchedLog::new(events, lost + throttles);
+            log.stacks = stacks.into_list();
+            return log;
         }
         std::thread::sleep(Duration::from_millis(10));
     }
@@ -169,26 +208,67 @@ fn word(bytes: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?))
 }
 
+/// Kernel call chains by id: a switch names its chain by number (0 for
+/// none), so a chain seen a million times is kept once.
+#[derive(Default)]
+pub(crate) struct Stacks {
+    ids: HashMap<Vec<u64>, u32>,
+    list: Vec<Vec<u64>>,
+}
+
+impl Stacks {
+    pub(crate) fn into_list(self) -> Vec<Vec<u64>> {
+        self.list
+    }
+
+    fn id(&mut self, chain: Vec<u64>) -> u32 {
+        if chain.is_empty() {
+            return 0;
+        }
+        let next = self.list.len() as u32 + 1;
+        *self.ids.entry(chain).or_insert_with_key(|chain| {
+            self.list.push(chain.clone());
+            next
+        })
+    }
+}
+
+/// perf's context markers (PERF_CONTEXT_*) are the values above this.
+const CONTEXT_MAX: u64 = (-4095i64) as u64;
+
 /// A sample's body, laid out by the sample flags: pid and tid (u32 each),
-/// time (u64), cpu and a reserved u32, period (u64), then the raw size
-/// (u32) and record.
-pub(crate) fn decode(bytes: &[u8], decoder: Decoder) -> Option<Event> {
+/// time (u64), cpu and a reserved u32, period (u64), with `callchain` its
+/// length (u64) and addresses, then the raw size (u32) and record.
+pub(crate) fn decode(bytes: &[u8], decoder: Decoder, stacks: &mut Stacks) -> Option<Event> {
     let time = word(bytes, 8)?;
     let cpu = u32::from_le_bytes(bytes.get(16..20)?.try_into().ok()?);
-    let size = u32::from_le_bytes(bytes.get(32..36)?.try_into().ok()?) as usize;
-    let raw = bytes.get(36..36 + size)?;
+    let mut at = 32;
+    let mut stack = 0;
+    if decoder.callchain() {
+        let nr = word(bytes, at)? as usize;
+        let chain = (0..nr)
+            .filter_map(|i| word(bytes, at + 8 + i * 8))
+            .filter(|ip| *ip < CONTEXT_MAX)
+            .collect();
+        stack = stacks.id(chain);
+        at += 8 + nr * 8;
+    }
+    let size = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
+    let raw = bytes.get(at + 4..at + 4 + size)?;
     let int = |f: Field| f.read(raw);
     Some(match decoder {
         Decoder::Switch {
             prev_pid,
             prev_state,
             next_pid,
+            ..
         } => Event::Switch {
             time,
             cpu,
             prev_pid: int(prev_pid)? as i32,
             prev_state: int(prev_state)?,
             next_pid: int(next_pid)? as i32,
+            stack,
         },
         Decoder::Waking { pid } => Event::Waking {
             time,

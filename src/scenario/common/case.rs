@@ -142,6 +142,9 @@ pub struct CaseCtx<'a> {
     pub(crate) timeout: Duration,
     /// Measure where each operation's time went (`--explain`).
     pub(crate) explain: bool,
+    /// Record the kernel call chains of the sides' switches too, for the
+    /// off-CPU flame graph (`--explain --profile`).
+    pub(crate) offcpu_stacks: bool,
 }
 
 impl CaseCtx<'_> {

@@ -134,10 +134,12 @@ fn from_sides(
         op_ns,
         ..Explain::default()
     };
+    let mut offcpu = Vec::new();
     for (out, role) in sides {
         add_side(&mut e, out, role);
-        sched::add_side(&mut e, trace, out, role);
+        offcpu.push((role, sched::add_side(&mut e, trace, out, role)));
     }
+    sched::add_offcpu(&mut e, trace, &offcpu);
     sched::add_notes(&mut e, trace);
     let measuring = sides[0].1;
     let attributed: f64 = time_components(&e, measuring).iter().map(|c| c.value).sum();
@@ -272,6 +274,7 @@ mod tests {
             prev_pid,
             prev_state,
             next_pid,
+            stack: 0,
         };
         let log = SchedLog::new(
             vec![

@@ -9,6 +9,7 @@ use crate::measure::histogram::Latencies;
 use crate::measure::sched::{online_cpus, Points, SchedLog, Tracer};
 use crate::model::{Component, Explain, LatencyKind};
 use crate::scenario::common::side::SideOut;
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 /// Share of a side's wake-ups whose switch-in may go untraced before its
@@ -19,9 +20,10 @@ const UNTRACED_TOLERANCE: f64 = 0.01;
 pub(crate) struct Tracing(Result<Tracer, String>);
 
 impl Tracing {
-    /// Starts tracing every online CPU.
-    pub(crate) fn start() -> Tracing {
-        Tracing(points().and_then(|p| Tracer::start(p, &online_cpus()?)))
+    /// Starts tracing every online CPU, with the switches' kernel call
+    /// chains when `stacks` (for the off-CPU flame graph).
+    pub(crate) fn start(stacks: bool) -> Tracing {
+        Tracing(points().and_then(|p| Tracer::start(p, &online_cpus()?, stacks)))
     }
 
     /// Stops the tracer: the log of the case, or why there is none.
@@ -39,19 +41,31 @@ fn points() -> Result<&'static Points, String> {
         .map_err(Clone::clone)
 }
 
-/// Adds side `role`'s scheduler components, or names them missing.
+/// Time off CPU by call chain id, of one side.
+pub(super) type OffCpu = HashMap<u32, u64>;
+
+/// Adds side `role`'s scheduler components, or names them missing; its
+/// time off CPU by call chain when traced.
 pub(super) fn add_side(
     e: &mut Explain,
     trace: &Result<SchedLog, String>,
     out: &SideOut,
     role: &str,
-) {
+) -> OffCpu {
     let side = Some(role);
     let specs = [&BLOCKED, &WAKEUP, &PREEMPTED, &MIGRATIONS];
     let log = match trace {
         Ok(log) if !out.windows.is_empty() => log,
-        Ok(_) => return missing(e, &specs, role, "the side reported no timed repetition"),
-        Err(why) => return missing(e, &specs, role, why),
+        other => {
+            let why = other.as_ref().err().map(String::as_str);
+            missing(
+                e,
+                &specs,
+                role,
+                why.unwrap_or("the side reported no timed repetition"),
+            );
+            return OffCpu::new();
+        }
     };
     let t = log.of_thread(out.tid, &out.windows);
     let ops = e.ops;
@@ -80,6 +94,25 @@ pub(super) fn add_side(
     }
     e.components
         .push(MIGRATIONS.per_op(side, t.migrations as f64, ops));
+    t.offcpu
+}
+
+/// The sides' time off CPU folded by the kernel call chain they switched
+/// out with, each side its own root frame.
+pub(super) fn add_offcpu(
+    e: &mut Explain,
+    trace: &Result<SchedLog, String>,
+    sides: &[(&str, OffCpu)],
+) {
+    let Ok(log) = trace else {
+        return;
+    };
+    let chains = sides.iter().flat_map(|(role, offcpu)| {
+        offcpu
+            .iter()
+            .map(move |(stack, ns)| (*role, log.stack(*stack), *ns))
+    });
+    e.offcpu_folded = crate::measure::profile::fold_kernel_chains(chains);
 }
 
 /// The tracer's own cost, and records it lost.
