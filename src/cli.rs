@@ -115,8 +115,8 @@ pub(crate) struct RunArgs {
     /// Say where each operation's time went: CPU time, run-queue wait,
     /// context switches, IPIs and idle entries per operation, and with
     /// root the scheduler's blocked time, wake-up latency and preemptions
-    /// (sched tracepoints), and what is left unattributed (pingpong, stream;
-    /// with --profile also each case's off-CPU flame graph)
+    /// (sched tracepoints), and what is left unattributed (pingpong, stream,
+    /// contention; with --profile also each case's off-CPU flame graph)
     #[arg(long)]
     pub(crate) explain: bool,
     /// Test-only fault injection: corrupt (one message arrives damaged) or

@@ -172,3 +172,64 @@ fn hogs_and_sides_are_gone_after_ctrl_c() {
     }
     sb.assert_tmp_empty();
 }
+
+/// Two repetitions of a FIFO case each connect anew (the first one's FIFO
+/// once stood in the second's way: "File exists"), and `--explain` gives
+/// the reader's calls explained over both, with its off-CPU stacks under
+/// `--profile` where the scheduler can be traced.
+#[test]
+fn repetitions_reconnect_and_the_readers_calls_are_explained() {
+    let sb = Sandbox::new();
+    let run = sb.run_json(&[
+        "run",
+        "contention",
+        "--mech",
+        "fifo",
+        "--param",
+        "test=both,writer-only",
+        "--param",
+        "duration=60ms",
+        "--repeat",
+        "2",
+        "--explain",
+        "--profile",
+        "--json",
+        "-",
+    ]);
+    let res = results(&run);
+    assert_eq!(res.len(), 2);
+    for r in res {
+        assert_eq!(r["status"], "ok", "{}: {}", r["case"], r["reason"]);
+        let e = &r["explain"];
+        let both = r["case"].as_str().unwrap().ends_with("/both");
+        let (measuring, calls) = match both {
+            true => ("reader", "reader_calls"),
+            false => ("writer", "writer_calls"),
+        };
+        assert_eq!(e["unattributed"]["side"], measuring, "{e}");
+        let reps = r["metrics"][calls]["reps"].as_array().unwrap();
+        let total: f64 = reps.iter().map(|v| v.as_f64().unwrap()).sum();
+        assert_eq!(reps.len(), 2);
+        assert_eq!(e["ops"].as_f64().unwrap(), total, "{e}");
+        if !common::is_root() {
+            continue;
+        }
+        let traced = e["components"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["name"] == "blocked" && c["side"] == measuring);
+        assert!(traced, "{e}");
+        // A side that never left the CPU has no off-CPU stacks to fold.
+        let folded = e["offcpu_folded"].as_array().cloned().unwrap_or_default();
+        for line in folded.iter().map(|l| l.as_str().unwrap()) {
+            let root = line.split(';').next().unwrap();
+            assert!(
+                ["reader", "writer", "[other stacks] "]
+                    .iter()
+                    .any(|r| root.starts_with(r)),
+                "{line}"
+            );
+        }
+    }
+}

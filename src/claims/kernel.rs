@@ -145,8 +145,8 @@ fn atime(default: &CaseResult, noatime: &CaseResult) -> String {
 
 /// The folded stacks as (frames root first, samples), the frames without
 /// compiler clone suffixes (`__mutex_lock.constprop.0` is `__mutex_lock`).
-fn stacks(p: &Profile) -> impl Iterator<Item = (Vec<&str>, u64)> {
-    p.folded.iter().filter_map(|line| {
+fn stacks(folded: &[String]) -> impl Iterator<Item = (Vec<&str>, u64)> {
+    folded.iter().filter_map(|line| {
         let (stack, n) = line.rsplit_once(' ')?;
         let frames = stack
             .split(';')
@@ -158,7 +158,7 @@ fn stacks(p: &Profile) -> impl Iterator<Item = (Vec<&str>, u64)> {
 
 /// The share of all samples whose stack passes through one of `names`.
 fn through(p: &Profile, names: &[&str]) -> f64 {
-    let hit: u64 = stacks(p)
+    let hit: u64 = stacks(&p.folded)
         .filter(|(frames, _)| frames.iter().any(|f| names.contains(f)))
         .map(|(_, n)| n)
         .sum();
@@ -172,12 +172,12 @@ struct Waits {
     total: u64,
 }
 
-fn waits(p: &Profile) -> Waits {
+fn waits(folded: &[String]) -> Waits {
     let mut w = Waits {
         by_kind: vec![BTreeMap::new(); WAITS.len()],
         total: 0,
     };
-    for (frames, n) in stacks(p).filter(|(f, _)| f.iter().any(|f| READ_CALLS.contains(f))) {
+    for (frames, n) in stacks(folded).filter(|(f, _)| f.iter().any(|f| READ_CALLS.contains(f))) {
         w.total += n;
         let found = WAITS.iter().enumerate().find_map(|(kind, (_, names))| {
             let name = frames
@@ -220,7 +220,7 @@ fn reader(r: &CaseResult) -> String {
         Err(why) => return why,
     };
     let label = case_label(&r.case);
-    let w = waits(p);
+    let w = waits(&p.folded);
     if w.total == 0 {
         return format!(
             "kernel profile of {label}: none of its {} samples is in the reader's read call",
@@ -237,10 +237,47 @@ fn reader(r: &CaseResult) -> String {
         "in the read itself {}",
         pct((w.total - waited) as f64 / w.total as f64)
     ));
-    format!(
-        "kernel profile of {label}: the contended reader's read calls ({} of {} samples; the profile covers both sides, the reader's are the stacks through its read call) spend {}; on-CPU samples only, time off the CPU is not in them",
+    let on_cpu = format!(
+        "kernel profile of {label}: the contended reader's read calls ({} of {} samples; the profile covers both sides, the reader's are the stacks through its read call) spend {}; on-CPU samples only",
         w.total,
         p.samples,
         parts.join(", ")
-    )
+    );
+    match off_cpu(r) {
+        Some(off) => format!("{on_cpu}; {off}"),
+        None => format!("{on_cpu}, time off the CPU is not in them (run with --explain too)"),
+    }
+}
+
+/// "off CPU (scheduler trace): 1.2 us per call, 0.0% asleep in its read
+/// call, 100.0% switched out elsewhere (preempted)", from the case's
+/// off-CPU stacks (`--explain --profile`) of the reader.
+fn off_cpu(r: &CaseResult) -> Option<String> {
+    let e = r.explain.as_ref()?;
+    let reader: Vec<String> = e
+        .offcpu_folded
+        .iter()
+        .filter_map(|l| l.strip_prefix("reader;").map(str::to_string))
+        .collect();
+    let total: u64 = stacks(&reader).map(|(_, ns)| ns).sum();
+    if total == 0 {
+        return None;
+    }
+    let w = waits(&reader);
+    let mut parts = vec![format!(
+        "asleep in its read call {}",
+        pct(w.total as f64 / total as f64)
+    )];
+    if let Some(locks) = w.by_kind.first().filter(|names| !names.is_empty()) {
+        parts.push(kind_text(WAITS[0].0, locks, total));
+    }
+    parts.push(format!(
+        "switched out elsewhere (preempted) {}",
+        pct((total - w.total) as f64 / total as f64)
+    ));
+    Some(format!(
+        "off CPU (scheduler trace): {} per call, {}",
+        crate::format::human(total as f64 / e.ops.max(1) as f64, "ns"),
+        parts.join(", ")
+    ))
 }

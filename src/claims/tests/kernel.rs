@@ -87,9 +87,14 @@ fn e1_without_a_profile_says_how_to_get_one_and_keeps_its_verdict() {
 }
 
 fn e3(p: Option<Profile>) -> ClaimVerdict {
+    e3_explained(p, None)
+}
+
+fn e3_explained(p: Option<Profile>, explain: Option<crate::model::Explain>) -> ClaimVerdict {
     let mut both = contention("fifo", "both", 2000.0, 5e6);
     both.case = "fifo/unpinned/processes/both".into();
     both.profile = p;
+    both.explain = explain;
     answer(
         "E3-fifo-stalls",
         &[contention("fifo", "reader-only", 400.0, 5e4), both],
@@ -137,6 +142,30 @@ fn e3_says_what_the_contended_reader_waits_on() {
         none,
         "no kernel profile of fifo/unpinned/processes/both: run with --profile for the kernel symbol evidence"
     );
+}
+
+#[test]
+fn e3_adds_what_the_reader_waited_on_off_cpu_when_explained() {
+    let read = "ksys_read;vfs_read;fifo_pipe_read";
+    let p = profile(100, Some(0.0), &[(read, 100)]);
+    let explain = crate::model::Explain {
+        ops: 1000,
+        offcpu_folded: vec![
+            format!("reader;[kernel];{read};__mutex_lock;schedule;__schedule 3000000"),
+            "reader;[kernel];exit_to_user_mode_loop;schedule;__schedule 1000000".into(),
+            // The writer's time off CPU is not the reader's.
+            format!("writer;[kernel];ksys_write;__mutex_lock;schedule 9000000"),
+        ],
+        ..Default::default()
+    };
+    let text = e3_explained(Some(p.clone()), Some(explain))
+        .kernel_evidence
+        .unwrap();
+    let off = "off CPU (scheduler trace): 4.00 us per call, asleep in its read call 75.0%, \
+               in locks 75.0% (__mutex_lock 75.0%), switched out elsewhere (preempted) 25.0%";
+    assert!(text.ends_with(off), "{text}");
+    let unexplained = e3(Some(p)).kernel_evidence.unwrap();
+    assert!(unexplained.ends_with("time off the CPU is not in them (run with --explain too)"));
 }
 
 #[test]

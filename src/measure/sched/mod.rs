@@ -84,6 +84,25 @@ pub(crate) struct ThreadSched {
     pub(crate) offcpu: HashMap<u32, u64>,
 }
 
+impl ThreadSched {
+    fn add(&mut self, other: ThreadSched) {
+        self.blocked_ns += other.blocked_ns;
+        self.wakeup_ns += other.wakeup_ns;
+        self.runqueue_ns += other.runqueue_ns;
+        self.blocks += other.blocks;
+        self.wakeups += other.wakeups;
+        self.preemptions += other.preemptions;
+        self.migrations += other.migrations;
+        self.untraced_switch_ins += other.untraced_switch_ins;
+        self.blocked.merge(&other.blocked);
+        self.wakeup.merge(&other.wakeup);
+        self.runqueue.merge(&other.runqueue);
+        for (stack, ns) in other.offcpu {
+            *self.offcpu.entry(stack).or_default() += ns;
+        }
+    }
+}
+
 impl std::fmt::Debug for ThreadSched {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -115,6 +134,13 @@ enum State {
 /// Time windows `[start, end]` in ns, sorted and not overlapping.
 pub(crate) type Windows = [(u64, u64)];
 
+/// A thread and the windows it is to be followed over.
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
+pub(crate) struct Traced {
+    pub(crate) tid: i32,
+    pub(crate) windows: Vec<(u64, u64)>,
+}
+
 /// The part of `[from, to]` inside the windows.
 fn overlap(windows: &Windows, from: u64, to: u64) -> u64 {
     windows
@@ -141,6 +167,16 @@ impl SchedLog {
     pub(crate) fn stack(&self, stack: u32) -> &[u64] {
         let index = (stack as usize).wrapping_sub(1);
         self.stacks.get(index).map_or(&[], Vec::as_slice)
+    }
+
+    /// `of_thread` over several threads (one side's repetitions, each
+    /// run by a new thread), added up.
+    pub(crate) fn of_threads(&self, threads: &[Traced]) -> ThreadSched {
+        let mut total = ThreadSched::default();
+        for t in threads.iter().filter(|t| !t.windows.is_empty()) {
+            total.add(self.of_thread(t.tid, &t.windows));
+        }
+        total
     }
 
     /// Attributes thread `tid`'s intervals to the windows: each interval

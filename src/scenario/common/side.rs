@@ -4,6 +4,7 @@
 
 use crate::measure::kcounters::run_queue_ns;
 use crate::measure::pin::current_cpu;
+use crate::measure::sched::Traced;
 use crate::model::{CpuUsage, Side};
 use crate::scenario::Fault;
 use crate::sys::rusage::{usage, Usage, Who};
@@ -87,12 +88,11 @@ pub(crate) struct SideOut {
     /// (`--explain`; none when the kernel keeps no scheduler statistics).
     #[serde(default)]
     pub(crate) run_queue_ns: Option<u64>,
-    /// The measuring thread's id, for the scheduler tracer (`--explain`).
+    /// The side's thread and each timed repetition's `[start, end]` on
+    /// CLOCK_MONOTONIC, for the scheduler tracer (`--explain`); one entry
+    /// per thread that ran the side.
     #[serde(default)]
-    pub(crate) tid: i32,
-    /// Each timed repetition's `[start, end]` on CLOCK_MONOTONIC.
-    #[serde(default)]
-    pub(crate) windows: Vec<(u64, u64)>,
+    pub(crate) threads: Vec<Traced>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
@@ -106,7 +106,10 @@ pub(crate) struct Meter {
 impl Meter {
     pub(crate) fn start(out: &mut SideOut) -> Meter {
         out.cpus.push(current_cpu());
-        out.tid = rustix::thread::gettid().as_raw_nonzero().get();
+        out.threads.push(Traced {
+            tid: rustix::thread::gettid().as_raw_nonzero().get(),
+            windows: Vec::new(),
+        });
         Meter {
             last: thread_usage(),
             last_ns: crate::measure::clock::now_ns(),
@@ -119,7 +122,9 @@ impl Meter {
         let now_ns = crate::measure::clock::now_ns();
         let now = thread_usage();
         out.rep_ns.push(now_ns - self.last_ns);
-        out.windows.push((self.last_ns, now_ns));
+        if let Some(thread) = out.threads.last_mut() {
+            thread.windows.push((self.last_ns, now_ns));
+        }
         out.rep_usage.push(now.since(self.last));
         (self.last, self.last_ns) = (now, now_ns);
         if let Some(last) = self.last_rq {

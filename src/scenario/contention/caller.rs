@@ -8,6 +8,7 @@ use crate::exec::cleanup;
 use crate::measure::clock::now_ns;
 use crate::measure::histogram::Latencies;
 use crate::measure::pin::current_cpu;
+use crate::measure::sched::Traced;
 use crate::mechanism::BoxEndpoint;
 use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
@@ -56,6 +57,8 @@ pub(crate) struct CallReport {
     pub(crate) histogram: Vec<u8>,
     pub(crate) series: Vec<Interval>,
     pub(crate) mismatch: Option<String>,
+    /// This side's thread and its loop's window, for `--explain`.
+    pub(crate) thread: Traced,
 }
 
 /// The peer is done and went away: not a failure, the end of the loop.
@@ -187,7 +190,12 @@ fn timed_calls(
     if acc.calls > 0 {
         close_interval(&mut out, &mut acc, boundary - timing.interval_ns - start);
     }
-    out.wall_ns = now_ns() - start;
+    let end = now_ns();
+    out.wall_ns = end - start;
+    out.thread = Traced {
+        tid: rustix::thread::gettid().as_raw_nonzero().get(),
+        windows: vec![(start, end)],
+    };
     out.usage = usage(Who::Thread).unwrap_or_default().since(before);
     out.histogram = hist.to_v2();
     let cpu = current_cpu();

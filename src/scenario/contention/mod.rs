@@ -6,10 +6,12 @@
 //! `both+hogs` (plus processes that burn the other CPUs).
 
 mod caller;
+mod explained;
 mod hogs;
 mod result;
 mod verdict;
 
+use super::common::explain;
 use super::common::two_sided::run_sides;
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
 use crate::measure::pin::Placement;
@@ -108,25 +110,36 @@ impl Scenario for Contention {
         let _hogs = hogs::Hogs::start(hog_count)?;
         let (write, read) = (test != "reader-only", test != "writer-only");
         let mut reps: Vec<[CallReport; 2]> = Vec::new();
-        for _ in 0..case.repeat {
-            let reports = run_sides(
-                case,
-                ctx,
-                move |ep| match write {
-                    true => caller::writer(ep, payload, timing),
-                    false => caller::idle(ep, timing),
-                },
-                move |ep| match read {
-                    true => caller::reader(ep, payload, timing),
-                    false => caller::idle(ep, timing),
-                },
-            )?;
+        let tracing = ctx
+            .explain
+            .then(|| explain::Tracing::start(ctx.offcpu_stacks));
+        for rep in 0..case.repeat {
+            // Each repetition connects anew: its own directory, so a FIFO
+            // of the one before does not stand in the way.
+            let reports = ctx.in_subdir(&format!("rep-{rep}"), |ctx| {
+                run_sides(
+                    case,
+                    ctx,
+                    move |ep| match write {
+                        true => caller::writer(ep, payload, timing),
+                        false => caller::idle(ep, timing),
+                    },
+                    move |ep| match read {
+                        true => caller::reader(ep, payload, timing),
+                        false => caller::idle(ep, timing),
+                    },
+                )
+            })?;
             match result::settle(out, reports, payload) {
                 Some(rep) => reps.push(rep),
                 None => return Ok(()),
             }
         }
+        let trace = tracing.map(explain::Tracing::finish);
         result::fill(out, &reps, payload, hog_count);
+        if let Some(trace) = trace {
+            out.explain = explained::of_reps(&reps, &trace);
+        }
         Ok(())
     }
 

@@ -123,7 +123,7 @@ impl ComponentSpec {
 /// The explanation of `ops` operations of `op_ns` each, as side `sides[0]`
 /// measured them, from both sides' reports and the scheduler trace (or
 /// why there is none).
-fn from_sides(
+pub(crate) fn from_sides(
     sides: [(&SideOut, &str); 2],
     ops: u64,
     op_ns: f64,
@@ -265,9 +265,12 @@ mod tests {
 
     #[test]
     fn a_traced_side_adds_up_blocked_wakeup_and_preemption_instead_of_run_delay() {
-        use crate::measure::sched::{Event, SchedLog};
+        use crate::measure::sched::{Event, SchedLog, Traced};
         let mut a = side(1000, 3000, Some(2000));
-        (a.tid, a.windows) = (5, vec![(0, 10_000)]);
+        a.threads = vec![Traced {
+            tid: 5,
+            windows: vec![(0, 10_000)],
+        }];
         let switch = |time, prev_pid, prev_state, next_pid| Event::Switch {
             time,
             cpu: 0,

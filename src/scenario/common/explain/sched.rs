@@ -55,7 +55,7 @@ pub(super) fn add_side(
     let side = Some(role);
     let specs = [&BLOCKED, &WAKEUP, &PREEMPTED, &MIGRATIONS];
     let log = match trace {
-        Ok(log) if !out.windows.is_empty() => log,
+        Ok(log) if out.threads.iter().any(|t| !t.windows.is_empty()) => log,
         other => {
             let why = other.as_ref().err().map(String::as_str);
             missing(
@@ -67,7 +67,7 @@ pub(super) fn add_side(
             return OffCpu::new();
         }
     };
-    let t = log.of_thread(out.tid, &out.windows);
+    let t = log.of_threads(&out.threads);
     let ops = e.ops;
     e.components.push(with_intervals(
         BLOCKED.per_op(side, t.blocked_ns as f64, ops),
