@@ -35,7 +35,13 @@ const PER_SIDE: [(&str, &str); 4] = [
     ("involuntary_csw", "csw"),
 ];
 const CPU_WIDE: [(&str, &str); 2] = [("resched_ipi", "ipi"), ("call_ipi", "ipi")];
-const TRACED: [&str; 4] = ["blocked", "wakeup_latency", "preempted", "migrations"];
+const TRACED: [&str; 5] = [
+    "blocked",
+    "wakeup_latency",
+    "preempted",
+    "migrations",
+    "syscalls",
+];
 
 /// Checks one result's `explain` object: components, units, sources, and
 /// the scheduler's components measured (`traced`) or missing with a reason.
@@ -99,7 +105,7 @@ fn check_traced(e: &serde_json::Value, name: &str, side: &str, traced: bool) {
     match (of("components"), of("missing")) {
         (Some(c), None) if traced => {
             assert!(c["value"].as_f64().unwrap() >= 0.0, "{c}");
-            if name != "migrations" {
+            if !["migrations", "syscalls"].contains(&name) {
                 assert!(c["intervals"]["count"].is_u64(), "{c}");
             }
         }
@@ -141,6 +147,23 @@ fn every_ok_pingpong_result_is_explained() {
         return check_run(&run, false);
     }
     check_run(&run, true);
+    // A blocking round trip is one write and one read on each side.
+    for r in common::results(&run).iter().filter(|r| r["status"] == "ok") {
+        for side in ["initiator", "echoer"] {
+            let calls = r["explain"]["components"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|c| c["name"] == "syscalls" && c["side"] == side)
+                .unwrap()["value"]
+                .as_f64()
+                .unwrap();
+            assert!(
+                (2.0..2.01).contains(&calls),
+                "{side}: {calls} calls per round trip"
+            );
+        }
+    }
     // Across CPUs the measuring side sleeps, at most once per round trip
     // (plus the odd extra wait), and sometimes finds the answer already in.
     let crossed = |r: &&serde_json::Value| r["case"].as_str().unwrap().contains("cross-cpu");

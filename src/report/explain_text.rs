@@ -8,7 +8,7 @@
 use crate::format::{case_label, human};
 use crate::model::{CaseResult, Component, Explain};
 use crate::scenario::common::explain::{
-    time_components, ComponentSpec, CALL_IPI, INVOLUNTARY_CSW, RESCHED_IPI, VOLUNTARY_CSW,
+    time_components, ComponentSpec, CALL_IPI, INVOLUNTARY_CSW, RESCHED_IPI, SYSCALLS, VOLUNTARY_CSW,
 };
 
 /// "  CASE explain (initiator): user 0.2 us, kernel 1.9 us, blocked 4.1 us,
@@ -23,6 +23,10 @@ pub(crate) fn line(r: &CaseResult) -> Option<String> {
         .collect();
     let csw = sum(e, &[&VOLUNTARY_CSW, &INVOLUNTARY_CSW]);
     parts.push(format!("{csw:.1} csw"));
+    let counted = |c: &&Component| c.name == SYSCALLS.name && c.side.as_deref() == Some(side);
+    if let Some(calls) = e.components.iter().find(counted) {
+        parts.push(format!("{:.1} syscalls", calls.value));
+    }
     parts.push(format!("{:.1} IPIs/op", sum(e, &[&RESCHED_IPI, &CALL_IPI])));
     Some(format!(
         "  {} explain ({side}): {}; unattributed {}",
@@ -136,6 +140,10 @@ mod tests {
                 traced("blocked", 2000.0, 10, 2000.0),
                 traced("wakeup_latency", 1000.0, 20, 500.0),
                 traced("preempted", 0.0, 0, 0.0),
+                Component {
+                    unit: "calls".into(),
+                    ..component("syscalls", a, 2.0)
+                },
             ],
             missing: Vec::new(),
             unattributed: component("unattributed", a, 400.0),
@@ -145,7 +153,7 @@ mod tests {
             line(&r).unwrap(),
             "  pipe/cross-cpu explain (initiator): user 100 ns, kernel 1.50 us, \
              blocked 2.00 us (1.0/op, 2.00 us each), wake-up 1.00 us (2.0/op, 500 ns each), \
-             preempted 0 ns, 0.0 csw, 0.0 IPIs/op; unattributed 400 ns"
+             preempted 0 ns, 0.0 csw, 2.0 syscalls, 0.0 IPIs/op; unattributed 400 ns"
         );
     }
 }

@@ -13,9 +13,11 @@
 
 mod format;
 mod probe;
+mod syscalls;
 mod tracer;
 
 pub(crate) use probe::{online_cpus, probe};
+pub(crate) use syscalls::SyscallCounter;
 pub(crate) use tracer::{Points, Tracer};
 
 use crate::measure::histogram::Latencies;

@@ -38,6 +38,8 @@ pub(crate) enum Decoder {
 pub(crate) struct Points {
     switch: (u64, Decoder),
     waking: (u64, Decoder),
+    /// `raw_syscalls:sys_enter`, counted per side thread.
+    pub(crate) sys_enter: u64,
 }
 
 impl Points {
@@ -50,6 +52,7 @@ impl Points {
     fn read() -> Result<Points, String> {
         let sw = Tracepoint::load("sched/sched_switch")?;
         let wk = Tracepoint::load("sched/sched_waking")?;
+        let sys_enter = Tracepoint::load("raw_syscalls/sys_enter")?.id;
         let switch = Decoder::Switch {
             prev_pid: sw.field("prev_pid")?,
             prev_state: sw.field("prev_state")?,
@@ -62,6 +65,7 @@ impl Points {
         Ok(Points {
             switch: (sw.id, switch),
             waking: (wk.id, waking),
+            sys_enter,
         })
     }
 }

@@ -4,8 +4,9 @@
 
 use crate::measure::kcounters::run_queue_ns;
 use crate::measure::pin::current_cpu;
-use crate::measure::sched::Traced;
+use crate::measure::sched::{SyscallCounter, Traced};
 use crate::model::{CpuUsage, Side};
+use crate::scenario::common::explain::syscall_counter;
 use crate::scenario::Fault;
 use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
@@ -93,6 +94,10 @@ pub(crate) struct SideOut {
     /// per thread that ran the side.
     #[serde(default)]
     pub(crate) threads: Vec<Traced>,
+    /// System calls of the side's thread over the timed repetitions, as
+    /// the kernel counted them (`--explain` where tracepoints may be used).
+    #[serde(default)]
+    pub(crate) syscalls_counted: Option<u64>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
@@ -101,6 +106,8 @@ pub(crate) struct Meter {
     last_ns: u64,
     /// The run-queue wait at the last mark, when `--explain` reads it.
     last_rq: Option<u64>,
+    /// The system call counter and its reading at the last mark.
+    syscalls: Option<(SyscallCounter, u64)>,
 }
 
 impl Meter {
@@ -114,12 +121,18 @@ impl Meter {
             last: thread_usage(),
             last_ns: crate::measure::clock::now_ns(),
             last_rq: None,
+            syscalls: None,
         }
     }
 
     /// Closes a repetition: its wall time and CPU counters since the last mark.
     pub(crate) fn mark(&mut self, out: &mut SideOut) {
         let now_ns = crate::measure::clock::now_ns();
+        if let Some((counter, last)) = self.syscalls.as_mut() {
+            // The counter's read is a system call that counts itself.
+            let calls = counter.read().saturating_sub(*last + 1);
+            out.syscalls_counted = Some(out.syscalls_counted.unwrap_or(0) + calls);
+        }
         let now = thread_usage();
         out.rep_ns.push(now_ns - self.last_ns);
         if let Some(thread) = out.threads.last_mut() {
@@ -139,6 +152,13 @@ impl Meter {
         if !out.cpus.contains(&cpu) {
             out.cpus.push(cpu);
         }
+        self.restart_syscalls();
+    }
+
+    fn restart_syscalls(&mut self) {
+        if let Some((counter, last)) = self.syscalls.as_mut() {
+            *last = counter.read();
+        }
     }
 
     /// Restarts the clock without closing a repetition (end of warm-up).
@@ -147,6 +167,7 @@ impl Meter {
             self.last_rq = run_queue_ns();
         }
         self.last = thread_usage();
+        self.restart_syscalls();
         self.last_ns = crate::measure::clock::now_ns();
     }
 }
@@ -164,6 +185,12 @@ impl Reps {
     pub(crate) fn start(sched: &Schedule, out: &mut SideOut) -> Reps {
         let mut meter = Meter::start(out);
         meter.last_rq = sched.explain.then(run_queue_ns).flatten();
+        if sched.explain {
+            meter.syscalls = syscall_counter().ok().map(|mut c| {
+                let now = c.read();
+                (c, now)
+            });
+        }
         Reps {
             meter,
             ends: sched.rep_ends(),

@@ -7,7 +7,7 @@
 
 mod sched;
 
-pub(crate) use sched::Tracing;
+pub(crate) use sched::{syscall_counter, Tracing};
 
 use crate::measure::kcounters::Snapshot;
 use crate::measure::sched::SchedLog;
@@ -87,6 +87,12 @@ pub(crate) const MIGRATIONS: ComponentSpec = ComponentSpec {
     name: "migrations",
     unit: "migrations",
     source: "sched:sched_switch out on another CPU than the time before",
+};
+
+pub(crate) const SYSCALLS: ComponentSpec = ComponentSpec {
+    name: "syscalls",
+    unit: "calls",
+    source: "raw_syscalls:sys_enter counted on the side's thread over the timed repetitions",
 };
 
 /// The disjoint time components `unattributed` is what is left of: with
@@ -259,14 +265,15 @@ mod tests {
             .iter()
             .filter(|m| m.reason == "no tracer here")
             .collect();
-        assert_eq!(traced.len(), 8, "{:?}", e.missing);
-        assert_eq!(e.missing.len(), 9, "{:?}", e.missing);
+        assert_eq!(traced.len(), 10, "{:?}", e.missing);
+        assert_eq!(e.missing.len(), 11, "{:?}", e.missing);
     }
 
     #[test]
     fn a_traced_side_adds_up_blocked_wakeup_and_preemption_instead_of_run_delay() {
         use crate::measure::sched::{Event, SchedLog, Traced};
         let mut a = side(1000, 3000, Some(2000));
+        a.syscalls_counted = Some(20);
         a.threads = vec![Traced {
             tid: 5,
             windows: vec![(0, 10_000)],
@@ -297,6 +304,7 @@ mod tests {
         assert_eq!(value("blocked"), (200.0, Some(1)));
         assert_eq!(value("wakeup_latency"), (50.0, Some(1)));
         assert_eq!(value("preempted"), (40.0, Some(1)));
+        assert_eq!(value("syscalls"), (2.0, None));
         // user 100 + kernel 300 + blocked 200 + wake-up 50 + preempted 40;
         // the run delay (200) overlaps the last two and is left out.
         assert_eq!(e.unattributed.value, 1000.0 - 690.0);

@@ -4,9 +4,9 @@
 //! running again, migrations). Without tracepoints each of those is named
 //! as missing with the reason, and the rest of the explanation stands.
 
-use super::{ComponentSpec, BLOCKED, MIGRATIONS, PREEMPTED, WAKEUP};
+use super::{ComponentSpec, BLOCKED, MIGRATIONS, PREEMPTED, SYSCALLS, WAKEUP};
 use crate::measure::histogram::Latencies;
-use crate::measure::sched::{online_cpus, Points, SchedLog, Tracer};
+use crate::measure::sched::{online_cpus, Points, SchedLog, SyscallCounter, Tracer};
 use crate::model::{Component, Explain, LatencyKind};
 use crate::scenario::common::side::SideOut;
 use std::collections::HashMap;
@@ -32,7 +32,14 @@ impl Tracing {
     }
 }
 
-/// The tracepoints' formats, read once per process.
+/// A counter of the calling thread's system calls, for a side to read at
+/// its repetition boundaries.
+pub(crate) fn syscall_counter() -> Result<SyscallCounter, String> {
+    points().and_then(SyscallCounter::start)
+}
+
+/// The tracepoints' formats, read once per process (a forked side inherits
+/// them from the runner, which read them to start its tracer).
 fn points() -> Result<&'static Points, String> {
     static POINTS: OnceLock<Result<Points, String>> = OnceLock::new();
     POINTS
@@ -53,7 +60,7 @@ pub(super) fn add_side(
     role: &str,
 ) -> OffCpu {
     let side = Some(role);
-    let specs = [&BLOCKED, &WAKEUP, &PREEMPTED, &MIGRATIONS];
+    let specs = [&BLOCKED, &WAKEUP, &PREEMPTED, &MIGRATIONS, &SYSCALLS];
     let log = match trace {
         Ok(log) if out.threads.iter().any(|t| !t.windows.is_empty()) => log,
         other => {
@@ -94,6 +101,15 @@ pub(super) fn add_side(
     }
     e.components
         .push(MIGRATIONS.per_op(side, t.migrations as f64, ops));
+    match out.syscalls_counted {
+        Some(calls) => e.components.push(SYSCALLS.per_op(side, calls as f64, ops)),
+        None => missing(
+            e,
+            &[&SYSCALLS],
+            role,
+            "not counted: this scenario's side does not count them, or perf refused its counter",
+        ),
+    }
     t.offcpu
 }
 
