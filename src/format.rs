@@ -107,16 +107,22 @@ pub(crate) fn spread(metric: &Metric) -> Option<String> {
     if metric.reps.len() == 1 {
         return Some("1 rep".to_string());
     }
-    let (min, max) = (metric.min?, metric.max?);
-    if metric.value == 0.0 || !metric.value.is_finite() {
-        return None;
-    }
-    let pct = (max - min).abs() / 2.0 / metric.value.abs() * 100.0;
+    let pct = spread_pct(metric)?;
     Some(if pct < 1.0 {
         format!("±{pct:.1}%")
     } else {
         format!("±{pct:.0}%")
     })
+}
+
+/// The `±` of `spread` as a number: half the min-max range in percent of
+/// the median; `None` without min/max or with a zero median.
+pub(crate) fn spread_pct(metric: &Metric) -> Option<f64> {
+    let (min, max) = (metric.min?, metric.max?);
+    if metric.value == 0.0 || !metric.value.is_finite() {
+        return None;
+    }
+    Some((max - min).abs() / 2.0 / metric.value.abs() * 100.0)
 }
 
 /// A ratio with two significant digits, as `0.0063x`, `0.85x`, `120x`;

@@ -1,6 +1,8 @@
 //! The HTML page on fabricated runs: every chart kind the data supports,
 //! escaping of everything that came from the user or the system, nothing
-//! fetched from elsewhere, and a comparison on shared charts.
+//! fetched from elsewhere, a comparison on shared charts, and the page's
+//! structure: findings first, contents whose links resolve, tables
+//! collapsed below the charts, a print stylesheet.
 
 use crate::model::Run;
 use crate::report::fixtures::{chart_run, SERIES_CASE};
@@ -81,8 +83,8 @@ fn comparison_shares_the_charts() {
     let mut b = chart_run();
     b.run_id = "r-b".into();
     let html = render(&b, Some(&a));
-    assert!(html.contains("<h2>Comparison</h2>"));
-    assert!(html.contains("<h3>run A</h3>") && html.contains("<h3>run B</h3>"));
+    assert!(html.contains("<h2 id=\"comparison\">Comparison</h2>"));
+    assert!(html.contains("<summary>Run A: ") && html.contains("<summary>Run B: "));
     assert!(html.contains("stroke-dasharray=\"6 4\"/></svg>run A"));
     assert_eq!(
         chart_titles(&html).len(),
@@ -121,4 +123,204 @@ fn claims_section_shows_the_kernel_evidence_under_the_figure() {
         "{}<br><span class=\"kernel-evidence\">kernel profile: touch_atime in 11.0% &lt;of&gt; samples</span></td>",
         crate::report::fixtures::CLAIM_FIGURE
     )));
+}
+
+/// The text between the first `start` at or after `from` and the next `end`.
+fn between<'a>(html: &'a str, start: &str, end: &str) -> &'a str {
+    let from = html.find(start).unwrap_or_else(|| panic!("no {start}"));
+    let rest = &html[from..];
+    &rest[..rest
+        .find(end)
+        .unwrap_or_else(|| panic!("no {end} after {start}"))]
+}
+
+fn findings(html: &str) -> &str {
+    between(html, "<section id=\"findings\"", "</section>")
+}
+
+/// The values of `attr="..."` in `html`, in order.
+fn attrs<'a>(html: &'a str, attr: &str) -> Vec<&'a str> {
+    html.split(&format!(" {attr}=\""))
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect()
+}
+
+/// The fixture run with one claim of each verdict and more unsupported
+/// cases sharing a reason.
+fn findings_run() -> Run {
+    use crate::model::{CaseResult, ClaimStatus, Status};
+    let mut run = chart_run();
+    let claim = run.claims[0].clone();
+    for (id, verdict) in [
+        ("E8-no", ClaimStatus::DoesNotHold),
+        ("E7-maybe", ClaimStatus::Inconclusive),
+    ] {
+        let mut c = claim.clone();
+        c.id = id.into();
+        c.verdict = verdict;
+        run.claims.push(c);
+    }
+    for case in ["a", "b"] {
+        let mut r = CaseResult::new("stream", case, Default::default());
+        r.status = Status::Unsupported;
+        r.reason = Some("io_uring disabled".into());
+        run.results.push(r);
+    }
+    run
+}
+
+#[test]
+fn findings_come_first_before_any_table() {
+    for html in [
+        render(&findings_run(), None),
+        render(&findings_run(), Some(&chart_run())),
+    ] {
+        let start = html.find("<section id=\"findings\"").unwrap();
+        let end = start + findings(&html).len();
+        let first_table = html.find("<table").unwrap();
+        assert!(end < first_table, "a table before the findings ends");
+        assert!(start < html.find("<h2 id=\"environment\"").unwrap());
+        let contents = html.find("<nav id=\"contents\"").unwrap();
+        assert!(end < contents && contents < first_table);
+    }
+}
+
+#[test]
+fn findings_hold_every_verdict_claim_and_grouped_reason() {
+    let run = findings_run();
+    let html = render(&run, None);
+    let found = findings(&html);
+    for v in &run.verdicts {
+        assert!(
+            found.contains(&format!("<dd>{}</dd>", v.text)),
+            "{}",
+            v.text
+        );
+    }
+    for (class, verdict, id) in [
+        ("holds", "holds", "E9-fixture"),
+        ("does-not-hold", "does not hold", "E8-no"),
+        ("inconclusive", "inconclusive", "E7-maybe"),
+    ] {
+        let line = format!(
+            "<li><span class=\"verdict-{class}\">{verdict}</span>: <a href=\"#claim-{id}\">{id}</a>"
+        );
+        assert!(found.contains(&line), "{line}");
+    }
+    assert!(found.contains("<p class=\"warning\">3 cases unsupported</p>"));
+    assert!(found.contains("io_uring disabled (2) <a class=\"ev\" href=\"#scenario-stream\">"));
+    assert!(found.contains("<p class=\"warning\">1 case failed</p>"));
+    assert!(found.contains(crate::report::fixtures::CLAIM_FIGURE));
+}
+
+#[test]
+fn every_link_in_the_page_resolves_and_contents_cover_all() {
+    let run = findings_run();
+    for html in [render(&run, None), render(&run, Some(&chart_run()))] {
+        let ids = attrs(&html, "id");
+        let mut unique = ids.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), ids.len(), "duplicate ids: {ids:?}");
+        let hrefs = attrs(&html, "href");
+        assert!(hrefs.len() > 20, "{hrefs:?}");
+        for href in hrefs {
+            let target = href.strip_prefix('#').expect("a link within the page");
+            assert!(ids.contains(&target), "#{target} has no id");
+        }
+        let toc = between(&html, "<nav id=\"contents\"", "</nav>");
+        let toc_links = attrs(toc, "href");
+        for want in ["#findings", "#environment", "#claims", "#scenario-pingpong"] {
+            assert!(toc_links.contains(&want), "{want} not in {toc_links:?}");
+        }
+        for c in &run.claims {
+            assert!(toc_links.contains(&format!("#claim-{}", c.id).as_str()));
+        }
+        let sections = attrs(&html, "id")
+            .into_iter()
+            .filter(|id| id.starts_with("scenario-"))
+            .count();
+        let toc_sections = toc_links
+            .iter()
+            .filter(|l| l.starts_with("#scenario-"))
+            .count();
+        assert_eq!(sections, toc_sections);
+    }
+}
+
+#[test]
+fn scenario_tables_are_collapsed_below_the_charts() {
+    let html = render(&chart_run(), Some(&chart_run()));
+    let sections: Vec<&str> = html
+        .split("<section class=\"scenario\">")
+        .skip(1)
+        .map(|s| s.split("</section>").next().unwrap())
+        .collect();
+    assert_eq!(sections.len(), 3, "pingpong, stream, contention");
+    for s in sections {
+        let details: Vec<&str> = s
+            .split("<details class=\"tables\">")
+            .skip(1)
+            .map(|d| d.split("</details>").next().unwrap())
+            .collect();
+        assert_eq!(details.len(), 2, "a table per run, each collapsible");
+        assert_eq!(s.matches("<table").count(), 2, "no table outside them");
+        assert!(details.iter().all(|d| d.contains("<table")));
+        let first_details = s.find("<details").unwrap();
+        let last_chart = s.rfind("<div class=\"chart\">").unwrap();
+        assert!(last_chart < first_details, "charts come first");
+        assert!(!s[..first_details].contains(" open"), "closed by default");
+    }
+}
+
+#[test]
+fn print_stylesheet_opens_tables_and_leaves_out_frames() {
+    let html = render(&chart_run(), None);
+    let style = between(&html, "<style>", "</style>");
+    let print: String = style
+        .split("@media print {")
+        .skip(1)
+        .collect::<Vec<_>>()
+        .join("\n");
+    for want in [
+        "details:not([open])::details-content { content-visibility: visible;",
+        ".flame iframe { display: none; }",
+        "section.scenario { break-before: page; }",
+        "body { color: #000;",
+        ".print-only { display: block;",
+    ] {
+        assert!(print.contains(want), "print stylesheet lacks {want}");
+    }
+    assert!(style.contains(".print-only { display: none; }"));
+}
+
+#[test]
+fn comparison_lists_regressions_first_by_effect_size() {
+    use crate::report::fixtures::{run, OK_CASE, STREAM_CASE};
+    let a = run();
+    let mut b = run();
+    let scale = |r: &mut crate::model::CaseResult, name: &str, f: f64| {
+        let m = r.metrics.get_mut(name).unwrap();
+        m.value *= f;
+        m.min = m.min.map(|x| x * f);
+        m.max = m.max.map(|x| x * f);
+        m.reps.iter_mut().for_each(|x| *x *= f);
+    };
+    scale(&mut b.results[0], "rtt_ns", 1.5);
+    scale(&mut b.results[3], "bytes_per_s", 0.25);
+    let html = render(&b, Some(&a));
+    let section = between(&html, "<h2 id=\"comparison\">", "<h2 id=\"claims\">");
+    assert!(section.contains("2 cases significantly worse, 0 better, 0 within the noise"));
+    let rows: Vec<&str> = section.split("<tr class=\"change-").skip(1).collect();
+    let cases: Vec<(&str, bool)> = rows
+        .iter()
+        .map(|r| (r.split('"').next().unwrap(), r.contains("worse by")))
+        .collect();
+    assert_eq!(cases, [("worse", true), ("worse", true)]);
+    let label = |case: &str| crate::format::case_label(case).replace('/', "&#x2f;");
+    let stream = rows[0].contains(&label(STREAM_CASE));
+    let pingpong = rows[1].contains(&label(OK_CASE));
+    assert!(stream && pingpong, "4x before 1.5x: {rows:?}");
+    assert!(html.contains("Against run A: 2 cases significantly worse"));
 }

@@ -1,11 +1,12 @@
-//! GitHub-flavoured Markdown for pasting into an issue: the runs, the
-//! environment and every scenario's table (no charts), with a baseline
-//! also the comparison. Every cell is escaped so a `|` or `<` in a label,
+//! GitHub-flavoured Markdown for pasting into an issue: the findings (as
+//! the HTML page opens with them), the runs, the environment and every
+//! scenario's table (no charts), with a baseline also the comparison. Every cell is escaped so a `|` or `<` in a label,
 //! reason or kernel string can neither break a table nor become markup.
 
+use super::comparison::ComparisonView;
+use super::findings::{Findings, Line};
 use super::page::{self, Page, Table};
 use super::Reporter;
-use crate::compare;
 use crate::model::Run;
 use std::io::Write;
 
@@ -18,10 +19,11 @@ impl Reporter for MarkdownReporter<'_> {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
         let runs = page::tagged(self.baseline, run);
         let page = page::build(&runs, false)?;
-        let mut text = String::new();
+        let mut text = format!("# {}\n", escape(&page.title));
+        write_findings(&mut text, &page.findings);
         write_head(&mut text, &page);
-        if let Some(a) = self.baseline {
-            write_comparison(&mut text, a, run);
+        if let Some(c) = &page.comparison {
+            write_comparison(&mut text, c);
         }
         for section in &page.scenarios {
             text.push_str(&format!("\n## {}\n", escape(&section.name)));
@@ -34,8 +36,53 @@ impl Reporter for MarkdownReporter<'_> {
     }
 }
 
+/// The findings as lists, each scenario named as its heading reads.
+fn write_findings(text: &mut String, f: &Findings) {
+    text.push_str(&format!("\n## Findings\n\n{}.\n", escape(&f.summary)));
+    if !f.claims.is_empty() {
+        text.push_str("\n### Classic claims\n\n");
+        for c in &f.claims {
+            let (id, claim, figure) = (escape(&c.id), escape(&c.claim), escape(&c.figure));
+            let scenario = escape(&c.scenario.label);
+            text.push_str(&format!(
+                "- **{}**: {id} {claim} ({figure}; {scenario})\n",
+                c.verdict
+            ));
+        }
+    }
+    if !f.verdicts.is_empty() {
+        text.push_str("\n### What each scenario found\n");
+        for g in &f.verdicts {
+            text.push_str(&format!("\n{}:\n\n", escape(&g.title)));
+            write_lines(text, &g.lines);
+        }
+    }
+    if !f.limits.is_empty() {
+        text.push_str("\n### This machine's limits\n\n");
+        write_lines(text, &f.limits);
+    }
+    if !f.warnings.is_empty() {
+        text.push_str("\n### Warnings\n");
+        for g in &f.warnings {
+            text.push_str(&format!("\n{}:\n\n", escape(&g.title)));
+            write_lines(text, &g.lines);
+        }
+    }
+}
+
+/// One list item per line, its links' labels after it.
+fn write_lines(text: &mut String, lines: &[Line]) {
+    for l in lines {
+        let labels: Vec<String> = l.links.iter().map(|k| escape(&k.label)).collect();
+        match labels.is_empty() {
+            true => text.push_str(&format!("- {}\n", escape(&l.text))),
+            false => text.push_str(&format!("- {} ({})\n", escape(&l.text), labels.join(", "))),
+        }
+    }
+}
+
 fn write_head(text: &mut String, page: &Page) {
-    text.push_str(&format!("# {}\n\n", escape(&page.title)));
+    text.push_str("\n## Runs\n\n");
     let header = ["run", "id", "label", "started", "suite", "results"];
     let rows: Vec<Vec<String>> = page
         .runs
@@ -72,16 +119,20 @@ fn write_head(text: &mut String, page: &Page) {
     text.push_str(&table(&header, &vec![false; header.len()], &rows));
 }
 
-fn write_comparison(text: &mut String, a: &Run, b: &Run) {
-    let c = compare::compare(a, b);
-    text.push_str(&format!("\n## Comparison\n\n{}\n\n", escape(&c.test)));
+/// The comparison rows, significant changes first (see `comparison`).
+fn write_comparison(text: &mut String, c: &ComparisonView) {
+    text.push_str(&format!(
+        "\n## Comparison\n\nRun B against run A: {}.\n\n{}\n\n",
+        escape(&c.summary),
+        escape(&c.test)
+    ));
     let header = [
         "scenario", "case", "metric", "A", "B", "B/A", "95% CI", "change",
     ];
-    let rows: Vec<Vec<String>> = c.cases.iter().map(|x| compare::cells(x).to_vec()).collect();
+    let rows: Vec<Vec<String>> = c.rows().map(|r| r.cells.to_vec()).collect();
     let numeric = [false, false, false, true, true, true, true, false];
     text.push_str(&table(&header.map(String::from), &numeric, &rows));
-    write_list(text, &compare::unmatched_lines(&c));
+    write_list(text, &c.unmatched);
 }
 
 fn write_table_block(text: &mut String, t: &Table) {
@@ -238,6 +289,20 @@ mod tests {
             "a \\| b &lt;script&gt;alert(1)&lt;/script&gt;"
         );
         assert!(!text.contains("<script>"));
+    }
+
+    #[test]
+    fn findings_come_first_with_verdicts_claims_and_reasons() {
+        let text = render(&fixtures::run(), None);
+        let findings = text.find("## Findings").unwrap();
+        let first_table = text.find("\n|").unwrap();
+        assert!(findings < first_table, "{text}");
+        let head = &text[findings..first_table];
+        assert!(head.contains(&format!("- {}\n", escape(fixtures::VERDICT))));
+        assert!(head.contains("- **holds**: E9-fixture pipes are fast ("));
+        assert!(head.contains(
+            "1 case unsupported:\n\n- futex wake-up needs CONFIG\\_FUTEX (1) (pingpong)"
+        ));
     }
 
     #[test]

@@ -3,8 +3,10 @@
 //! commands never care which one the user asked for.
 
 mod charts;
+mod comparison;
 mod csv;
 mod explain_text;
+mod findings;
 mod flame;
 mod html;
 mod json;

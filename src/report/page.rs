@@ -1,9 +1,12 @@
-//! What the document formats (HTML, Markdown) show, built once: the runs,
-//! the environment side by side, and per scenario the terminal's table
-//! cells, notes and verdicts, plus the charts and flame graphs for HTML. The formats only
-//! lay it out, so they cannot disagree about content.
+//! What the document formats (HTML, Markdown) show, built once: the
+//! findings, the runs, the environment side by side, the comparison of two
+//! runs, and per scenario the terminal's table cells, notes and verdicts,
+//! plus the charts and flame graphs for HTML. The formats only lay it out,
+//! so they cannot disagree about content.
 
 use super::charts::{self, Chart, Source};
+use super::comparison::{self, ComparisonView};
+use super::findings::{self, Findings};
 use super::flame::{self, Flame};
 use super::table::{groups, summary, texts, visible_columns, COLUMNS, NUMERIC};
 use crate::format::case_label;
@@ -14,12 +17,16 @@ use serde::Serialize;
 pub(crate) struct Page {
     pub(crate) title: String,
     pub(crate) version: String,
+    /// What the (last) run found, for the top of the page.
+    pub(crate) findings: Findings,
     pub(crate) runs: Vec<RunInfo>,
     pub(crate) environment: Vec<EnvRow>,
     pub(crate) scenarios: Vec<Section>,
     /// The classic claims the (last) run answered; each links to its
     /// scenario's section.
     pub(crate) claims: Vec<crate::model::ClaimVerdict>,
+    /// Run B against run A, in a comparison.
+    pub(crate) comparison: Option<ComparisonView>,
 }
 
 #[derive(Debug, Serialize)]
@@ -43,6 +50,8 @@ pub(crate) struct EnvRow {
 #[derive(Debug, Serialize)]
 pub(crate) struct Section {
     pub(crate) name: String,
+    /// The section's id, which the findings and contents link to.
+    pub(crate) anchor: String,
     pub(crate) tables: Vec<Table>,
     pub(crate) charts: Vec<Chart>,
     /// One flame graph per profiled case (HTML only).
@@ -56,6 +65,8 @@ pub(crate) struct Table {
     pub(crate) header: Vec<String>,
     pub(crate) numeric: Vec<bool>,
     pub(crate) rows: Vec<Vec<String>>,
+    /// `N results: X ok, Y failed, Z unsupported`.
+    pub(crate) summary: String,
     /// `case status: reason` for every result that is not ok.
     pub(crate) notes: Vec<String>,
     pub(crate) verdicts: Vec<String>,
@@ -76,16 +87,19 @@ pub(crate) fn build(runs: &[(&str, &Run)], with_charts: bool) -> anyhow::Result<
     for name in scenario_names(runs) {
         scenarios.push(section(runs, &name, with_charts)?);
     }
+    let last = runs.last().map(|(_, r)| *r);
     Ok(Page {
         title: title(runs),
         version: crate::model::IOLAB_VERSION.to_string(),
+        findings: last.map(findings::build).unwrap_or_default(),
         runs: runs.iter().map(|(tag, run)| info(tag, run)).collect(),
         environment: environment(runs),
         scenarios,
-        claims: runs
-            .last()
-            .map(|(_, r)| r.claims.clone())
-            .unwrap_or_default(),
+        claims: last.map(|r| r.claims.clone()).unwrap_or_default(),
+        comparison: match runs {
+            [(_, a), (_, b)] => Some(comparison::build(a, b)),
+            _ => None,
+        },
     })
 }
 
@@ -162,6 +176,7 @@ fn section(runs: &[(&str, &Run)], name: &str, with_charts: bool) -> anyhow::Resu
     };
     Ok(Section {
         name: name.to_string(),
+        anchor: findings::scenario_anchor(name),
         tables,
         charts,
         flames,
@@ -189,6 +204,7 @@ fn table(run: &Run, source: &Source) -> Table {
         header: columns.iter().map(|&c| COLUMNS[c].to_string()).collect(),
         numeric: columns.iter().map(|&c| NUMERIC[c]).collect(),
         rows: all.iter().map(pick).collect(),
+        summary: summary(source.results.iter().copied()),
         notes: source
             .results
             .iter()

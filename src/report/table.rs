@@ -329,7 +329,7 @@ pub(super) fn groups(results: &[CaseResult]) -> Vec<(&str, Vec<&CaseResult>)> {
 }
 
 /// The headline metric as `5.21 us ±3%`.
-fn headline(r: &CaseResult) -> Option<String> {
+pub(super) fn headline(r: &CaseResult) -> Option<String> {
     let (_, metric) = r.headline_metric()?;
     let value = human(metric.value, &metric.unit);
     Some(match spread(metric) {
@@ -351,11 +351,20 @@ fn cpus(sides: &[Side]) -> String {
 }
 
 /// `N results: X ok, Y failed, Z unsupported` (`1 result: ...`).
-pub(super) fn summary(results: &[CaseResult]) -> String {
-    let count = |s: Status| results.iter().filter(|r| r.status == s).count();
+pub(super) fn summary<'a, I>(results: I) -> String
+where
+    I: IntoIterator<Item = &'a CaseResult> + Clone,
+{
+    let count = |s: Status| {
+        results
+            .clone()
+            .into_iter()
+            .filter(|r| r.status == s)
+            .count()
+    };
     format!(
         "{}: {} ok, {} failed, {} unsupported",
-        plural(results.len(), "result"),
+        plural(results.clone().into_iter().count(), "result"),
         count(Status::Ok),
         count(Status::Failed),
         count(Status::Unsupported)
