@@ -312,5 +312,5 @@ fn report_writes_html_and_markdown_and_escapes_the_label() {
     );
     assert!(page.is_empty());
     let page = std::fs::read_to_string(&both).unwrap();
-    assert!(page.contains("<h2>Comparison</h2>") && page.contains("stroke-dasharray"));
+    assert!(page.contains("<h2>Comparison</h2>") && page.contains("hollow markers"));
 }
