@@ -313,6 +313,6 @@ fn report_writes_html_and_markdown_and_escapes_the_label() {
     assert!(page.is_empty());
     let page = std::fs::read_to_string(&both).unwrap();
     assert!(
-        page.contains("<h2 id=\"comparison\">Comparison</h2>") && page.contains("stroke-dasharray")
+        page.contains("<h2 id=\"comparison\">Comparison</h2>") && page.contains("hollow markers")
     );
 }

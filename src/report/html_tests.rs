@@ -42,7 +42,7 @@ fn every_chart_kind_the_data_supports() {
     // The series names differ (writer 0, writer 1): the title falls back.
     let want: Vec<String> = want
         .iter()
-        .map(|t| t.replace("writer 0 over time", "series over time"))
+        .map(|t| t.replace("writer 0 over time", "series value over time"))
         .collect();
     assert_eq!(titles, want, "{titles:?}");
     assert_eq!(html.matches("<svg width=\"960\"").count(), want.len());
@@ -50,7 +50,7 @@ fn every_chart_kind_the_data_supports() {
     let series_line = format!("{SERIES_CASE} writer 1").replace('/', "&#x2f;");
     assert!(html.contains(&series_line), "{series_line}");
     assert!(html.contains("percentile") && html.contains("p99.9"));
-    assert!(html.contains("size, log scale") && html.contains("64 KiB"));
+    assert!(html.contains("size (bytes), log scale") && html.contains("64 KiB"));
 }
 
 #[test]
@@ -85,12 +85,12 @@ fn comparison_shares_the_charts() {
     let html = render(&b, Some(&a));
     assert!(html.contains("<h2 id=\"comparison\">Comparison</h2>"));
     assert!(html.contains("<summary>Run A: ") && html.contains("<summary>Run B: "));
-    assert!(html.contains("stroke-dasharray=\"6 4\"/></svg>run A"));
+    assert!(html.contains("run A (baseline, lighter, hollow markers)"));
     assert_eq!(
         chart_titles(&html).len(),
         chart_titles(&render(&b, None)).len()
     );
-    assert!(html.contains("run A (upper bar)"));
+    assert!(html.contains("run B (full colour, filled markers)"));
 }
 
 #[test]

@@ -1,21 +1,24 @@
 //! Headline bars: one horizontal bar per case at its headline (the median
 //! of repetitions) with the min-max of the repetitions as an error bar;
 //! one chart per unit, so a scenario whose cases lead with different kinds
-//! of numbers still gets comparable bars. A baseline run's bar sits above
+//! of numbers still gets comparable bars. A bar has its mechanism's colour
+//! (as on every chart) and a hover title; a baseline run's bar sits above
 //! the other's, lighter.
 
 use super::frame::{self, Frame};
-use super::{hex, rgb, shared_or, Axis, Chart, Labels, Source, Swatch};
-use crate::format::case_label;
+use super::{ident, marks, palette, shared_or, style, Axis, Chart, Labels, Source};
+use crate::format::{case_label, human};
 use crate::model::Metric;
-use plotters::prelude::*;
 
-/// One bar: its row, which source it came from, the metric it shows.
+/// One bar: its row, which source it came from, the metric it shows, its
+/// colour's name (the mechanism, or the scenario) and its hover title.
 struct Bar<'a> {
     row: usize,
     source: usize,
     metric_name: &'a str,
     metric: &'a Metric,
+    key: String,
+    title: String,
 }
 
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
@@ -45,12 +48,15 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Option<Chart>> {
             let Some((name, metric)) = r.headline_metric().filter(|(_, m)| m.unit == unit) else {
                 continue;
             };
-            let row = super::color_of(&mut rows, &case_label(&r.case));
+            let label = case_label(&r.case);
+            let row = super::index_of(&mut rows, &label);
             bars.push(Bar {
                 row,
                 source: index,
                 metric_name: name,
                 metric,
+                key: ident::family(r).unwrap_or_else(|| r.scenario.clone()),
+                title: ident::hover(&source.tag, &label, spread(name, metric)),
             });
         }
     }
@@ -74,12 +80,16 @@ fn draw(
         let m = b.metric;
         [m.value, m.min.unwrap_or(m.value), m.max.unwrap_or(m.value)]
     });
-    let x =
-        Axis::new(format!("{metric} ({unit})"), Labels::Unit(unit.into())).auto_log(values.clone());
+    let scenario = sources
+        .iter()
+        .find_map(|s| s.results.first())
+        .map_or("", |r| r.scenario.as_str());
+    let x_title = ident::metric_title(scenario, &metric, unit);
+    let x = Axis::new(x_title, Labels::Unit(unit.into())).auto_log(values.clone());
     let x_range = x.range(values);
     // Row 0 at the top: category i is drawn at y = n - 1 - i.
     let names: Vec<String> = rows.iter().rev().cloned().collect();
-    let mut y = Axis::new("", Labels::Names(names));
+    let mut y = Axis::new("case", Labels::Names(names));
     let n = rows.len();
     y.fixed = Some((0..n).map(|i| i as f64).collect());
     let frame = Frame {
@@ -88,48 +98,78 @@ fn draw(
         y: &y,
         y_range: (-0.6, n as f64 - 0.4),
         y_label_width: frame::label_width(rows.iter().map(|r| r.len()).max().unwrap_or(4)),
+        caption: "",
     };
     let per_row = if sources.len() > 1 { 40 } else { 28 };
     let height = 90 + per_row * n as u32;
+    let mut drawn = Vec::new();
     let svg = frame::svg(height, |root| {
-        let mut plot = frame::plot(root, &frame)?;
+        let plot = frame::plot(root, &frame)?;
         for bar in bars {
-            draw_bar(&mut plot, &x, x_range.0, bar, n, sources.len())?;
+            drawn.extend(draw_bar(&plot, &x, x_range.0, bar, n, sources.len())?);
         }
         Ok(())
     })?;
+    let drawn = marks::panel("", &x.desc, &y.desc, &drawn);
     Ok(Chart {
         title,
-        svg,
-        legend: legend(sources),
+        svg: marks::append(svg, &drawn),
+        legend: style::runs(sources),
     })
 }
 
+/// `bar` with its whisker (min to max of the repetitions) as SVG, the bar
+/// with its hover title.
 fn draw_bar(
-    plot: &mut frame::Plot,
+    plot: &frame::Plot,
     x: &Axis,
     base: f64,
     bar: &Bar,
     rows: usize,
     sources: usize,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Option<String>> {
     let m = bar.metric;
     let Some(value) = x.to_plot(m.value) else {
-        return Ok(());
+        return Ok(None);
     };
     let centre = (rows - 1 - bar.row) as f64;
     let (lo, hi) = slot(centre, bar.source, sources);
-    let (r, g, b) = rgb(0);
-    let fill = RGBColor(r, g, b).mix(opacity(bar.source, sources)).filled();
-    plot.draw_series([Rectangle::new([(base, lo), (value, hi)], fill)])?;
+    let corners = [
+        plot.backend_coord(&(base, lo)),
+        plot.backend_coord(&(value, hi)),
+    ];
+    let color = palette::color(&bar.key);
+    let mut svg = marks::bar(
+        corners,
+        &bar.key,
+        color,
+        opacity(bar.source, sources),
+        &bar.title,
+    );
     let min = m.min.and_then(|v| x.to_plot(v));
     let max = m.max.and_then(|v| x.to_plot(v));
     if let (Some(min), Some(max)) = (min, max) {
         let mid = (lo + hi) / 2.0;
-        let whisker = ErrorBar::new_horizontal(mid, min, value, max, BLACK.stroke_width(1), 8);
-        plot.draw_series([whisker])?;
+        let ends = [
+            plot.backend_coord(&(min, mid)),
+            plot.backend_coord(&(max, mid)),
+        ];
+        svg.push_str(&marks::whisker(ends));
     }
-    Ok(())
+    Ok(Some(svg))
+}
+
+/// `rtt_ns = 12.3 us (min 12 us, max 13 us)`.
+fn spread(name: &str, m: &Metric) -> String {
+    let value = format!("{name} = {}", human(m.value, &m.unit));
+    match (m.min, m.max) {
+        (Some(lo), Some(hi)) => format!(
+            "{value} (min {}, max {})",
+            human(lo, &m.unit),
+            human(hi, &m.unit)
+        ),
+        _ => value,
+    }
 }
 
 /// The vertical extent of a bar in its row: the whole row for one run, the
@@ -148,41 +188,8 @@ fn slot(centre: f64, source: usize, sources: usize) -> (f64, f64) {
 
 fn opacity(source: usize, sources: usize) -> f64 {
     if sources > 1 && source == 0 {
-        0.35
+        palette::BASELINE_OPACITY
     } else {
-        0.85
+        0.9
     }
-}
-
-fn legend(sources: &[Source]) -> Vec<Swatch> {
-    if sources.len() < 2 {
-        return Vec::new();
-    }
-    let (r, g, b) = rgb(0);
-    sources
-        .iter()
-        .enumerate()
-        .map(|(i, s)| {
-            let light = opacity(i, sources.len()) < 0.5;
-            let color = if light {
-                format!("#{:02x}{:02x}{:02x}", mix(r), mix(g), mix(b))
-            } else {
-                hex(0)
-            };
-            Swatch {
-                color,
-                dashed: false,
-                name: format!(
-                    "run {} ({} bar)",
-                    s.tag,
-                    if light { "upper" } else { "lower" }
-                ),
-            }
-        })
-        .collect()
-}
-
-/// A channel at 35% over white, as the baseline bars are drawn.
-fn mix(channel: u8) -> u8 {
-    (255.0 - (255.0 - f64::from(channel)) * 0.35).round() as u8
 }

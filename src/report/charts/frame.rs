@@ -58,6 +58,8 @@ pub(crate) struct Frame<'a> {
     pub(crate) y: &'a Axis,
     pub(crate) y_range: (f64, f64),
     pub(crate) y_label_width: u32,
+    /// A small chart's own title, drawn above it.
+    pub(crate) caption: &'a str,
 }
 
 /// Draw the axes onto `root` and hand back the plot to draw data on.
@@ -71,22 +73,26 @@ pub(crate) fn plot<'a, 'b>(
     let x_ticks = frame.x.ticks(x0, x1);
     let y_ticks = frame.y.ticks(y0, y1);
     let (x_count, y_count) = (x_ticks.len(), y_ticks.len());
-    let mut chart = ChartBuilder::on(root)
+    let mut builder = ChartBuilder::on(root);
+    builder
         .margin(12)
         .x_label_area_size(48)
-        .y_label_area_size(frame.y_label_width)
-        .build_cartesian_2d(
-            Ticked {
-                lo: x0,
-                hi: x1,
-                ticks: x_ticks,
-            },
-            Ticked {
-                lo: y0,
-                hi: y1,
-                ticks: y_ticks,
-            },
-        )?;
+        .y_label_area_size(frame.y_label_width);
+    if !frame.caption.is_empty() {
+        builder.caption(frame.caption, (FONT, 14));
+    }
+    let mut chart = builder.build_cartesian_2d(
+        Ticked {
+            lo: x0,
+            hi: x1,
+            ticks: x_ticks,
+        },
+        Ticked {
+            lo: y0,
+            hi: y1,
+            ticks: y_ticks,
+        },
+    )?;
     let x_label = |v: &f64| frame.x.label(*v);
     let y_label = |v: &f64| frame.y.label(*v);
     chart

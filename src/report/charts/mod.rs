@@ -3,15 +3,25 @@
 //! bars with its repetition spread, a numeric parameter that varies gets
 //! sweep lines, a result with series gets a time chart. A new scenario gets
 //! charts without touching this module. One file per chart kind; `lines.rs`
-//! and `bars.rs` draw, the others only shape data.
+//! and `bars.rs` draw, the others only shape data. `palette.rs` and
+//! `style.rs` keep one visual language (a mechanism's colour is the same on
+//! every chart), `panels.rs` splits crowded charts into small multiples,
+//! `marks.rs` draws the data as SVG with a hover title on every mark.
 
 mod axis;
 mod bars;
 mod frame;
+mod ident;
 mod lines;
+mod marks;
+mod palette;
+mod panels;
 mod percentile;
 mod series;
+mod style;
 mod sweep;
+#[cfg(test)]
+mod tests;
 
 pub(crate) use axis::{Axis, Labels};
 
@@ -27,16 +37,18 @@ pub(crate) struct Chart {
     pub(crate) legend: Vec<Swatch>,
 }
 
-/// One legend entry: a colour (CSS hex), a line style and a name.
+/// One legend entry: a colour (CSS hex), a line style, a name, and the
+/// icon that draws them (a small inline SVG with the line and marker).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub(crate) struct Swatch {
     pub(crate) color: String,
     pub(crate) dashed: bool,
     pub(crate) name: String,
+    pub(crate) icon: String,
 }
 
 /// The results of one scenario from one run; a baseline run is drawn
-/// dashed (lines) or lighter (bars) on the same charts.
+/// lighter, with hollow markers, on the same charts.
 pub(crate) struct Source<'a> {
     /// "A" or "B" in a comparison, empty for a single run.
     pub(crate) tag: String,
@@ -54,13 +66,20 @@ impl Source<'_> {
     }
 }
 
-/// A line of a line chart: points in data units, drawn in `color`.
+/// A line of a line chart: what it shows, its points in data units, and
+/// its marks (points with a hover title; all points, or the named
+/// percentiles of a dense curve).
 #[derive(Debug, Clone)]
 pub(crate) struct Line {
     pub(crate) name: String,
-    pub(crate) color: usize,
-    pub(crate) dashed: bool,
+    /// What decides the colour: the mechanism, poller or copier.
+    pub(crate) key: String,
+    /// The case's other dimensions: style, marker, small chart.
+    pub(crate) dims: Vec<(String, String)>,
+    pub(crate) tag: String,
+    pub(crate) baseline: bool,
     pub(crate) points: Vec<(f64, f64)>,
+    pub(crate) marks: Vec<(f64, f64, String)>,
 }
 
 /// Every chart the data of one scenario supports, in a fixed order.
@@ -73,44 +92,9 @@ pub(crate) fn for_group(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     Ok(charts)
 }
 
-/// Tableau 10, then darker companions of each: twenty lines (a quick
-/// run's 14 pingpong cases) stay apart, and all read on white.
-const PALETTE: [(u8, u8, u8); 20] = [
-    (31, 119, 180),
-    (255, 127, 14),
-    (44, 160, 44),
-    (214, 39, 40),
-    (148, 103, 189),
-    (140, 86, 75),
-    (227, 119, 194),
-    (127, 127, 127),
-    (188, 189, 34),
-    (23, 190, 207),
-    (16, 60, 110),
-    (160, 82, 0),
-    (20, 90, 20),
-    (120, 10, 20),
-    (80, 50, 120),
-    (80, 45, 35),
-    (160, 40, 120),
-    (40, 40, 40),
-    (110, 110, 0),
-    (0, 110, 120),
-];
-
-pub(crate) fn rgb(index: usize) -> (u8, u8, u8) {
-    PALETTE[index % PALETTE.len()]
-}
-
-pub(crate) fn hex(index: usize) -> String {
-    let (r, g, b) = rgb(index);
-    format!("#{r:02x}{g:02x}{b:02x}")
-}
-
-/// Colour index per line name, in order of first appearance, so a case
-/// keeps its colour across both runs of a comparison. Past the palette's
-/// end lines repeat colours, told apart by the legend order.
-pub(crate) fn color_of(names: &mut Vec<String>, name: &str) -> usize {
+/// The index of `name` in `names`, appended when new: rows of a bar
+/// chart keep one place across both runs of a comparison.
+pub(crate) fn index_of(names: &mut Vec<String>, name: &str) -> usize {
     match names.iter().position(|n| n == name) {
         Some(i) => i,
         None => {
@@ -120,35 +104,16 @@ pub(crate) fn color_of(names: &mut Vec<String>, name: &str) -> usize {
     }
 }
 
-/// Legend: one entry per colour, then, in a comparison, what dashed means.
-fn legend(lines: &[Line], sources: &[Source]) -> Vec<Swatch> {
-    let mut out: Vec<Swatch> = Vec::new();
-    for line in lines {
-        if !out.iter().any(|s| s.name == line.name) {
-            out.push(Swatch {
-                color: hex(line.color),
-                dashed: false,
-                name: line.name.clone(),
-            });
-        }
-    }
-    if sources.len() > 1 {
-        out.extend(sources.iter().map(|s| Swatch {
-            color: "#444444".into(),
-            dashed: s.baseline,
-            name: format!("run {}", s.tag),
-        }));
-    }
-    out
-}
-
-/// The line name in a comparison keeps the case name; the run shows in the style.
-fn line(name: &str, source: &Source, names: &mut Vec<String>, points: Vec<(f64, f64)>) -> Line {
+/// A line of `result` from `source`: coloured by its family, its name the case's.
+fn line(result: &CaseResult, name: String, source: &Source, skip: &str) -> Line {
     Line {
-        name: name.to_string(),
-        color: color_of(names, name),
-        dashed: source.baseline,
-        points,
+        key: ident::family(result).unwrap_or_else(|| name.clone()),
+        dims: ident::dims(result, skip),
+        name,
+        tag: source.tag.clone(),
+        baseline: source.baseline,
+        points: Vec::new(),
+        marks: Vec::new(),
     }
 }
 

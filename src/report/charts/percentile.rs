@@ -4,8 +4,8 @@
 //! log-scaled when it spans decades, as tails usually do.
 
 use super::lines::{self, LineChart};
-use super::{line, shared_or, Axis, Chart, Labels, Line, Source};
-use crate::format::case_label;
+use super::{ident, line, shared_or, Axis, Chart, Labels, Line, Source};
+use crate::format::{case_label, human};
 use crate::measure::histogram::Latencies;
 use crate::model::CaseResult;
 
@@ -13,36 +13,66 @@ use crate::model::CaseResult;
 const NINES: f64 = 4.0;
 /// Points per nine.
 const STEPS: usize = 25;
+/// The named percentiles (ticks and marks): p0, p50, p90, p99, p99.9, p99.99.
+const TICKS: [f64; 6] = [0.0, std::f64::consts::LOG10_2, 1.0, 2.0, 3.0, 4.0];
 
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
-    let mut names = Vec::new();
     let mut lines: Vec<Line> = Vec::new();
     let mut kinds = Vec::new();
+    let mut units = Vec::new();
     for source in sources {
         for result in source.ok() {
             let Some(points) = percentiles(result)? else {
                 continue;
             };
-            kinds.extend(result.latency.as_ref().map(|l| l.kind.as_str().to_string()));
-            lines.push(line(&case_label(&result.case), source, &mut names, points));
+            let summary = result.latency.as_ref();
+            kinds.extend(summary.map(|l| l.kind));
+            units.extend(summary.map(|l| l.unit.clone()));
+            let mut line = line(result, case_label(&result.case), source, "");
+            line.marks = marks(&line, &points);
+            line.points = points;
+            lines.push(line);
         }
     }
     if lines.is_empty() {
         return Ok(Vec::new());
     }
-    let kind = shared_or(kinds, "");
-    let desc = format!("{kind} latency").trim().to_string();
-    let y = Axis::new(desc.clone(), Labels::Unit("ns".into()))
+    let kind = kinds
+        .first()
+        .copied()
+        .filter(|k| kinds.iter().all(|o| o == k));
+    let unit = shared_or(units, "ns");
+    let desc = ident::latency_title(kind, &unit);
+    let y = Axis::new(desc, Labels::Unit(unit))
         .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
-    let mut x = Axis::new("percentile", Labels::Nines);
-    x.fixed = Some(vec![0.0, 2f64.log10(), 1.0, 2.0, 3.0, 4.0]);
+    let mut x = Axis::new("percentile (%, nines scale)", Labels::Nines);
+    x.fixed = Some(TICKS.to_vec());
+    let title = match kind {
+        Some(k) => format!("{} latency by percentile", k.as_str()),
+        None => "latency by percentile".to_string(),
+    };
     let spec = LineChart {
-        title: format!("{desc} by percentile"),
+        title,
         x,
         y,
         lines,
+        joined: true,
     };
     Ok(vec![lines::draw(spec, sources)?])
+}
+
+/// The marks of a curve: its points at the named percentiles, titled
+/// `pipe/same-cpu/processes/1 B: p99 = 12.3 us`.
+fn marks(line: &Line, points: &[(f64, f64)]) -> Vec<(f64, f64, String)> {
+    points
+        .iter()
+        .filter(|(x, _)| TICKS.iter().any(|t| (t - x).abs() < 1e-9))
+        .map(|&(x, y)| {
+            let q = Axis::new("", Labels::Nines).label(x);
+            let title = ident::hover(&line.tag, &line.name, format!("{q} = {}", human(y, "ns")));
+            (x, y, title)
+        })
+        .collect()
 }
 
 /// (nines, latency ns) from p0 to p99.99, or None without a histogram.
@@ -54,9 +84,12 @@ fn percentiles(result: &CaseResult) -> anyhow::Result<Option<Vec<(f64, f64)>>> {
     if latencies.count() == 0 {
         return Ok(None);
     }
-    let xs: Vec<f64> = (0..=(NINES as usize * STEPS))
+    let mut xs: Vec<f64> = (0..=(NINES as usize * STEPS))
         .map(|i| i as f64 / STEPS as f64)
+        .chain(TICKS)
         .collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup_by(|a, b| (*a - *b).abs() < 1e-9);
     let qs: Vec<f64> = xs.iter().map(|x| 1.0 - 10f64.powf(-x)).collect();
     let values = latencies.quantiles(&qs);
     Ok(Some(

@@ -1,9 +1,14 @@
 //! Time series: when results carry values over time (`CaseResult.series`),
-//! one chart per unit with a line per case and series, seconds on x.
+//! one chart per unit with a line per case and series, seconds on x. The
+//! series name is a dimension of the line (a marker, or its own small
+//! chart); series of fewer than `JOINED` points are drawn as dots only.
 
 use super::lines::{self, LineChart};
-use super::{line, Axis, Chart, Labels, Line, Source};
-use crate::format::case_label;
+use super::{ident, line, panels, Axis, Chart, Labels, Line, Source};
+use crate::format::{case_label, human};
+
+/// Series of at least this many points are drawn as lines.
+const JOINED: usize = 5;
 
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     let mut units: Vec<&str> = Vec::new();
@@ -20,28 +25,43 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
 }
 
 fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
-    let mut names = Vec::new();
     let mut lines: Vec<Line> = Vec::new();
     let mut series_names = Vec::new();
     for source in sources {
         for r in source.ok() {
             for s in r.series.iter().filter(|s| s.unit == unit) {
                 let name = format!("{} {}", case_label(&r.case), s.name);
-                let points = s.points.iter().map(|p| (p[0], p[1])).collect();
-                lines.push(line(&name, source, &mut names, points));
+                let mut line = line(r, name, source, "");
+                line.dims.push((panels::SERIES.into(), s.name.clone()));
+                line.points = s.points.iter().map(|p| (p[0], p[1])).collect();
+                line.marks = line
+                    .points
+                    .iter()
+                    .map(|&(t, v)| {
+                        let what = format!("{} at {}", line.name, human(t, "s"));
+                        (t, v, ident::hover(&line.tag, &what, human(v, unit)))
+                    })
+                    .collect();
+                lines.push(line);
                 series_names.push(s.name.clone());
             }
         }
     }
-    let what = super::shared_or(series_names, "series");
+    let what = super::shared_or(series_names, "series value");
     let x = Axis::new("time since start (s)", Labels::Unit("s".into()));
     let y = Axis::new(format!("{what} ({unit})"), Labels::Unit(unit.into()))
         .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
+    let joined = lines.iter().all(|l| l.points.len() >= JOINED);
+    let title = match joined {
+        true => format!("{what} over time"),
+        false => format!("{what} over time (dots: under {JOINED} points each)"),
+    };
     let spec = LineChart {
-        title: format!("{what} over time"),
+        title,
         x,
         y,
         lines,
+        joined,
     };
     lines::draw(spec, sources)
 }

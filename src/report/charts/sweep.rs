@@ -5,7 +5,8 @@
 //! without a change here.
 
 use super::lines::{self, LineChart};
-use super::{line, Axis, Chart, Labels, Line, Source};
+use super::{ident, line, Axis, Chart, Labels, Line, Source};
+use crate::format::human;
 use crate::model::CaseResult;
 use crate::scenario::{self, ParamKind};
 use std::collections::BTreeSet;
@@ -37,11 +38,15 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
         .collect()
 }
 
-/// The one numeric parameter with more than one value, if exactly one.
+/// The one numeric parameter its scenario declares with more than one
+/// value, if exactly one.
 pub(crate) fn swept_key(results: &[&CaseResult]) -> Option<String> {
-    let keys: BTreeSet<&String> = results.iter().flat_map(|r| r.params.keys()).collect();
+    let keys: BTreeSet<String> = results
+        .iter()
+        .flat_map(|r| ident::dims(r, "").into_iter().map(|(k, _)| k))
+        .collect();
     let mut swept = keys
-        .into_iter()
+        .iter()
         .filter(|k| !FIXED.contains(&k.as_str()))
         .filter(|k| {
             let values: Option<BTreeSet<u64>> = results
@@ -61,10 +66,9 @@ fn chart(
     metric: &str,
     unit: &str,
 ) -> anyhow::Result<Option<Chart>> {
-    let mut names = Vec::new();
     let mut lines: Vec<Line> = Vec::new();
     for source in sources {
-        let mut own: Vec<(String, Vec<(f64, f64)>)> = Vec::new();
+        let first = lines.len();
         for r in source.ok() {
             let (Some(x), Some(m)) = (r.params[key].as_f64(), r.metrics.get(metric)) else {
                 continue;
@@ -73,15 +77,24 @@ fn chart(
                 continue;
             }
             let name = line_name(r, key, all);
-            match own.iter_mut().find(|(n, _)| *n == name) {
-                Some((_, points)) => points.push((x, m.value)),
-                None => own.push((name, vec![(x, m.value)])),
-            }
+            let title = ident::hover(
+                &source.tag,
+                &format!("{name}, {key} {}", x_text(all, key, x)),
+                format!("{metric} = {}", human(m.value, unit)),
+            );
+            let index = match lines[first..].iter().position(|l| l.name == name) {
+                Some(i) => first + i,
+                None => {
+                    lines.push(line(r, name, source, key));
+                    lines.len() - 1
+                }
+            };
+            lines[index].points.push((x, m.value));
+            lines[index].marks.push((x, m.value, title));
         }
-        for (name, mut points) in own {
-            points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            lines.push(line(&name, source, &mut names, points));
-        }
+    }
+    for l in &mut lines {
+        l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
     // A sweep is a line through several points; cases that merely differ
     // (eventfd's 8 B next to 1 B messages) are not one.
@@ -93,19 +106,33 @@ fn chart(
         .flat_map(|l| l.points.iter().map(|p| p.0.to_bits()))
         .collect();
     let xs: Vec<f64> = xs.into_iter().map(f64::from_bits).collect();
-    let mut x = Axis::new(key, x_labels(all, key)).auto_log(xs.iter().copied());
+    let scenario = &all[0].scenario;
+    let mut x = Axis::new(ident::param_title(scenario, key), x_labels(all, key))
+        .auto_log(xs.iter().copied());
     if xs.len() <= OWN_TICKS {
         x.fixed = Some(xs);
     }
-    let y = Axis::new(format!("{metric} ({unit})"), Labels::Unit(unit.into()))
-        .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
+    let y = Axis::new(
+        ident::metric_title(scenario, metric, unit),
+        Labels::Unit(unit.into()),
+    )
+    .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
     let spec = LineChart {
         title: format!("{metric} by {key}"),
         x,
         y,
         lines,
+        joined: true,
     };
     lines::draw(spec, sources).map(Some)
+}
+
+/// A swept value as its tick reads: `4 KiB`, `100`.
+fn x_text(all: &[&CaseResult], key: &str, x: f64) -> String {
+    match x_labels(all, key) {
+        Labels::Bytes => crate::format::binary_size(x, 2),
+        _ => human(x, ""),
+    }
 }
 
 /// mech/placement/mode, then any other parameter that varies, except `key`:
@@ -115,10 +142,11 @@ fn line_name(r: &CaseResult, key: &str, all: &[&CaseResult]) -> String {
         let values: BTreeSet<String> = all.iter().filter_map(|o| o.param_str(k)).collect();
         values.len() > 1
     };
-    let others = r
-        .params
-        .keys()
-        .filter(|k| !FIXED.contains(&k.as_str()) && *k != key && varies(k));
+    let dims = ident::dims(r, key);
+    let others = dims
+        .iter()
+        .map(|(k, _)| k)
+        .filter(|k| !FIXED.contains(&k.as_str()) && varies(k));
     let parts: Vec<String> = FIXED
         .iter()
         .map(|k| k.to_string())
