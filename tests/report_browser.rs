@@ -4,15 +4,16 @@
 //! elsewhere. Without a browser on PATH the test is
 //! skipped, or fails under IOLAB_STRICT_TESTS=1 (CI installs `chromium`).
 
+#[path = "common/browser.rs"]
+mod browser;
 mod common;
 #[path = "common/runs.rs"]
 mod runs;
 
+use browser::{assert_no_external_references, picture_stats, screenshot, BROWSERS};
 use common::Sandbox;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::PathBuf;
 
-const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
 const WIDTH: u32 = 1200;
 const HEIGHT: u32 = 3000;
 
@@ -32,8 +33,9 @@ fn report_renders_in_headless_chromium() {
     let html = write_report(&sb);
     let page = std::fs::read_to_string(&html).unwrap();
     assert_no_external_references(&page);
+    assert!(page.contains("srcdoc="), "a flame graph is embedded");
     let png = sb.dir.path().join("report.png");
-    screenshot(&browser, &html, &png, sb.dir.path());
+    screenshot(&browser, &html, &png, sb.dir.path(), (WIDTH, HEIGHT));
     let (width, height, distinct, ink) = picture_stats(&png);
     assert_eq!((width, height), (WIDTH, HEIGHT));
     assert!(
@@ -79,74 +81,4 @@ fn write_report(sb: &Sandbox) -> PathBuf {
     .assert()
     .success();
     html
-}
-
-/// Every http(s) URL in the page is an XML namespace name or a page named
-/// in the flame graph script's text, never something to load (src=, href=, url(), @import).
-fn assert_no_external_references(page: &str) {
-    for (at, _) in page.match_indices("http") {
-        let before = &page[at.saturating_sub(20)..at];
-        // inferno's script names two pages in a comment and a message.
-        let named = before.ends_with("&#x2f;&#x2f; ") || before.ends_with("file a bug at ");
-        assert!(
-            named || before.trim_end_matches('"').contains("xmlns"),
-            "external reference near: {}",
-            &page[at.saturating_sub(40)..(at + 60).min(page.len())]
-        );
-    }
-    // The flame graphs' own script and styles are escaped inside srcdoc;
-    // their url() only names a gradient of the same document.
-    // Links within the page (findings, contents) fetch nothing.
-    let page = page.replace("url(#background)", "").replace("href=\"#", "");
-    for bad in ["src=", "href=", "url(", "@import", "<script"] {
-        assert!(!page.contains(bad), "the page contains {bad}");
-    }
-    assert!(page.contains("srcdoc="), "a flame graph is embedded");
-}
-
-fn screenshot(browser: &Path, html: &Path, png: &Path, scratch: &Path) {
-    let profile = scratch.join("chromium-profile");
-    let out = assert_cmd::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
-        .arg(format!("--user-data-dir={}", profile.display()))
-        .arg(format!("--screenshot={}", png.display()))
-        .arg(format!("--window-size={WIDTH},{HEIGHT}"))
-        .arg(format!("file://{}", html.display()))
-        .timeout(Duration::from_secs(120))
-        .output()
-        .expect("chromium starts");
-    assert!(
-        png.exists(),
-        "chromium wrote no screenshot ({}): {}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
-/// Width, height, distinct colours, and the share of pixels that are not white.
-fn picture_stats(png: &Path) -> (u32, u32, usize, f64) {
-    let file = std::io::BufReader::new(std::fs::File::open(png).unwrap());
-    let mut reader = png::Decoder::new(file).read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
-    let distinct: std::collections::HashSet<&[u8]> = pixels.iter().copied().collect();
-    let ink = pixels.iter().filter(|p| p[..3] != [255, 255, 255]).count();
-    (
-        info.width,
-        info.height,
-        distinct.len(),
-        ink as f64 / pixels.len() as f64,
-    )
 }

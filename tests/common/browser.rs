@@ -1,0 +1,81 @@
+//! Headless Chromium for the report tests: a screenshot of a page, the
+//! picture's statistics (not blank), and the check that a page loads
+//! nothing from elsewhere.
+
+#![allow(dead_code)]
+
+use std::path::Path;
+use std::time::Duration;
+
+pub const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
+
+/// Every http(s) URL in the page is an XML namespace name or a page named
+/// in the flame graph script's text, never something to load (src=, href=, url(), @import).
+pub fn assert_no_external_references(page: &str) {
+    for (at, _) in page.match_indices("http") {
+        let before = &page[at.saturating_sub(20)..at];
+        // inferno's script names two pages in a comment and a message.
+        let named = before.ends_with("&#x2f;&#x2f; ") || before.ends_with("file a bug at ");
+        assert!(
+            named || before.trim_end_matches('"').contains("xmlns"),
+            "external reference near: {}",
+            &page[at.saturating_sub(40)..(at + 60).min(page.len())]
+        );
+    }
+    // The flame graphs' own script and styles are escaped inside srcdoc;
+    // their url() only names a gradient of the same document.
+    // Links within the page (findings, contents) fetch nothing.
+    let page = page.replace("url(#background)", "").replace("href=\"#", "");
+    for bad in ["src=", "href=", "url(", "@import", "<script"] {
+        assert!(!page.contains(bad), "the page contains {bad}");
+    }
+}
+
+/// Renders `html` in headless `browser` to `png`, `size` pixels (width,
+/// height); the profile lives under `scratch`.
+pub fn screenshot(browser: &Path, html: &Path, png: &Path, scratch: &Path, size: (u32, u32)) {
+    let profile = scratch.join("chromium-profile");
+    let out = assert_cmd::Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--hide-scrollbars",
+        ])
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg(format!("--screenshot={}", png.display()))
+        .arg(format!("--window-size={},{}", size.0, size.1))
+        .arg(format!("file://{}", html.display()))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("chromium starts");
+    assert!(
+        png.exists(),
+        "chromium wrote no screenshot ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Width, height, distinct colours, and the share of pixels that are not white.
+pub fn picture_stats(png: &Path) -> (u32, u32, usize, f64) {
+    let file = std::io::BufReader::new(std::fs::File::open(png).unwrap());
+    let mut reader = png::Decoder::new(file).read_info().unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    let channels = info.color_type.samples();
+    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
+    let distinct: std::collections::HashSet<&[u8]> = pixels.iter().copied().collect();
+    let ink = pixels.iter().filter(|p| p[..3] != [255, 255, 255]).count();
+    (
+        info.width,
+        info.height,
+        distinct.len(),
+        ink as f64 / pixels.len() as f64,
+    )
+}
