@@ -48,7 +48,7 @@ pub(crate) fn svg(
     let ((x0, x1), (y0, y1)) = ranges;
     let px = |a: f64, b: f64| plot.backend_coord(&(a, b));
     let paint = format!("stroke=\"{NEUTRAL}\" stroke-width=\"1.5\" stroke-dasharray=\"{DASH}\"");
-    let (shape, (tx, ty)) = match original.mark {
+    let (shape, (tx, ty, anchor)) = match original.mark {
         Mark::None => return String::new(),
         Mark::X(v) => {
             let Some(v) = x.to_plot(v) else {
@@ -56,7 +56,7 @@ pub(crate) fn svg(
             };
             let ((a, top), (_, bottom)) = (px(v, y1), px(v, y0));
             let line = format!("<path fill=\"none\" {paint} d=\"M{a} {top}V{bottom}\"/>");
-            (line, (a + 4, top + 12))
+            (line, (a - 4, top + 12, "end"))
         }
         Mark::Y(lo, hi) => {
             let (Some(lo), Some(hi)) = (y.to_plot(lo), y.to_plot(hi)) else {
@@ -72,12 +72,12 @@ pub(crate) fn svg(
                     low - high
                 ),
             };
-            (shape, (left + 4, high - 4))
+            (shape, (left + 4, high - 4, "start"))
         }
     };
     format!(
         "<g class=\"reference\" data-name=\"{label}\"><title>{label}</title>{shape}\
-         <text x=\"{tx}\" y=\"{ty}\" font-family=\"sans-serif\" font-size=\"12\" \
+         <text x=\"{tx}\" y=\"{ty}\" text-anchor=\"{anchor}\" font-family=\"sans-serif\" font-size=\"12\" \
          fill=\"{NEUTRAL}\">{TAG}</text></g>",
         label = HtmlEscape(original.label)
     )
