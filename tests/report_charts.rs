@@ -8,14 +8,15 @@
 mod common;
 #[path = "common/runs.rs"]
 mod runs;
+#[path = "common/svg.rs"]
+mod svg;
 
 use common::Sandbox;
 use iolab::measure::stats::metric;
 use iolab::model::{CaseResult, Series};
 use serde_json::json;
-use std::collections::{BTreeMap, BTreeSet};
+use svg::{check, report};
 
-const MAX_SERIES: usize = 8;
 const PINGPONG: [&str; 10] = [
     "pipe",
     "fifo",
@@ -132,89 +133,6 @@ fn sweeps() -> Vec<CaseResult> {
         }
     }
     out
-}
-
-fn report(sb: &Sandbox, args: &[&str]) -> String {
-    let html = sb.dir.path().join("r.html");
-    let db = sb.db();
-    let mut all = vec!["report", "--db", db.to_str().unwrap()];
-    all.extend(args);
-    all.extend(["--html", html.to_str().unwrap()]);
-    sb.iolab(&all).assert().success();
-    std::fs::read_to_string(&html).unwrap()
-}
-
-/// The SVG of each chart on the page.
-fn charts(page: &str) -> Vec<&str> {
-    page.split("<div class=\"chart\">")
-        .skip(1)
-        .map(|c| &c[c.find("<svg").unwrap()..c.find("</svg>").unwrap()])
-        .collect()
-}
-
-/// The value of attribute `name` in the tag that starts `tag`.
-fn attr<'a>(tag: &'a str, name: &str) -> &'a str {
-    let tag = &tag[..tag.find('>').unwrap()];
-    let start = tag
-        .find(&format!(" {name}=\""))
-        .unwrap_or_else(|| panic!("no {name} in {tag}"))
-        + name.len()
-        + 3;
-    &tag[start..start + tag[start..].find('"').unwrap()]
-}
-
-/// Checks every chart of `page`; returns the charts' frame counts and the
-/// number of distinct colours drawn.
-fn check(page: &str) -> (Vec<usize>, usize) {
-    let mut colors: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
-    let mut frames = Vec::new();
-    for svg in charts(page) {
-        let panels: Vec<&str> = svg.split("<g class=\"panel\"").skip(1).collect();
-        assert!(!panels.is_empty(), "a chart without its marks: {svg:.200}");
-        frames.push(panels.len());
-        for panel in panels {
-            let series = panel.matches("<g class=\"series\"").count();
-            assert!(series <= MAX_SERIES, "{series} series in one frame");
-            for axis in ["data-x", "data-y"] {
-                let title = attr(panel, axis);
-                let unit = title.split_once('(').and_then(|(_, u)| u.split_once(')'));
-                let ok = title == "case" || unit.is_some_and(|(u, _)| !u.trim().is_empty());
-                assert!(ok, "axis title without a unit: {title:?}");
-            }
-            let marks = ["<circle", "<polygon", "<rect"]
-                .iter()
-                .map(|m| panel.matches(m).count())
-                .sum::<usize>();
-            assert!(marks > 0, "a frame without marks");
-            assert_eq!(
-                marks,
-                panel.matches("<title>").count(),
-                "a mark without a title"
-            );
-            for mark in panel
-                .split("<g class=\"series\"")
-                .skip(1)
-                .chain(panel.split("<rect class=\"bar\"").skip(1))
-            {
-                let tag = &mark[..mark.find('>').unwrap()];
-                let color = attr(
-                    mark,
-                    if tag.contains(" stroke=") {
-                        "stroke"
-                    } else {
-                        "fill"
-                    },
-                );
-                let key = attr(mark, "data-key");
-                colors.entry(key.into()).or_default().insert(color.into());
-            }
-        }
-    }
-    for (key, seen) in &colors {
-        assert_eq!(seen.len(), 1, "{key} drawn in {seen:?}");
-    }
-    let distinct: BTreeSet<&String> = colors.values().flatten().collect();
-    (frames, distinct.len())
 }
 
 #[test]

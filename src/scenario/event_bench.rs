@@ -12,6 +12,7 @@ mod dispatch;
 #[cfg(test)]
 mod tests;
 
+use super::classic::{ClassicChart, ClassicKind, Mark, Original};
 use super::common::fd_budget::FdBudget;
 use super::common::readiness::{growth, poller_of, POLLER_PARAM};
 use super::common::side::cpu_usage;
@@ -93,6 +94,25 @@ const STALL: Duration = Duration::from_secs(1);
 /// else opens meanwhile.
 const EXTRA_FDS: u64 = 4;
 
+/// libevent's bench as the post drew it: time per loop against descriptors.
+const CLASSIC: &[ClassicChart] = &[ClassicChart {
+    title: "E6b: time per dispatch loop against descriptor pairs, a line per backend",
+    kind: ClassicKind::Sweep {
+        x: FDS.name,
+        metric: &US_PER_LOOP,
+        points: 4,
+    },
+    only: &[("dispatch", "nonblocking"), ("pair", "socketpair")],
+    original: Some(Original {
+        label: "original (libevent bench on Solaris): event ports about 10x faster than \
+                poll at 7,500 descriptors (about 2x when most are active)",
+        mark: Mark::X(7500.0),
+        only: &[],
+    }),
+    full: "the seeds suite runs 100-7,500 pairs with 1 and 100 active \
+           (`iolab run seeds`, or `iolab run event-bench --param fds=100,1000,5000,7500 --param active=1,100`)",
+}];
+
 impl Scenario for EventBench {
     fn name(&self) -> &'static str {
         "event-bench"
@@ -102,6 +122,9 @@ impl Scenario for EventBench {
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
+    }
+    fn classic_charts(&self) -> &'static [ClassicChart] {
+        CLASSIC
     }
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS

@@ -5,6 +5,7 @@
 //! to the receiver's last byte; the CPU of each side is measured apart,
 //! since CPU is where sendfile differs from read+send.
 
+use super::classic::{ClassicChart, ClassicKind, Figure, Mark, Original};
 use super::common::copier_verdict;
 use super::common::side::cpu_usage;
 use super::common::testfile::{self, Digest, TestFile};
@@ -117,6 +118,31 @@ const METRICS: &[MetricSpec] = &[
 /// The receiver's read size.
 const RECV_BUF: usize = 256 * 1024;
 
+/// Wall time and each side's CPU per copier, as the post compared them.
+const CLASSIC: &[ClassicChart] = &[ClassicChart {
+    title: "E4: wall time and CPU time of sender and receiver, bars per copier",
+    kind: ClassicKind::Bars {
+        x: "what was timed",
+        y: "time per file (s)",
+        unit: "s",
+        figures: &[
+            Figure { label: "wall", metric: &WALL_S, ratio: None },
+            Figure { label: "sender CPU", metric: &SENDER_CPU_S, ratio: None },
+            Figure { label: "receiver CPU", metric: &RECEIVER_CPU_S, ratio: None },
+        ],
+        split: &["link"],
+        largest: Some("file-size"),
+    },
+    only: &[("tcp", "plain"), ("cache", "warm")],
+    original: Some(Original {
+        label: "original (2006, 100 Mbit): about 5.4 s for 64 MB, read+send and sendfile alike",
+        mark: Mark::Y(5.4, 5.4),
+        only: &[("link", "100mbit")],
+    }),
+    full: "the original's figure is about 64 MB over a 100 Mbit link: the seeds suite \
+           runs it (`iolab run seeds`, or `iolab run file-transfer --param link=100mbit --param file-size=64M`)",
+}];
+
 impl Scenario for FileTransfer {
     fn name(&self) -> &'static str {
         "file-transfer"
@@ -126,6 +152,9 @@ impl Scenario for FileTransfer {
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
+    }
+    fn classic_charts(&self) -> &'static [ClassicChart] {
+        CLASSIC
     }
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS

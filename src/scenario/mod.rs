@@ -2,6 +2,7 @@
 //! behind `trait Scenario`; `ALL` lists them. A scenario expands into cases
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
+pub mod classic;
 pub(crate) mod common;
 pub(crate) mod contention;
 pub(crate) mod devnull;
@@ -120,6 +121,12 @@ pub trait Scenario: Sync {
     /// plan's default, same-cpu and cross-cpu).
     fn default_placements(&self) -> Option<&'static [Placement]> {
         None
+    }
+
+    /// The graphs the original drew from this experiment, with its figures
+    /// (`classic.rs`); the report draws them first.
+    fn classic_charts(&self) -> &'static [classic::ClassicChart] {
+        &[]
     }
 
     fn param(&self, name: &str) -> Option<&'static ParamSpec> {

@@ -113,6 +113,7 @@ fn draw(
     let drawn = marks::panel("", &x.desc, &y.desc, &drawn);
     Ok(Chart {
         title,
+        note: String::new(),
         svg: marks::append(svg, &drawn),
         legend: style::runs(sources),
     })

@@ -9,7 +9,8 @@ use super::frame::{self, Frame, Plot};
 use super::marks::{self, SeriesMarks};
 use super::panels::{self, Panel};
 use super::style::Styles;
-use super::{palette, Chart, Line, Source};
+use super::{palette, refmark, Chart, Line, Source};
+use crate::scenario::classic::Original;
 use plotters::prelude::*;
 
 /// The height of a chart of one frame, and of each row of small charts.
@@ -27,6 +28,8 @@ pub(crate) struct LineChart {
     pub(crate) y: Axis,
     pub(crate) lines: Vec<Line>,
     pub(crate) joined: bool,
+    /// The original's figure, marked on every frame (classic graphs).
+    pub(crate) original: Option<&'static Original>,
 }
 
 pub(crate) fn draw(spec: LineChart, sources: &[Source]) -> anyhow::Result<Chart> {
@@ -36,7 +39,9 @@ pub(crate) fn draw(spec: LineChart, sources: &[Source]) -> anyhow::Result<Chart>
             .flat_map(|l| l.points.iter().map(pick))
             .collect()
     };
-    let y_range = spec.y.range(points(|p| p.1));
+    let (ref_x, ref_y) = refmark::extent(spec.original);
+    let y_range = spec.y.range(points(|p| p.1).into_iter().chain(ref_y));
+    let x_range = spec.x.range(points(|p| p.0).into_iter().chain(ref_x));
     let widest = spec
         .y
         .ticks(y_range.0, y_range.1)
@@ -58,26 +63,32 @@ pub(crate) fn draw(spec: LineChart, sources: &[Source]) -> anyhow::Result<Chart>
         for (panel, area) in panels.iter().zip(&areas) {
             let frame = Frame {
                 x: &spec.x,
-                x_range: spec.x.range(points(|p| p.0)),
+                x_range,
                 y: &spec.y,
                 y_range,
                 y_label_width: frame::label_width(widest),
                 caption: &panel.title,
             };
             let plot = frame::plot(area, &frame)?;
-            drawn.push_str(&panel_marks(&plot, &spec, &styles, panel));
+            let reference = spec
+                .original
+                .map(|o| refmark::svg(&plot, (&spec.x, &spec.y), (x_range, y_range), o));
+            drawn.push_str(&panel_marks(&plot, &spec, &styles, panel, reference));
         }
         Ok(())
     })?;
+    let mut legend = styles.legend(&spec.lines, sources);
+    legend.extend(spec.original.map(refmark::swatch));
     Ok(Chart {
         title: spec.title.clone(),
+        note: String::new(),
         svg: marks::append(svg, &drawn),
-        legend: styles.legend(&spec.lines, sources),
+        legend,
     })
 }
 
 /// (rows, columns) of a grid of `n` small charts.
-fn grid(n: usize) -> (usize, usize) {
+pub(crate) fn grid(n: usize) -> (usize, usize) {
     match n {
         0 | 1 => (1, 1),
         n if n > MANY => (n.div_ceil(MANY_COLUMNS), MANY_COLUMNS),
@@ -85,11 +96,18 @@ fn grid(n: usize) -> (usize, usize) {
     }
 }
 
-fn panel_marks(plot: &Plot, spec: &LineChart, styles: &Styles, panel: &Panel) -> String {
+fn panel_marks(
+    plot: &Plot,
+    spec: &LineChart,
+    styles: &Styles,
+    panel: &Panel,
+    reference: Option<String>,
+) -> String {
     let series: Vec<String> = panel
         .lines
         .iter()
         .map(|&i| line_marks(plot, spec, styles, &spec.lines[i]))
+        .chain(reference)
         .collect();
     marks::panel(&panel.title, &spec.x.desc, &spec.y.desc, &series)
 }

@@ -7,9 +7,13 @@
 //! `style.rs` keep one visual language (a mechanism's colour is the same on
 //! every chart), `panels.rs` splits crowded charts into small multiples,
 //! `marks.rs` draws the data as SVG with a hover title on every mark.
+//! The classic graphs a scenario declares (`classic.rs`) come first, with
+//! the original's figure marked (`refmark.rs`).
 
 mod axis;
 mod bars;
+mod classic;
+mod classic_bars;
 mod frame;
 mod ident;
 mod lines;
@@ -17,6 +21,7 @@ mod marks;
 mod palette;
 mod panels;
 mod percentile;
+mod refmark;
 mod series;
 mod style;
 mod sweep;
@@ -33,6 +38,8 @@ use serde::Serialize;
 #[derive(Debug, Clone, Serialize)]
 pub(crate) struct Chart {
     pub(crate) title: String,
+    /// A sentence under the title: what a fuller run would show.
+    pub(crate) note: String,
     pub(crate) svg: String,
     pub(crate) legend: Vec<Swatch>,
 }
@@ -84,7 +91,7 @@ pub(crate) struct Line {
 
 /// Every chart the data of one scenario supports, in a fixed order.
 pub(crate) fn for_group(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
-    let mut charts = Vec::new();
+    let mut charts = classic::charts(sources)?;
     charts.extend(percentile::charts(sources)?);
     charts.extend(bars::charts(sources)?);
     charts.extend(sweep::charts(sources)?);

@@ -57,6 +57,7 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
         y,
         lines,
         joined: true,
+        original: None,
     };
     Ok(vec![lines::draw(spec, sources)?])
 }

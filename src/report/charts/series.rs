@@ -62,6 +62,7 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
         y,
         lines,
         joined,
+        original: None,
     };
     lines::draw(spec, sources)
 }

@@ -120,7 +120,7 @@ pub(crate) fn runs(sources: &[Source]) -> Vec<Swatch> {
     sources.iter().map(run).collect()
 }
 
-fn swatch(color: &str, icon: String, name: String) -> Swatch {
+pub(crate) fn swatch(color: &str, icon: String, name: String) -> Swatch {
     Swatch {
         color: color.to_string(),
         dashed: false,

@@ -5,9 +5,11 @@
 //! without a change here.
 
 use super::lines::{self, LineChart};
-use super::{ident, line, Axis, Chart, Labels, Line, Source};
+use super::palette::FAMILIES;
+use super::{ident, line, refmark, Axis, Chart, Labels, Line, Source};
 use crate::format::human;
 use crate::model::CaseResult;
+use crate::scenario::classic::Original;
 use crate::scenario::{self, ParamKind};
 use std::collections::BTreeSet;
 
@@ -33,6 +35,7 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     }
     metrics
         .iter()
+        .filter(|(metric, _)| !super::classic::covers(sources, &key, metric))
         .map(|(metric, unit)| chart(sources, &all, &key, metric, unit))
         .filter_map(Result::transpose)
         .collect()
@@ -66,16 +69,38 @@ fn chart(
     metric: &str,
     unit: &str,
 ) -> anyhow::Result<Option<Chart>> {
+    let headline = |r: &CaseResult| r.headline.as_deref() == Some(metric);
+    let lines = sweep_lines(sources, &headline, all, key, metric, unit);
+    // A sweep is a line through several points; cases that merely differ
+    // (eventfd's 8 B next to 1 B messages) are not one.
+    if !lines.iter().any(|l| l.points.len() > 1) {
+        return Ok(None);
+    }
+    let title = format!("{metric} by {key}");
+    let spec = line_chart(all, key, (metric, unit), lines, title, None);
+    lines::draw(spec, sources).map(Some)
+}
+
+/// A line of `metric` against `key` per case name, from the results of
+/// each source that `keep` accepts.
+pub(crate) fn sweep_lines(
+    sources: &[Source],
+    keep: &dyn Fn(&CaseResult) -> bool,
+    all: &[&CaseResult],
+    key: &str,
+    metric: &str,
+    unit: &str,
+) -> Vec<Line> {
     let mut lines: Vec<Line> = Vec::new();
     for source in sources {
         let first = lines.len();
-        for r in source.ok() {
-            let (Some(x), Some(m)) = (r.params[key].as_f64(), r.metrics.get(metric)) else {
+        for r in source.ok().filter(|r| keep(r)) {
+            let (Some(x), Some(m)) = (
+                r.params.get(key).and_then(|v| v.as_f64()),
+                r.metrics.get(metric),
+            ) else {
                 continue;
             };
-            if r.headline.as_deref() != Some(metric) {
-                continue;
-            }
             let name = line_name(r, key, all);
             let title = ident::hover(
                 &source.tag,
@@ -96,19 +121,28 @@ fn chart(
     for l in &mut lines {
         l.points.sort_by(|a, b| a.0.total_cmp(&b.0));
     }
-    // A sweep is a line through several points; cases that merely differ
-    // (eventfd's 8 B next to 1 B messages) are not one.
-    if !lines.iter().any(|l| l.points.len() > 1) {
-        return Ok(None);
-    }
+    lines
+}
+
+/// The line chart of `lines`: `key` on x (a tick per value when few),
+/// `metric` in `unit` on y, each axis titled with its unit.
+pub(crate) fn line_chart(
+    all: &[&CaseResult],
+    key: &str,
+    (metric, unit): (&str, &str),
+    lines: Vec<Line>,
+    title: String,
+    original: Option<&'static Original>,
+) -> LineChart {
+    let (ref_x, ref_y) = refmark::extent(original);
     let xs: BTreeSet<u64> = lines
         .iter()
         .flat_map(|l| l.points.iter().map(|p| p.0.to_bits()))
         .collect();
     let xs: Vec<f64> = xs.into_iter().map(f64::from_bits).collect();
-    let scenario = &all[0].scenario;
+    let scenario = all.first().map_or("", |r| r.scenario.as_str());
     let mut x = Axis::new(ident::param_title(scenario, key), x_labels(all, key))
-        .auto_log(xs.iter().copied());
+        .auto_log(xs.iter().copied().chain(ref_x));
     if xs.len() <= OWN_TICKS {
         x.fixed = Some(xs);
     }
@@ -116,28 +150,33 @@ fn chart(
         ident::metric_title(scenario, metric, unit),
         Labels::Unit(unit.into()),
     )
-    .auto_log(lines.iter().flat_map(|l| l.points.iter().map(|p| p.1)));
-    let spec = LineChart {
-        title: format!("{metric} by {key}"),
+    .auto_log(
+        lines
+            .iter()
+            .flat_map(|l| l.points.iter().map(|p| p.1))
+            .chain(ref_y),
+    );
+    LineChart {
+        title,
         x,
         y,
         lines,
         joined: true,
-    };
-    lines::draw(spec, sources).map(Some)
+        original,
+    }
 }
 
 /// A swept value as its tick reads: `4 KiB`, `100`.
-fn x_text(all: &[&CaseResult], key: &str, x: f64) -> String {
+pub(crate) fn x_text(all: &[&CaseResult], key: &str, x: f64) -> String {
     match x_labels(all, key) {
         Labels::Bytes => crate::format::binary_size(x, 2),
         _ => human(x, ""),
     }
 }
 
-/// mech/placement/mode, then any other parameter that varies, except `key`:
-/// `pipe/cross-cpu/processes`.
-fn line_name(r: &CaseResult, key: &str, all: &[&CaseResult]) -> String {
+/// The poller or copier, mech/placement/mode, then any other parameter
+/// that varies, except `key`: `pipe/cross-cpu/processes`, `epoll-lt`.
+pub(crate) fn line_name(r: &CaseResult, key: &str, all: &[&CaseResult]) -> String {
     let varies = |k: &str| {
         let values: BTreeSet<String> = all.iter().filter_map(|o| o.param_str(k)).collect();
         values.len() > 1
@@ -147,8 +186,9 @@ fn line_name(r: &CaseResult, key: &str, all: &[&CaseResult]) -> String {
         .iter()
         .map(|(k, _)| k)
         .filter(|k| !FIXED.contains(&k.as_str()) && varies(k));
-    let parts: Vec<String> = FIXED
-        .iter()
+    let family = FAMILIES.iter().filter(|k| !FIXED.contains(k));
+    let parts: Vec<String> = family
+        .chain(&FIXED)
         .map(|k| k.to_string())
         .filter(|k| r.params.contains_key(k))
         .chain(others.cloned())

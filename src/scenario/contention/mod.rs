@@ -11,6 +11,7 @@ mod hogs;
 mod result;
 mod verdict;
 
+use super::classic::{ClassicChart, ClassicKind, Figure, Mark, Original, Ratio};
 use super::common::explain;
 use super::common::two_sided::run_sides;
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
@@ -66,6 +67,60 @@ const HOGS: ParamSpec = ParamSpec {
 
 const PARAMS: &[ParamSpec] = &[TEST, DURATION, INTERVAL, SLOW, HOGS];
 
+/// Each side's slowdown with both running, over the same side alone.
+const CLASSIC: &[ClassicChart] = &[ClassicChart {
+    title: "E3: slowdown of each side's mean call time with both sides running, over alone",
+    kind: ClassicKind::Bars {
+        x: "side, test",
+        y: "mean call time, together over alone (x)",
+        unit: "x",
+        figures: &[
+            slowdown("reader, both", &READER.mean_ns, "both", "reader-only"),
+            slowdown("writer, both", &WRITER.mean_ns, "both", "writer-only"),
+            slowdown(
+                "reader, both+hogs",
+                &READER.mean_ns,
+                "both+hogs",
+                "reader-only",
+            ),
+            slowdown(
+                "writer, both+hogs",
+                &WRITER.mean_ns,
+                "both+hogs",
+                "writer-only",
+            ),
+        ],
+        split: &[],
+        largest: None,
+    },
+    only: &[],
+    original: Some(Original {
+        label: "original (FIFO, 2.6 kernel): alone about 0.4 us per call, together 4-6 us: \
+                about 10-15x slower",
+        mark: Mark::Y(10.0, 15.0),
+        only: &[],
+    }),
+    full: "a slowdown needs each side alone and both together: run all four tests \
+           (`iolab run contention`, or `iolab run seeds`)",
+}];
+
+const fn slowdown(
+    label: &'static str,
+    metric: &'static MetricSpec,
+    of: &'static str,
+    over: &'static str,
+) -> Figure {
+    Figure {
+        label,
+        metric,
+        ratio: Some(Ratio {
+            param: TEST.name,
+            of,
+            over,
+        }),
+    }
+}
+
 impl Scenario for Contention {
     fn name(&self) -> &'static str {
         "contention"
@@ -75,6 +130,9 @@ impl Scenario for Contention {
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
+    }
+    fn classic_charts(&self) -> &'static [ClassicChart] {
+        CLASSIC
     }
     fn metrics(&self) -> &'static [MetricSpec] {
         result::METRICS

@@ -10,6 +10,7 @@ use crate::exec::procs::{self, Child};
 use crate::measure::histogram::Latencies;
 use crate::measure::pin::{self, Placement};
 use crate::model::{CaseResult, LatencyKind};
+use crate::scenario::classic::{ClassicChart, ClassicKind, Mark, Original};
 use crate::scenario::common::fd_budget::FdBudget;
 use crate::scenario::common::readiness::{growth, poller_of, POLLER_PARAM};
 use crate::scenario::common::side::cpu_usage;
@@ -82,6 +83,25 @@ const EXTRA_FDS: u64 = 12;
 /// How long the server and the idle holder may take to end after the client.
 const GRACE: Duration = Duration::from_secs(5);
 
+/// The post's graph: seconds for the requests against idle connections.
+const CLASSIC: &[ClassicChart] = &[ClassicChart {
+    title: "E5: time to complete the requests against idle connections, a line per poller",
+    kind: ClassicKind::Sweep {
+        x: IDLE.name,
+        metric: &SECONDS,
+        points: 12,
+    },
+    only: &[("transport", "tcp")],
+    original: Some(Original {
+        label: "original (2006, 40,000 requests, the post's graph): poll's time grows \
+                linearly over 0-10,240 idle connections, epoll's stays flat",
+        mark: Mark::None,
+        only: &[],
+    }),
+    full: "the seeds suite sweeps the original's 12 points, 0-10,240 idle connections \
+           (`iolab run seeds`, or `iolab run poll-scale --param idle=0,10,20,40,80,160,320,640,1280,2560,5120,10240`)",
+}];
+
 impl Scenario for PollScale {
     fn name(&self) -> &'static str {
         "poll-scale"
@@ -91,6 +111,9 @@ impl Scenario for PollScale {
     }
     fn params(&self) -> &'static [ParamSpec] {
         PARAMS
+    }
+    fn classic_charts(&self) -> &'static [ClassicChart] {
+        CLASSIC
     }
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
