@@ -1,12 +1,16 @@
 //! The reports of real suite runs as a reader gets them: the quick suite
 //! and the seeds suite (at its quick sizes) run for real, then their HTML
 //! reports are checked for what a reader needs first (the findings before
-//! any table, every claim with its verdict), for size and self-containment,
-//! and rendered by headless Chromium to a picture that is not blank.
+//! any table, every claim with its verdict), for the charts' one language
+//! (at most 8 series a frame, one colour per mechanism, units on every
+//! axis, a title on every mark), for size and self-containment, and
+//! rendered by headless Chromium to a first screen that is not blank.
 
 #[path = "common/browser.rs"]
 mod browser;
 mod common;
+#[path = "common/svg.rs"]
+mod svg;
 
 use browser::{assert_no_external_references, picture_stats, screenshot, BROWSERS};
 use common::Sandbox;
@@ -64,6 +68,8 @@ fn check_findings_first(page: &str, claims: usize) {
 
 fn check_page(sb: &Sandbox, html: &std::path::Path, page: &str, claims: usize) {
     check_findings_first(page, claims);
+    let (frames, _) = svg::check(page);
+    assert!(!frames.is_empty(), "a report without charts");
     assert_no_external_references(page);
     let bytes = std::fs::metadata(html).unwrap().len();
     assert!(bytes < MAX_BYTES, "{bytes} bytes");
