@@ -321,7 +321,9 @@ fn now_rfc3339() -> String {
     crate::measure::time::rfc3339(std::time::SystemTime::now())
 }
 
-/// `20261122-031502-4f1a`: sortable, readable, unique enough per machine.
+/// `20261122-031502-4f1a-9c0e`: sortable and readable; the last part
+/// names the machine (its machine id, else its host name), so runs pushed
+/// from many machines into one fleet store keep distinct ids.
 fn new_run_id() -> String {
     let now = std::time::SystemTime::now();
     let stamp = crate::measure::time::compact(now);
@@ -329,5 +331,18 @@ fn new_run_id() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    format!("{stamp}-{:04x}", (nanos ^ std::process::id()) & 0xffff)
+    let machine = std::fs::read_to_string("/etc/machine-id")
+        .ok()
+        .filter(|id| !id.trim().is_empty())
+        .unwrap_or_else(|| {
+            rustix::system::uname()
+                .nodename()
+                .to_string_lossy()
+                .into_owned()
+        });
+    let host = xxhash_rust::xxh3::xxh3_64(machine.trim().as_bytes()) & 0xffff;
+    format!(
+        "{stamp}-{:04x}-{host:04x}",
+        (nanos ^ std::process::id()) & 0xffff
+    )
 }
