@@ -80,6 +80,12 @@ fn a_run_measured_into_postgres_shows_in_history_and_the_fleet_table() {
         history.contains(run["run_id"].as_str().unwrap()),
         "{history}"
     );
+    // IOLAB_DB names the store when --db does not.
+    let from_env = stdout(sb.iolab(&["history"]).env("IOLAB_DB", &url));
+    assert!(
+        from_env.contains(run["run_id"].as_str().unwrap()),
+        "{from_env}"
+    );
     let none = stdout(sb.iolab(&["history", "--scenario", "stream", "--db", &url]));
     assert_eq!(none, "no runs stored yet: `iolab run` makes one\n");
     let table = stdout(sb.iolab(&["fleet", "pingpong", "--metric", "rtt_ns", "--db", &url]));

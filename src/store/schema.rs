@@ -1,8 +1,9 @@
 //! The store's schema as an ordered list of migrations, one list for both
 //! engines (written in SQLite's spelling; `pg.rs` maps the column types).
 //! The schema version (SQLite's `PRAGMA user_version`, PostgreSQL's
-//! `iolab_schema` table) records how many have been applied, so a later change appends migration
-//! N+1 here and every existing store catches up the next time it is opened.
+//! `iolab_schema` table) records how many have been applied, so a later
+//! change appends migration N+1 here and every existing store catches up
+//! the next time it is opened.
 //! Never edit a migration that has shipped; append a new one. A store that
 //! cannot be migrated (read-only) is read as it is: `read.rs` knows what
 //! each older version lacks.

@@ -176,3 +176,33 @@ fn stores_opened_at_once_on_a_new_file_all_open() {
         }
     }
 }
+
+#[cfg(not(feature = "fleet"))]
+#[test]
+fn a_server_store_without_the_fleet_feature_is_a_usage_error_naming_it() {
+    let url = std::path::Path::new("postgresql://iolab:pw@127.0.0.1:1/iolab");
+    let msg = usage_message(Store::open(url).err().expect("must fail"));
+    assert!(msg.contains("--features fleet"), "{msg}");
+    assert!(!msg.contains("pw@"), "the password is never shown: {msg}");
+}
+
+#[test]
+fn a_database_with_another_programs_tables_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("CREATE TABLE users (id INTEGER)")
+        .unwrap();
+    drop(conn);
+    let msg = usage_message(Store::open(&path).err().expect("must fail"));
+    assert!(msg.contains("another program's tables (users)"), "{msg}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 1);
+}
