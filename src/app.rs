@@ -252,15 +252,16 @@ fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let mut store =
         Store::open_at(db_place(&args.db)?).map_err(|err| UsageError::new(format!("{err:#}")))?;
     let imported = store.import(&run)?;
-    say_imported(&store, &run, imported);
+    say_imported(&store, &run, imported, "imported");
     Ok(ExitCode::SUCCESS)
 }
 
-fn say_imported(store: &Store, run: &Run, imported: Imported) {
+/// `verb`: what the command would have done with a run already there.
+fn say_imported(store: &Store, run: &Run, imported: Imported, verb: &str) {
     match imported {
         Imported::Stored => println!("stored run {} in {}", run.run_id, store.place()),
         Imported::AlreadyThere => println!(
-            "run {} is already in {}: nothing stored",
+            "run {} is already in {}: nothing {verb}",
             run.run_id,
             store.place()
         ),
@@ -279,7 +280,7 @@ fn push(args: &PushArgs) -> anyhow::Result<ExitCode> {
     let mut to = Store::open_at(Place::of(&args.to))?;
     for run in &runs {
         let imported = to.import(run)?;
-        say_imported(&to, run, imported);
+        say_imported(&to, run, imported, "pushed");
     }
     Ok(ExitCode::SUCCESS)
 }

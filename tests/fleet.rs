@@ -110,7 +110,7 @@ fn pushing_twice_stores_once_and_another_run_under_the_id_is_refused() {
     stdout(&mut push(&sb, &db, &["r1"], &url));
     let again = stdout(&mut push(&sb, &db, &["r1"], &url));
     assert!(
-        again.contains("run r1 is already in") && again.contains("nothing stored"),
+        again.contains("run r1 is already in") && again.contains("nothing pushed"),
         "{again}"
     );
     assert_eq!(count(&pg, "twice", "runs"), 1);
