@@ -1,9 +1,9 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
-//! report / compare / claims / import.
+//! report / compare / claims / import / push / fleet.
 
 use crate::cli::{
-    ClaimsArgs, Cli, Command, CompareArgs, HistoryArgs, ImportArgs, ListArgs, ReportArgs, RunArgs,
-    ShowArgs,
+    ClaimsArgs, Cli, Command, CompareArgs, FleetArgs, HistoryArgs, ImportArgs, ListArgs, PushArgs,
+    ReportArgs, RunArgs, ShowArgs,
 };
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
@@ -12,7 +12,7 @@ use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
 };
 use crate::runner::{self, progress::Bar};
-use crate::store::{self, Imported, Store};
+use crate::store::{self, HistoryFilter, Imported, Place, Store};
 use crate::{env, listing, plan};
 use anyhow::Context;
 use std::io::IsTerminal;
@@ -38,6 +38,8 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare(&args),
         Command::Claims(args) => claims(&args),
         Command::Import(args) => import(&args),
+        Command::Push(args) => push(&args),
+        Command::Fleet(args) => fleet(&args),
     }
 }
 
@@ -81,7 +83,7 @@ fn open_store(args: &RunArgs) -> anyhow::Result<Option<Store>> {
     if args.no_store {
         return Ok(None);
     }
-    let store = Store::open(&db_path(&args.db)?).map_err(|err| {
+    let store = Store::open_at(db_place(&args.db)?).map_err(|err| {
         UsageError::new(format!(
             "{err:#} (nothing was measured: pass --db FILE for another store, or --no-store)"
         ))
@@ -98,11 +100,11 @@ fn keep(store: &mut Store, run: &Run, args: &RunArgs) -> anyhow::Result<()> {
     }
     let Err(err) = store.save(run) else {
         if !args.quiet {
-            eprintln!("stored run {} in {}", run.run_id, store.path().display());
+            eprintln!("stored run {} in {}", run.run_id, store.place());
         }
         return Ok(());
     };
-    let file = store::save_beside(run, store.path())
+    let file = store::save_beside(run, store.place().file())
         .map_err(|saving| anyhow::anyhow!("{err:#}; {saving:#}"))?;
     let db = match &args.db {
         Some(db) => format!(" --db {}", db.display()),
@@ -153,13 +155,18 @@ fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn history(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open_existing(&db_path(&args.db)?)?;
-    print!("{}", listing::history(&store.history(args.limit)?));
+    let mut store = Store::open_existing(db_place(&args.db)?)?;
+    let filter = HistoryFilter {
+        host: args.host.clone(),
+        kernel: args.kernel.clone(),
+        scenario: args.scenario.clone(),
+    };
+    print!("{}", listing::history(&store.history(args.limit, &filter)?));
     Ok(ExitCode::SUCCESS)
 }
 
 fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let mut store = Store::open_existing(db_place(&args.db)?)?;
     let run = store.load(&args.run)?;
     match &args.json {
         Some(path) => report::write_to(path, &JsonReporter, &run)?,
@@ -169,7 +176,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let mut store = Store::open_existing(db_place(&args.db)?)?;
     let (baseline, run) = match args.compare.as_slice() {
         [a, b] => (Some(store.load(a)?), store.load(b)?),
         _ => (None, store.load(&args.run)?),
@@ -194,7 +201,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let pct = args.fail_on_regression.map(regression_pct).transpose()?;
     let min_effect = crate::compare::min_effect(args.min_effect)?;
-    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let mut store = Store::open_existing(db_place(&args.db)?)?;
     let (a, b) = (store.load(&args.a)?, store.load(&args.b)?);
     if let Some(warning) = crate::compare::same_run_warning(&a, &b) {
         eprintln!("{warning}");
@@ -222,7 +229,7 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 /// The claims of a stored run; a run stored before claims existed gets
 /// them computed from its results now.
 fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
-    let store = Store::open_existing(&db_path(&args.db)?)?;
+    let mut store = Store::open_existing(db_place(&args.db)?)?;
     let run = store.load(&args.run)?;
     let claims = match run.claims.is_empty() {
         true => crate::claims::evaluate(&run.results),
@@ -242,16 +249,48 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
 /// Stores a run saved as JSON, once.
 fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let run = store::read_saved(&args.file)?;
-    let path = db_path(&args.db)?;
-    let mut store = Store::open(&path).map_err(|err| UsageError::new(format!("{err:#}")))?;
-    match store.import(&run)? {
-        Imported::Stored => println!("stored run {} in {}", run.run_id, path.display()),
+    let mut store =
+        Store::open_at(db_place(&args.db)?).map_err(|err| UsageError::new(format!("{err:#}")))?;
+    let imported = store.import(&run)?;
+    say_imported(&store, &run, imported, "imported");
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `verb`: what the command would have done with a run already there.
+fn say_imported(store: &Store, run: &Run, imported: Imported, verb: &str) {
+    match imported {
+        Imported::Stored => println!("stored run {} in {}", run.run_id, store.place()),
         Imported::AlreadyThere => println!(
-            "run {} is already in {}: nothing imported",
+            "run {} is already in {}: nothing {verb}",
             run.run_id,
-            path.display()
+            store.place()
         ),
     }
+}
+
+/// Copies runs from one store (the local one) into another (the fleet's),
+/// each in its own transaction and once: pushing again stores nothing.
+fn push(args: &PushArgs) -> anyhow::Result<ExitCode> {
+    let mut from = Store::open_existing(db_place(&args.db)?)?;
+    let runs = args
+        .runs
+        .iter()
+        .map(|selector| from.load(selector))
+        .collect::<anyhow::Result<Vec<_>>>()?;
+    let mut to = Store::open_at(Place::of(&args.to))?;
+    for run in &runs {
+        let imported = to.import(run)?;
+        say_imported(&to, run, imported, "pushed");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One case's headline across every host and kernel in the store.
+fn fleet(args: &FleetArgs) -> anyhow::Result<ExitCode> {
+    let query = crate::fleet::Query::new(&args.scenario, &args.metric, args.case.as_deref())?;
+    let mut store = Store::open_existing(db_place(&args.db)?)?;
+    let rows = query.rows(&store.scenario_results(&args.scenario)?)?;
+    print!("{}", crate::fleet::table(&query, &rows));
     Ok(ExitCode::SUCCESS)
 }
 
@@ -274,18 +313,18 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> 
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
-fn db_path(explicit: &Option<PathBuf>) -> anyhow::Result<PathBuf> {
-    match explicit {
-        Some(path) => Ok(path.clone()),
-        None => Store::default_path(),
-    }
+/// `--db`, else `$IOLAB_DB`, else the default file.
+fn db_place(explicit: &Option<PathBuf>) -> anyhow::Result<Place> {
+    Place::chosen(explicit.as_deref())
 }
 
 fn now_rfc3339() -> String {
     crate::measure::time::rfc3339(std::time::SystemTime::now())
 }
 
-/// `20261122-031502-4f1a`: sortable, readable, unique enough per machine.
+/// `20261122-031502-4f1a-9c0e`: sortable and readable; the last part
+/// names the machine (its machine id, else its host name), so runs pushed
+/// from many machines into one fleet store keep distinct ids.
 fn new_run_id() -> String {
     let now = std::time::SystemTime::now();
     let stamp = crate::measure::time::compact(now);
@@ -293,5 +332,18 @@ fn new_run_id() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    format!("{stamp}-{:04x}", (nanos ^ std::process::id()) & 0xffff)
+    let machine = std::fs::read_to_string("/etc/machine-id")
+        .ok()
+        .filter(|id| !id.trim().is_empty())
+        .unwrap_or_else(|| {
+            rustix::system::uname()
+                .nodename()
+                .to_string_lossy()
+                .into_owned()
+        });
+    let host = xxhash_rust::xxh3::xxh3_64(machine.trim().as_bytes()) & 0xffff;
+    format!(
+        "{stamp}-{:04x}-{host:04x}",
+        (nanos ^ std::process::id()) & 0xffff
+    )
 }

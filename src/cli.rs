@@ -46,6 +46,10 @@ pub(crate) enum Command {
     Claims(ClaimsArgs),
     /// Store a run saved as JSON: by `run --json`, or by a run whose storing failed
     Import(ImportArgs),
+    /// Copy stored runs into another store, e.g. a team's PostgreSQL fleet store
+    Push(PushArgs),
+    /// One metric of a scenario's cases across every host and kernel in the store
+    Fleet(FleetArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -98,8 +102,9 @@ pub(crate) struct RunArgs {
     /// Write one CSV row per result to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE")]
     pub(crate) csv: Option<PathBuf>,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
     /// Do not store the run
     #[arg(long)]
@@ -141,12 +146,58 @@ pub(crate) struct EnvArgs {
 
 #[derive(Debug, Args)]
 pub(crate) struct HistoryArgs {
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
     /// Show at most N runs, newest first
     #[arg(long, value_name = "N", default_value = "20")]
     pub(crate) limit: usize,
+    /// Only runs made on this host (its host name)
+    #[arg(long, value_name = "H")]
+    pub(crate) host: Option<String>,
+    /// Only runs on this kernel release, or releases it starts (6.1: 6.1.0-18-amd64)
+    #[arg(long, value_name = "K")]
+    pub(crate) kernel: Option<String>,
+    /// Only runs with results of this scenario
+    #[arg(long, value_name = "S")]
+    pub(crate) scenario: Option<String>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab push latest --to postgresql://iolab@db.example/iolab     the latest run\n  \
+iolab push latest~2 latest~1 latest --to \"$IOLAB_FLEET\"         the last three")]
+pub(crate) struct PushArgs {
+    /// The runs to copy: run ids, `latest` or `latest~N`
+    #[arg(value_name = "RUN", required = true)]
+    pub(crate) runs: Vec<String>,
+    /// The store to copy them into: a postgresql:// URL (or a file)
+    #[arg(long, value_name = "DB")]
+    pub(crate) to: PathBuf,
+    /// The store to copy them from (default: $IOLAB_DB, else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
+    pub(crate) db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab fleet pingpong --metric rtt_ns --db postgresql://iolab@db.example/iolab\n  \
+iolab fleet pingpong --metric rtt_ns --case pipe/cross-cpu/processes/64B")]
+pub(crate) struct FleetArgs {
+    /// The scenario whose cases are compared (see `iolab list`)
+    #[arg(value_name = "SCENARIO")]
+    pub(crate) scenario: String,
+    /// The metric shown (see `iolab list --scenario SCENARIO`)
+    #[arg(long, value_name = "M")]
+    pub(crate) metric: String,
+    /// Only this case (default: every case of the scenario)
+    #[arg(long, value_name = "C")]
+    pub(crate) case: Option<String>,
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
+    pub(crate) db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
@@ -157,8 +208,9 @@ pub(crate) struct ShowArgs {
     /// Write the run as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
 }
 
@@ -170,8 +222,9 @@ pub(crate) struct ClaimsArgs {
     /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
 }
 
@@ -180,8 +233,9 @@ pub(crate) struct ImportArgs {
     /// The run's JSON file ('-' for stdin)
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
 }
 
@@ -221,8 +275,9 @@ pub(crate) struct ReportArgs {
     /// Add the differential flame graph from CASE_A to CASE_B (cases of the run profiled with `run --profile`)
     #[arg(long, num_args = 2, value_names = ["CASE_A", "CASE_B"], requires = "html")]
     pub(crate) diff: Vec<String>,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
 }
 
@@ -246,7 +301,8 @@ pub(crate) struct CompareArgs {
     /// Write the comparison as JSON to FILE ('-' for stdout) instead of the table
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
-    /// The result store (default: $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "FILE")]
+    /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
+    /// else $XDG_DATA_HOME/iolab/results.db)
+    #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
 }

@@ -13,6 +13,7 @@ pub mod copier;
 pub mod env;
 pub mod error;
 pub mod exec;
+pub(crate) mod fleet;
 pub mod format;
 pub mod listing;
 pub(crate) mod live_tables;

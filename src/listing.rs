@@ -150,7 +150,7 @@ pub(crate) fn history(runs: &[RunSummary]) -> String {
         return "no runs stored yet: `iolab run` makes one\n".to_string();
     }
     let mut t = table(&[
-        "run", "started", "label", "suite", "kernel", "results", "failed",
+        "run", "started", "label", "suite", "host", "kernel", "results", "failed",
     ]);
     for r in runs {
         t.add_row(vec![
@@ -158,6 +158,7 @@ pub(crate) fn history(runs: &[RunSummary]) -> String {
             r.started_at.clone(),
             r.label.clone().unwrap_or_default(),
             r.suite.clone().unwrap_or_default(),
+            r.host.clone(),
             r.kernel.clone(),
             r.results.to_string(),
             r.failed.to_string(),

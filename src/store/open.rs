@@ -3,7 +3,7 @@
 //! a run measures anything), or for reading only, so a store on a read-only
 //! file or mount can still be listed and shown.
 
-use super::schema;
+use super::{schema, sqlite};
 use anyhow::bail;
 use rusqlite::{Connection, DatabaseName, ErrorCode, OpenFlags};
 use std::path::Path;
@@ -81,7 +81,7 @@ fn read_only_with(path: &Path, immutable: bool) -> rusqlite::Result<Connection> 
     conn.busy_timeout(BUSY_TIMEOUT)?;
     // SQLite opens lazily: the first read is what finds out whether the
     // file (and its WAL index) can be read here.
-    schema::user_version(&conn)?;
+    sqlite::user_version(&conn)?;
     Ok(conn)
 }
 

@@ -1,97 +1,131 @@
-//! Reading runs back: the history listing and one whole run by selector.
-//! Runs are ordered by `started_at`, then by the order they were stored.
+//! Reading runs back: the history listing (with its host, kernel and
+//! scenario filters) and one whole run by selector. Runs are ordered by
+//! `started_at`, then by the order they were stored.
 
+use super::db::{scalar, Db, Row, Value};
 use super::selector::{Selector, ALLOWED};
-use super::RunSummary;
+use super::{HistoryFilter, RunSummary};
 use crate::error::UsageError;
 use crate::model::{CaseResult, Environment, Run};
 use anyhow::Context;
-use rusqlite::{params, Connection, OptionalExtension, Row};
-use std::path::Path;
+use serde::Deserialize;
 
-pub(crate) fn history(conn: &Connection, limit: usize) -> anyhow::Result<Vec<RunSummary>> {
-    let mut stmt = conn.prepare(
+/// What the listing reads of a run's environment.
+#[derive(Deserialize)]
+struct Host {
+    #[serde(default)]
+    hostname: String,
+}
+
+pub(crate) fn history(
+    db: &mut dyn Db,
+    limit: usize,
+    filter: &HistoryFilter,
+) -> anyhow::Result<Vec<RunSummary>> {
+    let mut sql = String::from(
         "SELECT r.run_id, r.started_at, r.label, r.suite, r.kernel,
                 (SELECT COUNT(*) FROM results x WHERE x.run_id = r.run_id),
                 (SELECT COUNT(*) FROM results x WHERE x.run_id = r.run_id
-                                                  AND x.status = 'failed')
-         FROM runs r ORDER BY r.started_at DESC, r.seq DESC LIMIT ?1",
-    )?;
-    let limit = i64::try_from(limit).unwrap_or(i64::MAX);
-    let rows = stmt.query_map([limit], summary_row)?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+                                                  AND x.status = 'failed'),
+                r.environment_json
+         FROM runs r",
+    );
+    let mut params = Vec::new();
+    if let Some(scenario) = &filter.scenario {
+        sql += " WHERE EXISTS (SELECT 1 FROM results x WHERE x.run_id = r.run_id
+                                                         AND x.scenario = ?1)";
+        params.push(Value::from(scenario));
+    }
+    sql += " ORDER BY r.started_at DESC, r.seq DESC";
+    let mut runs = Vec::new();
+    for row in db.query(&sql, &params)? {
+        if runs.len() >= limit {
+            break;
+        }
+        let run = summary_row(&row)?;
+        if filter.keeps(&run) {
+            runs.push(run);
+        }
+    }
+    Ok(runs)
 }
 
-fn summary_row(row: &Row) -> rusqlite::Result<RunSummary> {
+fn summary_row(row: &Row) -> anyhow::Result<RunSummary> {
+    let host: Host = serde_json::from_str(&row.text(7)?).context("environment_json")?;
     Ok(RunSummary {
-        run_id: row.get(0)?,
-        started_at: row.get(1)?,
-        label: row.get(2)?,
-        suite: row.get(3)?,
-        kernel: row.get(4)?,
-        results: row.get::<_, i64>(5)? as usize,
-        failed: row.get::<_, i64>(6)? as usize,
+        run_id: row.text(0)?,
+        started_at: row.text(1)?,
+        label: row.opt_text(2)?,
+        suite: row.opt_text(3)?,
+        kernel: row.text(4)?,
+        host: host.hostname,
+        results: row.int(5)? as usize,
+        failed: row.int(6)? as usize,
     })
 }
 
 pub(crate) fn load(
-    conn: &Connection,
-    path: &Path,
+    db: &mut dyn Db,
+    store: &str,
     version: i64,
     (text, wanted): (&str, Selector),
 ) -> anyhow::Result<Run> {
-    let run_id = resolve(conn, path, text, wanted)?;
-    load_run(conn, &run_id, version)
-        .with_context(|| format!("reading run {run_id} from {}", path.display()))
+    let run_id = resolve(db, store, text, wanted)?;
+    load_run(db, &run_id, version).with_context(|| format!("reading run {run_id} from {store}"))
 }
 
 /// The run stored under exactly this id, if any.
-pub(crate) fn find(conn: &Connection, version: i64, run_id: &str) -> anyhow::Result<Option<Run>> {
-    exact_id(conn, run_id)?
-        .map(|id| load_run(conn, &id, version))
+pub(crate) fn find(db: &mut dyn Db, version: i64, run_id: &str) -> anyhow::Result<Option<Run>> {
+    exact_id(db, run_id)?
+        .map(|id| load_run(db, &id, version))
         .transpose()
 }
 
-fn exact_id(conn: &Connection, run_id: &str) -> rusqlite::Result<Option<String>> {
-    conn.query_row("SELECT run_id FROM runs WHERE run_id = ?1", [run_id], |r| {
-        r.get(0)
-    })
-    .optional()
+fn first_id(db: &mut dyn Db, sql: &str, params: &[Value]) -> anyhow::Result<Option<String>> {
+    db.query(sql, params)?
+        .first()
+        .map(|row| row.text(0))
+        .transpose()
+}
+
+fn exact_id(db: &mut dyn Db, run_id: &str) -> anyhow::Result<Option<String>> {
+    first_id(
+        db,
+        "SELECT run_id FROM runs WHERE run_id = ?1",
+        &[run_id.into()],
+    )
 }
 
 /// The run id a selector names, or a usage error saying what exists.
-fn resolve(conn: &Connection, path: &Path, text: &str, wanted: Selector) -> anyhow::Result<String> {
+fn resolve(db: &mut dyn Db, store: &str, text: &str, wanted: Selector) -> anyhow::Result<String> {
     let found = match wanted {
-        Selector::Id(id) => exact_id(conn, id)?,
-        Selector::Latest(back) => nth_newest(conn, back)?,
+        Selector::Id(id) => exact_id(db, id)?,
+        Selector::Latest(back) => nth_newest(db, back)?,
     };
     match found {
         Some(id) => Ok(id),
-        None => Err(not_found(conn, path, text, wanted)?.into()),
+        None => Err(not_found(db, store, text, wanted)?.into()),
     }
 }
 
-fn nth_newest(conn: &Connection, back: usize) -> anyhow::Result<Option<String>> {
+fn nth_newest(db: &mut dyn Db, back: usize) -> anyhow::Result<Option<String>> {
     let Ok(offset) = i64::try_from(back) else {
         return Ok(None);
     };
-    Ok(conn
-        .query_row(
-            "SELECT run_id FROM runs ORDER BY started_at DESC, seq DESC LIMIT 1 OFFSET ?1",
-            [offset],
-            |r| r.get(0),
-        )
-        .optional()?)
+    first_id(
+        db,
+        "SELECT run_id FROM runs ORDER BY started_at DESC, seq DESC LIMIT 1 OFFSET ?1",
+        &[offset.into()],
+    )
 }
 
 fn not_found(
-    conn: &Connection,
-    path: &Path,
+    db: &mut dyn Db,
+    store: &str,
     text: &str,
     wanted: Selector,
 ) -> anyhow::Result<UsageError> {
-    let count: i64 = conn.query_row("SELECT COUNT(*) FROM runs", [], |r| r.get(0))?;
-    let store = path.display();
+    let count = scalar(db, "SELECT COUNT(*) FROM runs", &[])?;
     let msg = match wanted {
         _ if count == 0 => {
             format!("no run '{text}' in {store}: the store is empty, run 'iolab run' first")
@@ -106,7 +140,7 @@ fn not_found(
     Ok(UsageError::new(msg))
 }
 
-fn load_run(conn: &Connection, run_id: &str, version: i64) -> anyhow::Result<Run> {
+fn load_run(db: &mut dyn Db, run_id: &str, version: i64) -> anyhow::Result<Run> {
     // A store at schema version 1 that could not be migrated (read-only)
     // has no claims column.
     let claims = if version >= 2 { "claims_json" } else { "NULL" };
@@ -115,47 +149,67 @@ fn load_run(conn: &Connection, run_id: &str, version: i64) -> anyhow::Result<Run
                 environment_json, verdicts_json, {claims}
          FROM runs WHERE run_id = ?1"
     );
-    let (mut run, environment, verdicts, claims) = conn.query_row(&sql, [run_id], run_row)?;
-    run.environment = serde_json::from_str(&environment).context("environment_json")?;
-    run.verdicts = serde_json::from_str(&verdicts).context("verdicts_json")?;
-    if let Some(claims) = claims {
+    let rows = db.query(&sql, &[run_id.into()])?;
+    let row = rows.first().context("the run is gone")?;
+    let mut run = run_row(row)?;
+    run.environment = serde_json::from_str(&row.text(6)?).context("environment_json")?;
+    run.verdicts = serde_json::from_str(&row.text(7)?).context("verdicts_json")?;
+    if let Some(claims) = row.opt_text(8)? {
         run.claims = serde_json::from_str(&claims).context("claims_json")?;
     }
-    run.results = load_results(conn, run_id)?;
+    run.results = load_results(db, run_id)?;
     Ok(run)
 }
 
-/// The plain columns as a `Run`, and its environment, verdicts and claims
-/// still as JSON (claims NULL in runs stored before migration 2).
-fn run_row(row: &Row) -> rusqlite::Result<(Run, String, String, Option<String>)> {
-    let run = Run {
-        run_id: row.get(0)?,
-        started_at: row.get(1)?,
-        finished_at: row.get(2)?,
-        label: row.get(3)?,
-        suite: row.get(4)?,
-        iolab_version: row.get(5)?,
+/// The plain columns as a `Run`; environment, verdicts and claims are
+/// read from their JSON by the caller.
+fn run_row(row: &Row) -> anyhow::Result<Run> {
+    Ok(Run {
+        run_id: row.text(0)?,
+        started_at: row.text(1)?,
+        finished_at: row.opt_text(2)?,
+        label: row.opt_text(3)?,
+        suite: row.opt_text(4)?,
+        iolab_version: row.text(5)?,
         environment: Environment::default(),
         results: Vec::new(),
         verdicts: Vec::new(),
         claims: Vec::new(),
-    };
-    Ok((run, row.get(6)?, row.get(7)?, row.get(8)?))
+    })
 }
 
-fn load_results(conn: &Connection, run_id: &str) -> anyhow::Result<Vec<CaseResult>> {
-    let mut stmt = conn.prepare(
+fn load_results(db: &mut dyn Db, run_id: &str) -> anyhow::Result<Vec<CaseResult>> {
+    let rows = db.query(
         "SELECT idx, result_json, histogram FROM results WHERE run_id = ?1 ORDER BY idx",
+        &[run_id.into()],
     )?;
-    let mut rows = stmt.query(params![run_id])?;
-    let mut results = Vec::new();
-    while let Some(row) = rows.next()? {
-        let idx: i64 = row.get(0)?;
-        let json: String = row.get(1)?;
-        let mut result: CaseResult =
-            serde_json::from_str(&json).with_context(|| format!("result {idx}"))?;
-        result.histogram = row.get(2)?;
-        results.push(result);
-    }
-    Ok(results)
+    rows.iter().map(result_row).collect()
+}
+
+fn result_row(row: &Row) -> anyhow::Result<CaseResult> {
+    let idx = row.int(0)?;
+    let mut result: CaseResult =
+        serde_json::from_str(&row.text(1)?).with_context(|| format!("result {idx}"))?;
+    result.histogram = row.opt_blob(2)?;
+    Ok(result)
+}
+
+/// Every result of `scenario` that measured something, with the
+/// environment of its run, oldest run first: what `iolab fleet` groups.
+pub(crate) fn scenario_results(
+    db: &mut dyn Db,
+    scenario: &str,
+) -> anyhow::Result<Vec<(Environment, CaseResult)>> {
+    let rows = db.query(
+        "SELECT x.idx, x.result_json, x.histogram, r.environment_json
+         FROM results x JOIN runs r ON r.run_id = x.run_id
+         WHERE x.scenario = ?1 AND x.status = 'ok'
+         ORDER BY r.started_at, r.seq, x.idx",
+        &[scenario.into()],
+    )?;
+    let pair = |row: &Row| -> anyhow::Result<_> {
+        let environment = serde_json::from_str(&row.text(3)?).context("environment_json")?;
+        Ok((environment, result_row(row)?))
+    };
+    rows.iter().map(pair).collect()
 }

@@ -22,11 +22,12 @@ struct Saved<R> {
     histograms: Vec<Option<String>>,
 }
 
-/// Saves `run` as `iolab-run-ID.json` in the store's directory, or in the
-/// working directory if that fails; returns the file.
-pub(crate) fn save_beside(run: &Run, store: &Path) -> anyhow::Result<PathBuf> {
+/// Saves `run` as `iolab-run-ID.json` in the store's directory (a file
+/// store's), or in the working directory if that fails or the store is a
+/// server; returns the file.
+pub(crate) fn save_beside(run: &Run, store: Option<&Path>) -> anyhow::Result<PathBuf> {
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
-    let beside = match store.parent() {
+    let beside = match store.and_then(Path::parent) {
         Some(dir) if !dir.as_os_str().is_empty() => dir.to_path_buf(),
         _ => cwd.clone(),
     };

@@ -1,12 +1,16 @@
-//! The store's schema as an ordered list of migrations. `PRAGMA user_version`
-//! records how many have been applied, so a later change appends migration
-//! N+1 here and every existing store catches up the next time it is opened.
+//! The store's schema as an ordered list of migrations, one list for both
+//! engines (written in SQLite's spelling; `pg.rs` maps the column types).
+//! The schema version (SQLite's `PRAGMA user_version`, PostgreSQL's
+//! `iolab_schema` table) records how many have been applied, so a later
+//! change appends migration N+1 here and every existing store catches up
+//! the next time it is opened.
 //! Never edit a migration that has shipped; append a new one. A store that
 //! cannot be migrated (read-only) is read as it is: `read.rs` knows what
 //! each older version lacks.
 
-use anyhow::{bail, Context};
-use rusqlite::{Connection, TransactionBehavior};
+use super::db::{in_write_tx, Db};
+use crate::error::UsageError;
+use anyhow::Context;
 
 /// Applied in order; migration `i` (0-based) brings the store to version `i + 1`.
 pub(crate) const MIGRATIONS: &[&str] = &[
@@ -47,36 +51,55 @@ pub(crate) fn latest_version() -> i64 {
     MIGRATIONS.len() as i64
 }
 
-pub(crate) fn user_version(conn: &Connection) -> rusqlite::Result<i64> {
-    conn.pragma_query_value(None, "user_version", |row| row.get(0))
-}
-
 /// Brings the store up to `latest_version()` in one write transaction:
 /// reading the version inside it means two iolabs opening a new store at
 /// once cannot both apply the same migration. The version is written even
 /// when it is current: that write is what proves the store can be written
 /// (SQLite opens a read-only file without a word, and in WAL mode even
 /// takes the write lock on it).
-pub(crate) fn migrate(conn: &mut Connection) -> anyhow::Result<()> {
-    let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-    let current = user_version(&tx).context("reading the store's schema version")?;
-    refuse_newer(current)?;
-    for (done, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
-        tx.execute_batch(sql)
-            .with_context(|| format!("applying store migration {}", done + 1))?;
-    }
-    tx.pragma_update(None, "user_version", latest_version())?;
-    tx.commit().context("committing the store's migrations")
+pub(crate) fn migrate(db: &mut dyn Db) -> anyhow::Result<()> {
+    in_write_tx(db, |db| {
+        let current = db
+            .schema_version()
+            .context("reading the store's schema version")?;
+        refuse_newer(current)?;
+        if current == 0 {
+            refuse_foreign(db)?;
+        }
+        for (done, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
+            db.batch(sql)
+                .with_context(|| format!("applying store migration {}", done + 1))?;
+        }
+        db.set_schema_version(latest_version())
+    })
+    .context("migrating the store's schema")
 }
 
 /// A store written by a newer iolab may hold what this one cannot read.
-pub(crate) fn refuse_newer(version: i64) -> anyhow::Result<()> {
+pub(crate) fn refuse_newer(version: i64) -> Result<(), UsageError> {
     if version > latest_version() {
-        bail!(
+        return Err(UsageError::new(format!(
             "its schema version {version} is newer than this iolab understands ({}): \
              upgrade iolab or pass --db FILE",
             latest_version()
-        );
+        )));
     }
     Ok(())
+}
+
+/// A database without a schema version but with tables belongs to another
+/// program: iolab adds nothing to it.
+pub(crate) fn refuse_foreign(db: &mut dyn Db) -> anyhow::Result<()> {
+    let tables = db.tables()?;
+    if tables.is_empty() {
+        return Ok(());
+    }
+    let shown: Vec<&str> = tables.iter().take(3).map(String::as_str).collect();
+    let more = if tables.len() > 3 { ", ..." } else { "" };
+    Err(UsageError::new(format!(
+        "it holds another program's tables ({}{more}), not an iolab store: \
+         pass --db with an empty database or an iolab store",
+        shown.join(", ")
+    ))
+    .into())
 }

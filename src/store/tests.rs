@@ -1,6 +1,7 @@
 //! The store's contract: what is saved loads back exactly, selectors pick
 //! the right run or say what is allowed, and the schema migrates once.
 
+use super::place::data_path;
 use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::{
@@ -10,6 +11,8 @@ use crate::model::{
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
 use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::PathBuf;
 use tempfile::TempDir;
 
 pub(super) fn temp_store() -> (TempDir, PathBuf, Store) {
@@ -169,7 +172,7 @@ fn selectors_pick_by_time_then_insertion() {
     store
         .save(&run("c", "2024-02-01T00:00:00Z", vec![]))
         .unwrap();
-    let id_of = |sel: &str| store.load(sel).unwrap().run_id;
+    let mut id_of = |sel: &str| store.load(sel).unwrap().run_id;
     assert_eq!(id_of("latest"), "c");
     assert_eq!(id_of("latest~0"), "c");
     assert_eq!(id_of("latest~1"), "b");
@@ -228,7 +231,7 @@ fn history_is_newest_first_with_counts() {
         .save(&run("mid", "2024-02-01T00:00:00Z", vec![]))
         .unwrap();
 
-    let all = store.history(10).unwrap();
+    let all = store.history(10, &HistoryFilter::default()).unwrap();
     let ids: Vec<&str> = all.iter().map(|s| s.run_id.as_str()).collect();
     assert_eq!(ids, ["new", "mid", "old"]);
     assert_eq!((all[0].results, all[0].failed), (3, 1));
@@ -239,8 +242,14 @@ fn history_is_newest_first_with_counts() {
     assert_eq!(all[0].suite.as_deref(), Some("quick"));
     assert_eq!(all[0].kernel, "6.8.0-test");
     assert_eq!(all[0].started_at, "2024-03-01T00:00:00Z");
-    assert_eq!(store.history(1).unwrap().len(), 1);
-    assert!(store.history(0).unwrap().is_empty());
+    assert_eq!(
+        store.history(1, &HistoryFilter::default()).unwrap().len(),
+        1
+    );
+    assert!(store
+        .history(0, &HistoryFilter::default())
+        .unwrap()
+        .is_empty());
 }
 
 #[test]
@@ -255,7 +264,7 @@ fn duplicate_run_id_is_rejected_and_changes_nothing() {
         vec![failed_result(), failed_result()],
     );
     assert!(store.save(&again).is_err());
-    let summary = store.history(10).unwrap();
+    let summary = store.history(10, &HistoryFilter::default()).unwrap();
     assert_eq!(summary.len(), 1);
     assert_eq!((summary[0].results, summary[0].failed), (1, 0));
 }
@@ -267,13 +276,10 @@ fn deleting_a_run_deletes_its_results() {
         .save(&run("r1", "2024-01-01T00:00:00Z", vec![ok_result()]))
         .unwrap();
     store
-        .conn
-        .execute("DELETE FROM runs WHERE run_id = 'r1'", [])
+        .db
+        .execute("DELETE FROM runs WHERE run_id = 'r1'", &[])
         .unwrap();
-    let left: i64 = store
-        .conn
-        .query_row("SELECT COUNT(*) FROM results", [], |r| r.get(0))
-        .unwrap();
+    let left = db::scalar(store.db.as_mut(), "SELECT COUNT(*) FROM results", &[]).unwrap();
     assert_eq!(left, 0);
 }
 
@@ -284,27 +290,22 @@ fn migrations_are_idempotent_and_counted() {
         .save(&run("r1", "2024-01-01T00:00:00Z", vec![ok_result()]))
         .unwrap();
     drop(store);
-    let store = Store::open(&path).unwrap();
-    let again = Store::open(&path).unwrap();
+    let mut store = Store::open(&path).unwrap();
+    let mut again = Store::open(&path).unwrap();
+    let latest = MIGRATIONS.len() as i64;
+    assert_eq!(store.db.schema_version().unwrap(), latest);
+    assert_eq!(again.db.schema_version().unwrap(), latest);
     assert_eq!(
-        schema::user_version(&store.conn).unwrap(),
-        MIGRATIONS.len() as i64
+        store.history(10, &HistoryFilter::default()).unwrap().len(),
+        1
     );
-    assert_eq!(
-        schema::user_version(&again.conn).unwrap(),
-        MIGRATIONS.len() as i64
-    );
-    assert_eq!(store.history(10).unwrap().len(), 1);
 }
 
 #[test]
 fn a_newer_schema_is_refused() {
-    let (_dir, path, store) = temp_store();
+    let (_dir, path, mut store) = temp_store();
     let newer = MIGRATIONS.len() as i64 + 1;
-    store
-        .conn
-        .pragma_update(None, "user_version", newer)
-        .unwrap();
+    store.db.set_schema_version(newer).unwrap();
     drop(store);
     let err = Store::open(&path)
         .err()
@@ -314,16 +315,10 @@ fn a_newer_schema_is_refused() {
 
 #[test]
 fn wal_and_foreign_keys_are_on() {
-    let (_dir, _path, store) = temp_store();
-    let mode: String = store
-        .conn
-        .pragma_query_value(None, "journal_mode", |r| r.get(0))
-        .unwrap();
-    assert_eq!(mode, "wal");
-    let fk: i64 = store
-        .conn
-        .pragma_query_value(None, "foreign_keys", |r| r.get(0))
-        .unwrap();
+    let (_dir, _path, mut store) = temp_store();
+    let mode = store.db.query("PRAGMA journal_mode", &[]).unwrap();
+    assert_eq!(mode[0].text(0).unwrap(), "wal");
+    let fk = db::scalar(store.db.as_mut(), "PRAGMA foreign_keys", &[]).unwrap();
     assert_eq!(fk, 1);
 }
 
@@ -331,7 +326,11 @@ fn wal_and_foreign_keys_are_on() {
 fn open_existing_on_a_missing_path_errors_and_creates_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("missing/results.db");
-    let msg = usage_message(Store::open_existing(&path).err().expect("must fail"));
+    let msg = usage_message(
+        Store::open_existing(Place::File(path.clone()))
+            .err()
+            .expect("must fail"),
+    );
     assert!(msg.contains(&path.display().to_string()), "{msg}");
     assert!(msg.contains("iolab run") && msg.contains("--db"), "{msg}");
     assert!(!path.exists());
@@ -347,9 +346,9 @@ fn open_existing_reads_what_open_wrote() {
         vec![ok_result(), failed_result()],
     );
     store.save(&saved).unwrap();
-    let reader = Store::open_existing(&path).unwrap();
+    let mut reader = Store::open_existing(Place::File(path.clone())).unwrap();
     assert_eq!(reader.load("r1").unwrap(), saved);
-    assert_eq!(reader.path(), path);
+    assert_eq!(reader.place().file(), Some(path.as_path()));
 }
 
 #[test]
@@ -359,7 +358,7 @@ fn results_with_unknown_fields_still_load() {
         .save(&run("r1", "2024-01-01T00:00:00Z", vec![failed_result()]))
         .unwrap();
     let sql = "UPDATE results SET result_json = json_set(result_json, '$.added_later', 1.5)";
-    store.conn.execute(sql, []).unwrap();
+    store.db.execute(sql, &[]).unwrap();
     assert_eq!(store.load("r1").unwrap().results, vec![failed_result()]);
 }
 

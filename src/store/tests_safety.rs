@@ -4,7 +4,7 @@
 //! migrated.
 
 use super::saved::save_in;
-use super::schema::{self, MIGRATIONS};
+use super::schema::MIGRATIONS;
 use super::tests::{failed_result, ok_result, run, temp_store, usage_message};
 use super::*;
 
@@ -16,7 +16,7 @@ fn a_saved_run_reads_back_whole_with_its_histograms() {
         "2024-05-01T10:00:00Z",
         vec![ok_result(), failed_result()],
     );
-    let file = save_beside(&saved, &dir.path().join("results.db")).unwrap();
+    let file = save_beside(&saved, Some(&dir.path().join("results.db"))).unwrap();
     assert_eq!(file, dir.path().join("iolab-run-r1.json"));
     let back = read_saved(&file).unwrap();
     assert_eq!(back, saved);
@@ -91,7 +91,10 @@ fn import_stores_a_run_once_and_refuses_another_under_its_id() {
     let other = run("r1", "2024-06-01T10:00:00Z", vec![]);
     let msg = usage_message(store.import(&other).unwrap_err());
     assert!(msg.contains("another run with the id r1"), "{msg}");
-    assert_eq!(store.history(10).unwrap().len(), 1);
+    assert_eq!(
+        store.history(10, &HistoryFilter::default()).unwrap().len(),
+        1
+    );
 }
 
 #[test]
@@ -136,11 +139,11 @@ fn a_version_1_store_without_claims_still_loads() {
         .save(&run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]))
         .unwrap();
     store
-        .conn
-        .execute_batch("ALTER TABLE runs DROP COLUMN claims_json; PRAGMA user_version = 1;")
+        .db
+        .batch("ALTER TABLE runs DROP COLUMN claims_json; PRAGMA user_version = 1;")
         .unwrap();
     // As `open_existing` leaves a store it could not migrate.
-    store.version = schema::user_version(&store.conn).unwrap();
+    store.version = store.db.schema_version().unwrap();
     assert_eq!(store.version, 1);
     let loaded = store.load("r1").unwrap();
     assert!(loaded.claims.is_empty());
@@ -172,4 +175,34 @@ fn stores_opened_at_once_on_a_new_file_all_open() {
             assert_eq!(version, Ok(MIGRATIONS.len() as i64), "round {round}");
         }
     }
+}
+
+#[cfg(not(feature = "fleet"))]
+#[test]
+fn a_server_store_without_the_fleet_feature_is_a_usage_error_naming_it() {
+    let url = std::path::Path::new("postgresql://iolab:pw@127.0.0.1:1/iolab");
+    let msg = usage_message(Store::open(url).err().expect("must fail"));
+    assert!(msg.contains("--features fleet"), "{msg}");
+    assert!(!msg.contains("pw@"), "the password is never shown: {msg}");
+}
+
+#[test]
+fn a_database_with_another_programs_tables_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("CREATE TABLE users (id INTEGER)")
+        .unwrap();
+    drop(conn);
+    let msg = usage_message(Store::open(&path).err().expect("must fail"));
+    assert!(msg.contains("another program's tables (users)"), "{msg}");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    let tables: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table'",
+            [],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(tables, 1);
 }

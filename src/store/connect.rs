@@ -1,0 +1,142 @@
+//! Opening a store at its place: for writing (created if needed and
+//! migrated, which also proves it can be written before a run measures
+//! anything), or for the commands that only read. An SQLite file is opened
+//! by `open.rs`; a PostgreSQL server by `pg.rs` when iolab is built with
+//! the `fleet` feature, and refused with the way to get it when not.
+
+use super::{one_line, open, schema, sqlite, Place, Store};
+use crate::error::UsageError;
+use anyhow::Context;
+use rusqlite::Connection;
+use std::path::Path;
+
+impl Store {
+    /// Opens the store at `path` (a file, or a `postgresql://` URL) for
+    /// writing, creating it (and its directories) if needed and bringing
+    /// its schema up to date. Fails, naming the store and the reason, when
+    /// it cannot be written.
+    pub fn open(path: &Path) -> anyhow::Result<Store> {
+        Store::open_at(Place::of(path))
+    }
+
+    pub(crate) fn open_at(place: Place) -> anyhow::Result<Store> {
+        let db = match &place {
+            Place::File(path) => create_parent(path)
+                .and_then(|()| open::writable(path, true))
+                .map(|conn| Box::new(conn) as _),
+            Place::Server(url) => server(url).and_then(|mut db| {
+                schema::migrate(db.as_mut())?;
+                Ok(db)
+            }),
+        }
+        .with_context(|| format!("cannot write the result store {place}"))
+        .map_err(one_line)?;
+        Ok(Store {
+            db,
+            place,
+            version: schema::latest_version(),
+        })
+    }
+
+    /// Opens a store that must already exist, for the commands that only
+    /// read: they work on a read-only file or mount.
+    pub(crate) fn open_existing(place: Place) -> anyhow::Result<Store> {
+        match &place {
+            Place::File(path) => Store::open_file(path),
+            Place::Server(url) => {
+                let mut db = server(url)
+                    .with_context(|| format!("cannot read the result store {place}"))
+                    .map_err(one_line)?;
+                let version = db
+                    .schema_version()
+                    .with_context(|| format!("cannot read the result store {place}"))
+                    .map_err(one_line)?;
+                // An older store (or an empty database) is brought up to
+                // date, as `iolab run` would.
+                if version < schema::latest_version() {
+                    return Store::open_at(place);
+                }
+                schema::refuse_newer(version)
+                    .with_context(|| format!("cannot read the result store {place}"))
+                    .map_err(one_line)?;
+                Ok(Store { db, place, version })
+            }
+        }
+    }
+
+    fn open_file(path: &Path) -> anyhow::Result<Store> {
+        if let Ok(false) = path.try_exists() {
+            return Err(UsageError::new(format!(
+                "no result store at {}: run 'iolab run' first or pass --db FILE",
+                path.display()
+            ))
+            .into());
+        }
+        let cannot_read = || format!("cannot read the result store {}", path.display());
+        // Read-only, so a file removed meanwhile is an error, not a new store.
+        let conn = open::read_only(path)
+            .with_context(cannot_read)
+            .map_err(one_line)?;
+        let version = sqlite::user_version(&conn)
+            .with_context(cannot_read)
+            .map_err(one_line)?;
+        schema::refuse_newer(version)
+            .with_context(cannot_read)
+            .map_err(one_line)?;
+        if version < schema::latest_version() {
+            return Store::upgrade(conn, path, version);
+        }
+        Ok(Store::sqlite(conn, path, version))
+    }
+
+    /// An older store is migrated if it can be written, else read as it is.
+    fn upgrade(reader: Connection, path: &Path, version: i64) -> anyhow::Result<Store> {
+        let (conn, version) = match open::writable(path, false) {
+            Ok(conn) => (conn, schema::latest_version()),
+            Err(_) if version >= 1 => (reader, version),
+            Err(err) if err.chain().any(|link| link.is::<UsageError>()) => {
+                let context = format!("cannot read the result store {}", path.display());
+                return Err(one_line(err.context(context)));
+            }
+            Err(err) => {
+                return Err(UsageError::new(format!(
+                    "the result store {} was never set up (it has no tables) and cannot be \
+                     written here: {err:#}",
+                    path.display()
+                ))
+                .into())
+            }
+        };
+        Ok(Store::sqlite(conn, path, version))
+    }
+
+    fn sqlite(conn: Connection, path: &Path, version: i64) -> Store {
+        Store {
+            db: Box::new(conn),
+            place: Place::File(path.to_path_buf()),
+            version,
+        }
+    }
+}
+
+#[cfg(feature = "fleet")]
+fn server(url: &str) -> anyhow::Result<Box<dyn super::Db>> {
+    Ok(Box::new(super::pg::connect(url)?))
+}
+
+#[cfg(not(feature = "fleet"))]
+fn server(_url: &str) -> anyhow::Result<Box<dyn super::Db>> {
+    Err(UsageError::new(
+        "this iolab was built without PostgreSQL stores (the `fleet` feature): \
+         build it with `cargo build --features fleet`, or pass --db FILE",
+    )
+    .into())
+}
+
+fn create_parent(path: &Path) -> anyhow::Result<()> {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => std::fs::create_dir_all(dir)
+            .with_context(|| format!("creating the directory {}", dir.display())),
+        _ => Ok(()),
+    }
+}
