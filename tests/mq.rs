@@ -6,8 +6,8 @@
 //! filesystem (/dev/mqueue, or mounted on a temp dir as root).
 
 mod common;
-use common::{alive, children_of, results, Sandbox};
-use iolab::mechanism::{find, BoxEndpoint, Support, Values};
+use common::{alive, children_of, Sandbox};
+use iolab::mechanism::{find, BoxEndpoint, Values};
 use iolab::scenario::Value;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -24,12 +24,8 @@ fn proc_limit(file: &str) -> usize {
         .unwrap()
 }
 
-/// Whether mq works here; otherwise the test is skipped with the reason.
 fn mq_here() -> bool {
-    match find("mq").expect("mq is in the mechanism list").probe() {
-        Support::Yes => true,
-        Support::No(why) => common::require(false, &format!("mq unsupported: {why}")),
-    }
+    common::mech::here("mq")
 }
 
 fn pair(size: Option<u64>) -> (BoxEndpoint, BoxEndpoint) {
@@ -112,30 +108,8 @@ fn an_end_that_moved_messages_says_goodbye_and_an_idle_one_does_not() {
     assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
 }
 
-/// `iolab run SCENARIO --mech mq` in both placements and `mode`, with
-/// `params`; every case must be ok, verified, and have moved messages.
 fn verified_run(sb: &Sandbox, scenario: &str, mode: &str, params: &[&str]) {
-    let mut args = vec!["run", scenario, "--mech", "mq", "--mode", mode];
-    args.extend(["--placement", "same-cpu,cross-cpu", "--repeat", "1"]);
-    for p in params {
-        args.extend(["--param", p]);
-    }
-    args.extend(["--json", "-", "--no-store"]);
-    let run = sb.run_json(&args);
-    let res = results(&run);
-    assert_eq!(res.len(), 2 * params_cases(params), "{scenario} {mode}");
-    for r in res {
-        let case = r["case"].as_str().unwrap();
-        assert!(case.starts_with("mq/") && case.contains(mode), "{case}");
-        assert_eq!(r["status"], "ok", "{case}: {}", r["reason"]);
-        assert_eq!(r["verified"]["ok"], true, "{case}");
-        assert!(r["verified"]["messages"].as_u64().unwrap() > 0, "{case}");
-    }
-}
-
-/// Cases per placement: the product of the comma lists in `params`.
-fn params_cases(params: &[&str]) -> usize {
-    params.iter().map(|p| p.split(',').count()).product()
+    common::mech::verified_run(sb, "mq", scenario, mode, params);
 }
 
 #[test]
@@ -172,28 +146,8 @@ fn contention_runs_verified_in_both_placements_and_modes() {
     }
 }
 
-/// A run with the test-only fault: one case, failed by verification.
 fn corrupted_run(sb: &Sandbox, scenario: &str, params: &[&str]) {
-    let mut args = vec!["run", scenario, "--mech", "mq", "--placement", "same-cpu"];
-    for p in params {
-        args.extend(["--param", p]);
-    }
-    args.extend([
-        "--repeat",
-        "1",
-        "--fault",
-        "corrupt",
-        "--json",
-        "-",
-        "--no-store",
-    ]);
-    let run = sb.run_json(&args);
-    let r = &results(&run)[0];
-    assert_eq!(r["status"], "failed", "{r}");
-    assert_eq!(r["verified"]["ok"], false, "{r}");
-    let reason = r["reason"].as_str().unwrap();
-    assert!(reason.starts_with("verification failed"), "{reason}");
-    assert_eq!(r["metrics"], serde_json::json!({}));
+    common::mech::corrupted_run(sb, "mq", scenario, params);
 }
 
 #[test]

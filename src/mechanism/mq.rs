@@ -36,20 +36,13 @@ impl Mechanism for Mq {
         "POSIX message queues, one per direction (mq_open, unlinked once both ends are open)"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: true,
-            counter: false,
-            reliable: true,
-        }
+        Caps::RECORDS
     }
     fn max_message(&self) -> usize {
         probed().as_ref().map_or(0, |l| l.msgsize)
     }
     fn probe(&self) -> Support {
-        match probed() {
-            Ok(_) => Support::Yes,
-            Err(why) => Support::No(why.clone()),
-        }
+        Support::of(probed())
     }
     fn connect(&self, _dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let limits = probed()
