@@ -7,9 +7,9 @@
 mod common;
 use common::mech::{contention, corrupted, here, pingpong, stream};
 
-#[test]
-fn unix_seqpacket_runs_verified_and_a_damaged_record_fails_it() {
-    let mech = "unix-seqpacket";
+/// A data mechanism with non-blocking calls: verified in pingpong,
+/// stream and contention, failed by a damaged message.
+fn data_mechanism(mech: &str) {
     if !here(mech) {
         return;
     }
@@ -17,4 +17,14 @@ fn unix_seqpacket_runs_verified_and_a_damaged_record_fails_it() {
     stream(mech, "size=64,4k");
     contention(mech);
     corrupted(mech, true);
+}
+
+#[test]
+fn unix_seqpacket_runs_verified_and_a_damaged_record_fails_it() {
+    data_mechanism("unix-seqpacket");
+}
+
+#[test]
+fn sysv_msg_runs_verified_and_a_damaged_message_fails_it() {
+    data_mechanism("sysv-msg");
 }

@@ -8,6 +8,7 @@ mod fifo;
 pub mod mq;
 mod pipe;
 mod shm;
+mod sysv_msg;
 mod tcp;
 mod typed_loop;
 mod udp;
@@ -157,6 +158,7 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &shm::Shm,
     &mq::Mq,
     &unix_seqpacket::UnixSeqpacket,
+    &sysv_msg::SysvMsg,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

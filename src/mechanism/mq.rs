@@ -96,24 +96,26 @@ fn read_limits(dir: &Path) -> Result<Limits, String> {
             dir.display()
         ));
     }
-    let read = |file: &str| -> Result<usize, String> {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        match text.trim().parse::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(format!(
-                "{} holds {:?}, not a positive number",
-                path.display(),
-                text.trim()
-            )),
-        }
-    };
+    let read = |file: &str| read_positive(&dir.join(file));
     Ok(Limits {
         depth: read("msg_max")?,
         msgsize: read("msgsize_max")?,
         queues: read("queues_max")?,
     })
+}
+
+/// A positive number from a /proc/sys file, or what is wrong with it.
+pub(super) fn read_positive(path: &Path) -> Result<usize, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "{} holds {:?}, not a positive number",
+            path.display(),
+            text.trim()
+        )),
+    }
 }
 
 /// A new queue opened for reading and for writing, its name already gone.

@@ -2,8 +2,10 @@
 //! tests: verified runs of pingpong, stream and contention in both modes
 //! and placements, and runs with the corrupt fault that must fail.
 
-use super::{require, results, Sandbox};
+use super::{alive, children_of, require, results, Sandbox};
 use iolab::mechanism::{find, Support};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
 
 /// Whether `mech` works here; otherwise the test is skipped with the reason.
 pub fn here(mech: &str) -> bool {
@@ -93,4 +95,38 @@ pub fn corrupted(mech: &str, data: bool) {
     if data {
         corrupted_run(&Sandbox::new(), mech, "stream", &["size=64", "bytes=64k"]);
     }
+}
+
+/// `iolab run pingpong --mech MECH` interrupted mid-run exits 130 and
+/// leaves no peer and no temp dir.
+pub fn interrupted(mech: &str, mode: &str) {
+    let sb = Sandbox::new();
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
+        .args(["run", "pingpong", "--mech", mech, "--mode", mode])
+        .args(["--param", "count=100M", "--repeat", "1", "--no-store"])
+        .env("TMPDIR", sb.tmp())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let peers = if mode == "processes" { 2 } else { 0 };
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let started =
+        |kids: &Vec<u32>| kids.len() >= peers && std::fs::read_dir(sb.tmp()).unwrap().count() > 0;
+    let kids = loop {
+        let kids = children_of(pid);
+        if started(&kids) {
+            break kids;
+        }
+        assert!(Instant::now() < deadline, "the run did not start");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    std::thread::sleep(Duration::from_millis(200));
+    let int = rustix::process::Signal::INT;
+    rustix::process::kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap(), int)
+        .unwrap();
+    assert_eq!(child.wait().unwrap().code(), Some(130), "{mode}");
+    assert!(kids.iter().all(|k| !alive(*k)), "a peer outlived the run");
+    sb.assert_tmp_empty();
 }
