@@ -6,14 +6,13 @@
 //! filesystem (/dev/mqueue, or mounted on a temp dir as root).
 
 mod common;
-use common::{alive, children_of, results, Sandbox};
-use iolab::mechanism::{find, BoxEndpoint, Support, Values};
+use common::{alive, Sandbox};
+use iolab::mechanism::{find, BoxEndpoint, Values};
 use iolab::scenario::Value;
 use std::io;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
 fn proc_limit(file: &str) -> usize {
     let path = format!("/proc/sys/fs/mqueue/{file}");
@@ -24,12 +23,8 @@ fn proc_limit(file: &str) -> usize {
         .unwrap()
 }
 
-/// Whether mq works here; otherwise the test is skipped with the reason.
 fn mq_here() -> bool {
-    match find("mq").expect("mq is in the mechanism list").probe() {
-        Support::Yes => true,
-        Support::No(why) => common::require(false, &format!("mq unsupported: {why}")),
-    }
+    common::mech::here("mq")
 }
 
 fn pair(size: Option<u64>) -> (BoxEndpoint, BoxEndpoint) {
@@ -112,30 +107,8 @@ fn an_end_that_moved_messages_says_goodbye_and_an_idle_one_does_not() {
     assert_eq!(err.kind(), io::ErrorKind::UnexpectedEof);
 }
 
-/// `iolab run SCENARIO --mech mq` in both placements and `mode`, with
-/// `params`; every case must be ok, verified, and have moved messages.
 fn verified_run(sb: &Sandbox, scenario: &str, mode: &str, params: &[&str]) {
-    let mut args = vec!["run", scenario, "--mech", "mq", "--mode", mode];
-    args.extend(["--placement", "same-cpu,cross-cpu", "--repeat", "1"]);
-    for p in params {
-        args.extend(["--param", p]);
-    }
-    args.extend(["--json", "-", "--no-store"]);
-    let run = sb.run_json(&args);
-    let res = results(&run);
-    assert_eq!(res.len(), 2 * params_cases(params), "{scenario} {mode}");
-    for r in res {
-        let case = r["case"].as_str().unwrap();
-        assert!(case.starts_with("mq/") && case.contains(mode), "{case}");
-        assert_eq!(r["status"], "ok", "{case}: {}", r["reason"]);
-        assert_eq!(r["verified"]["ok"], true, "{case}");
-        assert!(r["verified"]["messages"].as_u64().unwrap() > 0, "{case}");
-    }
-}
-
-/// Cases per placement: the product of the comma lists in `params`.
-fn params_cases(params: &[&str]) -> usize {
-    params.iter().map(|p| p.split(',').count()).product()
+    common::mech::verified_run(sb, "mq", scenario, mode, params);
 }
 
 #[test]
@@ -172,28 +145,8 @@ fn contention_runs_verified_in_both_placements_and_modes() {
     }
 }
 
-/// A run with the test-only fault: one case, failed by verification.
 fn corrupted_run(sb: &Sandbox, scenario: &str, params: &[&str]) {
-    let mut args = vec!["run", scenario, "--mech", "mq", "--placement", "same-cpu"];
-    for p in params {
-        args.extend(["--param", p]);
-    }
-    args.extend([
-        "--repeat",
-        "1",
-        "--fault",
-        "corrupt",
-        "--json",
-        "-",
-        "--no-store",
-    ]);
-    let run = sb.run_json(&args);
-    let r = &results(&run)[0];
-    assert_eq!(r["status"], "failed", "{r}");
-    assert_eq!(r["verified"]["ok"], false, "{r}");
-    let reason = r["reason"].as_str().unwrap();
-    assert!(reason.starts_with("verification failed"), "{reason}");
-    assert_eq!(r["metrics"], serde_json::json!({}));
+    common::mech::corrupted_run(sb, "mq", scenario, params);
 }
 
 #[test]
@@ -354,38 +307,9 @@ fn the_sweep_removes_queues_of_dead_processes_only() {
     iolab::sys::mq::unlink(&queue_name(&live)).unwrap();
 }
 
-/// `iolab run pingpong --mech mq` interrupted mid-run exits 130 and leaves
-/// no peer, no temp dir and no queue.
+/// `iolab run pingpong --mech mq` interrupted mid-run leaves no queue.
 fn interrupted(listing: &Listing, mode: &str) {
-    let sb = Sandbox::new();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
-        .args(["run", "pingpong", "--mech", "mq", "--mode", mode])
-        .args(["--param", "count=100M", "--repeat", "1", "--no-store"])
-        .env("TMPDIR", sb.tmp())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let pid = child.id();
-    let peers = if mode == "processes" { 2 } else { 0 };
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let started =
-        |kids: &Vec<u32>| kids.len() >= peers && std::fs::read_dir(sb.tmp()).unwrap().count() > 0;
-    let kids = loop {
-        let kids = children_of(pid);
-        if started(&kids) {
-            break kids;
-        }
-        assert!(Instant::now() < deadline, "the run did not start");
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    std::thread::sleep(Duration::from_millis(200));
-    let int = rustix::process::Signal::INT;
-    rustix::process::kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap(), int)
-        .unwrap();
-    assert_eq!(child.wait().unwrap().code(), Some(130), "{mode}");
-    assert!(kids.iter().all(|k| !alive(*k)), "a peer outlived the run");
-    sb.assert_tmp_empty();
+    common::mech::interrupted("mq", mode);
     listing.assert_clean(&format!("Ctrl-C in {mode}"));
 }
 

@@ -8,10 +8,12 @@ mod fifo;
 pub mod mq;
 mod pipe;
 mod shm;
+mod sysv_msg;
 mod tcp;
 mod typed_loop;
 mod udp;
 mod unix_dgram;
+mod unix_seqpacket;
 mod unix_stream;
 
 use crate::params::{ParamKind, ParamSpec, Value};
@@ -54,6 +56,13 @@ impl Caps {
         counter: false,
         reliable: true,
     };
+    /// Reliable messages, each arriving whole (datagram and record
+    /// sockets, message queues).
+    pub(crate) const RECORDS: Caps = Caps {
+        boundaries: true,
+        counter: false,
+        reliable: true,
+    };
 }
 
 /// Whether a mechanism can run on this machine.
@@ -61,6 +70,16 @@ impl Caps {
 pub enum Support {
     Yes,
     No(String),
+}
+
+impl Support {
+    /// Yes when a mechanism's one-time probe succeeded, else its reason.
+    pub(crate) fn of<T>(probed: &Result<T, String>) -> Support {
+        match probed {
+            Ok(_) => Support::Yes,
+            Err(why) => Support::No(why.clone()),
+        }
+    }
 }
 
 /// One end of a duplex channel. `send` delivers a whole message, `recv`
@@ -138,6 +157,8 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &tcp::Tcp,
     &shm::Shm,
     &mq::Mq,
+    &unix_seqpacket::UnixSeqpacket,
+    &sysv_msg::SysvMsg,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -36,20 +36,13 @@ impl Mechanism for Mq {
         "POSIX message queues, one per direction (mq_open, unlinked once both ends are open)"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: true,
-            counter: false,
-            reliable: true,
-        }
+        Caps::RECORDS
     }
     fn max_message(&self) -> usize {
         probed().as_ref().map_or(0, |l| l.msgsize)
     }
     fn probe(&self) -> Support {
-        match probed() {
-            Ok(_) => Support::Yes,
-            Err(why) => Support::No(why.clone()),
-        }
+        Support::of(probed())
     }
     fn connect(&self, _dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let limits = probed()
@@ -103,24 +96,26 @@ fn read_limits(dir: &Path) -> Result<Limits, String> {
             dir.display()
         ));
     }
-    let read = |file: &str| -> Result<usize, String> {
-        let path = dir.join(file);
-        let text = std::fs::read_to_string(&path)
-            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        match text.trim().parse::<usize>() {
-            Ok(n) if n > 0 => Ok(n),
-            _ => Err(format!(
-                "{} holds {:?}, not a positive number",
-                path.display(),
-                text.trim()
-            )),
-        }
-    };
+    let read = |file: &str| read_positive(&dir.join(file));
     Ok(Limits {
         depth: read("msg_max")?,
         msgsize: read("msgsize_max")?,
         queues: read("queues_max")?,
     })
+}
+
+/// A positive number from a /proc/sys file, or what is wrong with it.
+pub(super) fn read_positive(path: &Path) -> Result<usize, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    match text.trim().parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err(format!(
+            "{} holds {:?}, not a positive number",
+            path.display(),
+            text.trim()
+        )),
+    }
 }
 
 /// A new queue opened for reading and for writing, its name already gone.

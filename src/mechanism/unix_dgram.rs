@@ -22,18 +22,14 @@ impl Mechanism for UnixDgram {
         "AF_UNIX datagram socketpair (message boundaries kept)"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: true,
-            counter: false,
-            reliable: true,
-        }
+        Caps::RECORDS
     }
     fn max_message(&self) -> usize {
         static MAX: OnceLock<usize> = OnceLock::new();
-        *MAX.get_or_init(|| probe_max().unwrap_or(0))
+        *MAX.get_or_init(|| probe_max(SocketType::DGRAM).unwrap_or(0))
     }
     fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
-        let (a, b) = pair()?;
+        let (a, b) = pair(SocketType::DGRAM)?;
         Ok((
             Box::new(DgramEndpoint {
                 fd: a,
@@ -47,18 +43,19 @@ impl Mechanism for UnixDgram {
     }
 }
 
-fn pair() -> io::Result<(OwnedFd, OwnedFd)> {
+/// An AF_UNIX socketpair of `kind` (datagram or seqpacket).
+pub(super) fn pair(kind: SocketType) -> io::Result<(OwnedFd, OwnedFd)> {
     Ok(socketpair(
         AddressFamily::UNIX,
-        SocketType::DGRAM,
+        kind,
         SocketFlags::CLOEXEC,
         None,
     )?)
 }
 
-/// Binary search for the largest datagram one send accepts.
-fn probe_max() -> io::Result<usize> {
-    let (a, b) = pair()?;
+/// Binary search for the largest message one send on a `kind` pair accepts.
+pub(super) fn probe_max(kind: SocketType) -> io::Result<usize> {
+    let (a, b) = pair(kind)?;
     let mut buf = vec![0u8; 4 << 20];
     let (mut ok, mut too_big) = (1usize, buf.len());
     while too_big - ok > 1 {
@@ -82,7 +79,7 @@ mod tests {
     fn probed_maximum_is_accepted_and_one_more_is_not() {
         let max = UnixDgram.max_message();
         assert!(max > 1024, "max {max}");
-        let (a, _b) = pair().unwrap();
+        let (a, _b) = pair(SocketType::DGRAM).unwrap();
         let buf = vec![0u8; max + 1];
         assert!(send(&a, &buf[..max], SendFlags::DONTWAIT).is_ok());
         assert!(send(&a, &buf, SendFlags::DONTWAIT).is_err());

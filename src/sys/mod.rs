@@ -11,6 +11,7 @@ pub(crate) mod select;
 pub mod shared;
 pub(crate) mod signals;
 pub(crate) mod spawn;
+pub(crate) mod sysv_msg;
 pub(crate) mod tsc;
 pub(crate) mod uring;
 pub(crate) mod uring_poll;

@@ -4,6 +4,8 @@
 
 #![allow(dead_code)]
 
+pub mod mech;
+
 use assert_cmd::Command;
 use std::io::Write;
 use std::path::{Path, PathBuf};

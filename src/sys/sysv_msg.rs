@@ -1,0 +1,100 @@
+//! System V message queues (svipc(7), msgget(2)), which rustix does not
+//! cover: a private queue, send and receive (blocking or IPC_NOWAIT), and
+//! removal with IPC_RMID. A private queue has no name and outlives every
+//! process until removed, so the ids this process creates are kept in a
+//! list and whatever is still on it is removed when the process exits
+//! (`exit`, also after an error or a second Ctrl-C); only SIGKILL escapes.
+
+use std::io;
+use std::sync::{Mutex, OnceLock};
+
+/// The ids of the queues this process created and has not removed.
+static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+/// The process that created them (a forked child must not remove them).
+static CREATOR: OnceLock<u32> = OnceLock::new();
+
+fn live() -> std::sync::MutexGuard<'static, Vec<i32>> {
+    LIVE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+extern "C" fn remove_live_at_exit() {
+    if CREATOR.get() == Some(&std::process::id()) {
+        for id in live().drain(..) {
+            let _ = rmid(id);
+        }
+    }
+}
+
+fn rmid(id: i32) -> io::Result<()> {
+    // SAFETY: IPC_RMID reads no buffer; a null pointer is allowed.
+    super::cvt(unsafe { libc::msgctl(id, libc::IPC_RMID, std::ptr::null_mut()) }).map(drop)
+}
+
+/// A new private queue (mode 0600), removed at the latest when this
+/// process exits.
+pub(crate) fn create() -> io::Result<i32> {
+    CREATOR.get_or_init(|| {
+        // SAFETY: the handler is an extern "C" fn that never unwinds.
+        unsafe { libc::atexit(remove_live_at_exit) };
+        std::process::id()
+    });
+    let mut live = live();
+    // SAFETY: msgget takes plain integer arguments.
+    let id = super::cvt(unsafe { libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) })?;
+    live.push(id);
+    Ok(id)
+}
+
+/// Removes the queues `ids` (of this process) now; queued messages are
+/// lost and a waiting caller fails with EIDRM.
+pub(crate) fn remove(ids: &[i32]) -> io::Result<()> {
+    let mut live = live();
+    let mut first_err = Ok(());
+    for id in ids {
+        if let Some(at) = live.iter().position(|l| l == id) {
+            live.swap_remove(at);
+            first_err = first_err.and(rmid(*id));
+        }
+    }
+    first_err
+}
+
+/// The message type every message carries (msgrcv takes the oldest).
+const MTYPE: libc::c_long = 1;
+const HEAD: usize = std::mem::size_of::<libc::c_long>();
+
+fn flags(wait: bool) -> libc::c_int {
+    if wait {
+        0
+    } else {
+        libc::IPC_NOWAIT
+    }
+}
+
+/// Queues `msg`, through `scratch` (a `struct msgbuf` is the type, then
+/// the text). Without `wait`, a full queue fails with EAGAIN.
+pub(crate) fn send(id: i32, msg: &[u8], scratch: &mut Vec<u8>, wait: bool) -> io::Result<()> {
+    scratch.clear();
+    scratch.extend_from_slice(&MTYPE.to_ne_bytes());
+    scratch.extend_from_slice(msg);
+    // SAFETY: `scratch` holds a c_long type followed by `msg.len()` bytes.
+    let ret = unsafe { libc::msgsnd(id, scratch.as_ptr().cast(), msg.len(), flags(wait)) };
+    super::cvt(ret).map(drop)
+}
+
+/// Takes the oldest message into `buf` through `scratch` and returns its
+/// length; one longer than `buf` fails with E2BIG. Without `wait`, an
+/// empty queue fails with ENOMSG.
+pub(crate) fn receive(
+    id: i32,
+    buf: &mut [u8],
+    scratch: &mut Vec<u8>,
+    wait: bool,
+) -> io::Result<usize> {
+    scratch.resize(HEAD + buf.len(), 0);
+    // SAFETY: `scratch` has room for the c_long type and `buf.len()` bytes.
+    let n = unsafe { libc::msgrcv(id, scratch.as_mut_ptr().cast(), buf.len(), 0, flags(wait)) };
+    let n = usize::try_from(n).map_err(|_| io::Error::last_os_error())?;
+    buf[..n].copy_from_slice(&scratch[HEAD..HEAD + n]);
+    Ok(n)
+}
