@@ -5,18 +5,23 @@
 //! skipped with its `iolab list` reason.
 
 mod common;
-use common::mech::{contention, corrupted, here, pingpong, stream};
+use common::mech::{contention, corrupted, here, interrupted, pingpong, stream};
 
-/// A data mechanism with non-blocking calls: verified in pingpong,
-/// stream and contention, failed by a damaged message.
-fn data_mechanism(mech: &str) {
+/// A mechanism with non-blocking calls: verified in pingpong, stream
+/// and contention at these sizes, failed by a damaged message.
+fn mechanism(mech: &str, pingpong_sizes: &str, stream_sizes: &str) {
     if !here(mech) {
         return;
     }
-    pingpong(mech, "size=1,8k");
-    stream(mech, "size=64,4k");
+    pingpong(mech, pingpong_sizes);
+    stream(mech, stream_sizes);
     contention(mech);
     corrupted(mech, true);
+}
+
+/// A data mechanism: small and large messages.
+fn data_mechanism(mech: &str) {
+    mechanism(mech, "size=1,8k", "size=64,4k");
 }
 
 #[test]
@@ -27,4 +32,22 @@ fn unix_seqpacket_runs_verified_and_a_damaged_record_fails_it() {
 #[test]
 fn sysv_msg_runs_verified_and_a_damaged_message_fails_it() {
     data_mechanism("sysv-msg");
+}
+
+/// A notification mechanism: its message is always the 8-byte counter.
+fn notification_mechanism(mech: &str) {
+    mechanism(mech, "size=8", "size=8");
+}
+
+#[test]
+fn futex_runs_verified_and_a_damaged_count_fails_it() {
+    notification_mechanism("futex");
+}
+
+#[test]
+fn futex_sides_asleep_in_futex_wait_stop_on_ctrl_c() {
+    if here("futex") {
+        interrupted("futex", "threads");
+        interrupted("futex", "processes");
+    }
 }

@@ -5,6 +5,7 @@
 mod eventfd;
 mod fdio;
 mod fifo;
+mod futex;
 pub mod mq;
 mod pipe;
 mod shm;
@@ -61,6 +62,13 @@ impl Caps {
     pub(crate) const RECORDS: Caps = Caps {
         boundaries: true,
         counter: false,
+        reliable: true,
+    };
+    /// An 8-byte counter per direction, values adding up until read
+    /// (eventfd, futex): a notification, not data.
+    pub(crate) const COUNTER: Caps = Caps {
+        boundaries: true,
+        counter: true,
         reliable: true,
     };
 }
@@ -159,6 +167,7 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &mq::Mq,
     &unix_seqpacket::UnixSeqpacket,
     &sysv_msg::SysvMsg,
+    &futex::Futex,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {
