@@ -144,6 +144,15 @@ pub trait Mechanism: Sync {
     fn probe(&self) -> Support {
         Support::Yes
     }
+    /// Whether the two ends work in two forked processes (`--mode
+    /// processes`); an in-process channel says why not.
+    fn in_processes(&self) -> Support {
+        Support::Yes
+    }
+    /// Whether the two ends work as two threads of one process.
+    fn in_threads(&self) -> Support {
+        Support::Yes
+    }
     /// Parameters of the mechanism itself (shm: `wake`); they sweep like a
     /// scenario's and appear in the case name as `key=value`.
     fn params(&self) -> &'static [ParamSpec] {
