@@ -85,7 +85,7 @@ fn mechanism_table() -> Table {
 fn mechanism_row(m: &dyn Mechanism) -> Vec<String> {
     let caps = m.caps();
     let (carries, boundaries) = match (caps.counter, caps.boundaries, caps.reliable) {
-        (true, _, _) => ("notification", "counts add up"),
+        (true, _, _) => ("notification", "counts (may add up)"),
         (false, true, true) => ("data", "kept"),
         (false, true, false) => ("data", "kept, may be dropped"),
         (false, false, _) => ("data", "none (byte stream)"),
@@ -245,7 +245,7 @@ mod tests {
                 "eventfd",
                 "yes",
                 "notification",
-                "counts add up",
+                "counts (may add up)",
                 "8 B",
                 both
             ]

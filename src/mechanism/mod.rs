@@ -9,6 +9,7 @@ mod futex;
 pub mod mq;
 mod pipe;
 mod shm;
+mod signal;
 mod sysv_msg;
 mod tcp;
 mod typed_loop;
@@ -177,6 +178,7 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &unix_seqpacket::UnixSeqpacket,
     &sysv_msg::SysvMsg,
     &futex::Futex,
+    &signal::Signal,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {
