@@ -261,6 +261,8 @@ mod tests {
                 both
             ]
         );
+        let why = "an in-process baseline: its two ends are threads of one process";
+        assert_eq!(row("channel")[5], format!("threads (processes: {why})"));
         let header = "mechanism  here  carries  boundaries  max message  sides  what it is";
         let squeezed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed(&overview()).contains(&squeezed(header)));

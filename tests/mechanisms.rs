@@ -6,6 +6,7 @@
 
 mod common;
 use common::mech::{contention, corrupted, here, interrupted, pingpong, stream};
+use common::mech::{unsupported_in, BOTH_MODES};
 
 /// A mechanism with non-blocking calls: verified in pingpong, stream
 /// and contention at these sizes, failed by a damaged message in
@@ -14,10 +15,10 @@ fn mechanism(mech: &str, pingpong_sizes: &str, stream_sizes: &str, stream_fails:
     if !here(mech) {
         return;
     }
-    pingpong(mech, pingpong_sizes);
-    stream(mech, stream_sizes);
-    contention(mech);
-    corrupted(mech, stream_fails);
+    pingpong(mech, BOTH_MODES, pingpong_sizes);
+    stream(mech, BOTH_MODES, stream_sizes);
+    contention(mech, BOTH_MODES);
+    corrupted(mech, "processes", stream_fails);
 }
 
 /// A data mechanism: small and large messages.
@@ -67,4 +68,28 @@ fn signal_sides_asleep_in_sigwaitinfo_stop_on_ctrl_c() {
         interrupted("signal", "threads");
         interrupted("signal", "processes");
     }
+}
+
+/// An in-process baseline: verified as threads in pingpong, stream and
+/// contention, failed by a damaged message, unsupported as processes
+/// with the reason, and stopped by Ctrl-C.
+fn in_process_baseline(mech: &str) {
+    let threads = &["threads"];
+    pingpong(mech, threads, "size=1,8k");
+    stream(mech, threads, "size=64,4k");
+    contention(mech, threads);
+    corrupted(mech, "threads", true);
+    let why = "an in-process baseline: its two ends are threads of one process";
+    unsupported_in(mech, "processes", why);
+    interrupted(mech, "threads");
+}
+
+#[test]
+fn channel_runs_verified_as_threads_only_and_a_damaged_message_fails_it() {
+    in_process_baseline("channel");
+}
+
+#[test]
+fn condvar_runs_verified_as_threads_only_and_a_damaged_message_fails_it() {
+    in_process_baseline("condvar");
 }

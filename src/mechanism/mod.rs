@@ -2,6 +2,8 @@
 //! in its own file behind `trait Mechanism`; `ALL` lists them. A scenario asks
 //! for capabilities (`Caps`) and every mechanism that has them takes part.
 
+mod channel;
+mod condvar;
 mod eventfd;
 mod fdio;
 mod fifo;
@@ -82,12 +84,38 @@ pub enum Support {
 }
 
 impl Support {
+    /// This, and then `other`: the first reason why not.
+    pub(crate) fn and(self, other: Support) -> Support {
+        match self {
+            Support::Yes => other,
+            no => no,
+        }
+    }
+
     /// Yes when a mechanism's one-time probe succeeded, else its reason.
     pub(crate) fn of<T>(probed: &Result<T, String>) -> Support {
         match probed {
             Ok(_) => Support::Yes,
             Err(why) => Support::No(why.clone()),
         }
+    }
+}
+
+/// Why an in-process mechanism (a channel, a condition variable) has no
+/// processes mode: forked sides would each hold a copy of its memory.
+pub(crate) fn in_process_only() -> Support {
+    Support::No("an in-process baseline: its two ends are threads of one process".to_string())
+}
+
+/// How long an in-process wait blocks between two looks at "cancelled?"
+/// (the runner's interrupt cannot stop a futex wait inside std).
+pub(crate) const CANCEL_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The error of a side that gave up because the run was cancelled.
+pub(crate) fn check_cancelled() -> io::Result<()> {
+    match crate::cancel::cancelled() {
+        true => Err(io::Error::new(io::ErrorKind::Interrupted, "cancelled")),
+        false => Ok(()),
     }
 }
 
@@ -179,6 +207,8 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &sysv_msg::SysvMsg,
     &futex::Futex,
     &signal::Signal,
+    &channel::Channel,
+    &condvar::CondvarQueue,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {
