@@ -2,8 +2,9 @@
 //! what this machine supports, and what the store holds.
 
 use crate::error::{UsageError, UsageResult};
+use crate::format;
 use crate::measure::pin::{self, Placement, ALL_PLACEMENTS};
-use crate::mechanism::{self, Support};
+use crate::mechanism::{self, Mechanism, Support};
 use crate::scenario::{self, suite, Scenario};
 use crate::store::RunSummary;
 use comfy_table::{presets::NOTHING, Table};
@@ -21,12 +22,7 @@ pub(crate) fn overview() -> String {
     for s in scenario::ALL {
         scenarios.add_row(vec![s.name(), s.about()]);
     }
-    let mechs = support_table(
-        "mechanism",
-        mechanism::ALL
-            .iter()
-            .map(|m| (m.name(), m.probe(), m.about())),
-    );
+    let mechs = mechanism_table();
     let pollers = support_table(
         "poller",
         crate::poller::ALL
@@ -65,6 +61,59 @@ fn support_table<'a>(kind: &str, rows: impl Iterator<Item = (&'a str, Support, &
         t.add_row(vec![name.to_string(), support(here), about.to_string()]);
     }
     t
+}
+
+/// One row per mechanism: beside whether it runs here, what it carries,
+/// whether messages keep their boundaries, the largest message on this
+/// machine, and whether its ends may be processes and threads.
+fn mechanism_table() -> Table {
+    let mut t = table(&[
+        "mechanism",
+        "here",
+        "carries",
+        "boundaries",
+        "max message",
+        "sides",
+        "what it is",
+    ]);
+    for m in mechanism::ALL {
+        t.add_row(mechanism_row(*m));
+    }
+    t
+}
+
+fn mechanism_row(m: &dyn Mechanism) -> Vec<String> {
+    let caps = m.caps();
+    let (carries, boundaries) = match (caps.counter, caps.boundaries, caps.reliable) {
+        (true, _, _) => ("notification", "counts (may add up)"),
+        (false, true, true) => ("data", "kept"),
+        (false, true, false) => ("data", "kept, may be dropped"),
+        (false, false, _) => ("data", "none (byte stream)"),
+    };
+    let max = match m.max_message() {
+        usize::MAX => "unlimited".to_string(),
+        0 => "-".to_string(),
+        n => format::size(n as u64),
+    };
+    vec![
+        m.name().to_string(),
+        support(m.probe()),
+        carries.to_string(),
+        boundaries.to_string(),
+        max,
+        sides(m),
+        m.about().to_string(),
+    ]
+}
+
+/// "processes, threads", or the one mode left and why the other is not.
+fn sides(m: &dyn Mechanism) -> String {
+    match (m.in_processes(), m.in_threads()) {
+        (Support::Yes, Support::Yes) => "processes, threads".to_string(),
+        (Support::Yes, Support::No(why)) => format!("processes (threads: {why})"),
+        (Support::No(why), Support::Yes) => format!("threads (processes: {why})"),
+        (Support::No(p), Support::No(t)) => format!("none (processes: {p}; threads: {t})"),
+    }
 }
 
 fn support(s: Support) -> String {
@@ -165,4 +214,57 @@ pub(crate) fn history(runs: &[RunSummary]) -> String {
         ]);
     }
     format!("{t}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(name: &str) -> Vec<String> {
+        let row = mechanism_row(mechanism::find(name).unwrap());
+        row[..6].to_vec()
+    }
+
+    #[test]
+    fn mechanism_rows_say_what_each_carries_its_boundaries_size_and_sides() {
+        let both = "processes, threads";
+        assert_eq!(
+            row("pipe"),
+            [
+                "pipe",
+                "yes",
+                "data",
+                "none (byte stream)",
+                "unlimited",
+                both
+            ]
+        );
+        assert_eq!(
+            row("eventfd"),
+            [
+                "eventfd",
+                "yes",
+                "notification",
+                "counts (may add up)",
+                "8 B",
+                both
+            ]
+        );
+        assert_eq!(
+            row("udp"),
+            [
+                "udp",
+                "yes",
+                "data",
+                "kept, may be dropped",
+                "65507 B",
+                both
+            ]
+        );
+        let why = "an in-process baseline: its two ends are threads of one process";
+        assert_eq!(row("channel")[5], format!("threads (processes: {why})"));
+        let header = "mechanism  here  carries  boundaries  max message  sides  what it is";
+        let squeezed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(squeezed(&overview()).contains(&squeezed(header)));
+    }
 }

@@ -17,11 +17,7 @@ impl Mechanism for EventFd {
         "eventfd counters, one per direction (the 8-byte counter is the message)"
     }
     fn caps(&self) -> Caps {
-        Caps {
-            boundaries: true,
-            counter: true,
-            reliable: true,
-        }
+        Caps::COUNTER
     }
     fn max_message(&self) -> usize {
         8

@@ -2,12 +2,16 @@
 //! in its own file behind `trait Mechanism`; `ALL` lists them. A scenario asks
 //! for capabilities (`Caps`) and every mechanism that has them takes part.
 
+mod channel;
+mod condvar;
 mod eventfd;
 mod fdio;
 mod fifo;
+mod futex;
 pub mod mq;
 mod pipe;
 mod shm;
+mod signal;
 mod sysv_msg;
 mod tcp;
 mod typed_loop;
@@ -63,6 +67,13 @@ impl Caps {
         counter: false,
         reliable: true,
     };
+    /// An 8-byte counter per direction, values adding up until read
+    /// (eventfd, futex): a notification, not data.
+    pub(crate) const COUNTER: Caps = Caps {
+        boundaries: true,
+        counter: true,
+        reliable: true,
+    };
 }
 
 /// Whether a mechanism can run on this machine.
@@ -73,12 +84,38 @@ pub enum Support {
 }
 
 impl Support {
+    /// This, and then `other`: the first reason why not.
+    pub(crate) fn and(self, other: Support) -> Support {
+        match self {
+            Support::Yes => other,
+            no => no,
+        }
+    }
+
     /// Yes when a mechanism's one-time probe succeeded, else its reason.
     pub(crate) fn of<T>(probed: &Result<T, String>) -> Support {
         match probed {
             Ok(_) => Support::Yes,
             Err(why) => Support::No(why.clone()),
         }
+    }
+}
+
+/// Why an in-process mechanism (a channel, a condition variable) has no
+/// processes mode: forked sides would each hold a copy of its memory.
+pub(crate) fn in_process_only() -> Support {
+    Support::No("an in-process baseline: its two ends are threads of one process".to_string())
+}
+
+/// How long an in-process wait blocks between two looks at "cancelled?"
+/// (the runner's interrupt cannot stop a futex wait inside std).
+pub(crate) const CANCEL_POLL: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// The error of a side that gave up because the run was cancelled.
+pub(crate) fn check_cancelled() -> io::Result<()> {
+    match crate::cancel::cancelled() {
+        true => Err(io::Error::new(io::ErrorKind::Interrupted, "cancelled")),
+        false => Ok(()),
     }
 }
 
@@ -136,6 +173,15 @@ pub trait Mechanism: Sync {
     fn probe(&self) -> Support {
         Support::Yes
     }
+    /// Whether the two ends work in two forked processes (`--mode
+    /// processes`); an in-process channel says why not.
+    fn in_processes(&self) -> Support {
+        Support::Yes
+    }
+    /// Whether the two ends work as two threads of one process.
+    fn in_threads(&self) -> Support {
+        Support::Yes
+    }
     /// Parameters of the mechanism itself (shm: `wake`); they sweep like a
     /// scenario's and appear in the case name as `key=value`.
     fn params(&self) -> &'static [ParamSpec] {
@@ -159,6 +205,10 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &mq::Mq,
     &unix_seqpacket::UnixSeqpacket,
     &sysv_msg::SysvMsg,
+    &futex::Futex,
+    &signal::Signal,
+    &channel::Channel,
+    &condvar::CondvarQueue,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -60,7 +60,8 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
         for point in &points {
             for &mech in &mechs {
                 for mech_point in sweep_specs(mech.params(), inv, common, vec![point.clone()])? {
-                    let (values, unsupported, oversize) = fit::to_mechanism(mech, mech_point);
+                    let (values, unsupported, oversize) =
+                        fit::to_mechanism(mech, common.mode, mech_point);
                     let case = spec(Some(mech), Some(placement), values, unsupported);
                     if seen.insert(case.name()) {
                         out.push(Planned { case, oversize });

@@ -4,6 +4,7 @@
 
 use super::{Planned, Point};
 use crate::error::{UsageError, UsageResult};
+use crate::exec::Mode;
 use crate::mechanism::{Mechanism, Support, SIZE};
 use crate::scenario::Value;
 
@@ -29,9 +30,14 @@ fn above(sizes: &str, mech: &str, max: u64) -> String {
 /// why the case cannot run, if it cannot.
 pub(crate) fn to_mechanism(
     mech: &dyn Mechanism,
+    mode: Mode,
     mut point: Point,
 ) -> (Point, Option<String>, Option<Oversize>) {
-    let probe = match mech.probe() {
+    let here = match mode {
+        Mode::Processes => mech.probe().and(mech.in_processes()),
+        Mode::Threads => mech.probe().and(mech.in_threads()),
+    };
+    let probe = match here {
         Support::Yes => None,
         Support::No(why) => Some(why),
     };

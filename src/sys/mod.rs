@@ -6,6 +6,7 @@ pub mod fork;
 pub mod mmap;
 pub mod mq;
 pub mod owner;
+pub(crate) mod rt_signal;
 pub mod rusage;
 pub(crate) mod select;
 pub mod shared;

@@ -39,20 +39,18 @@ pub fn verified_run(sb: &Sandbox, mech: &str, scenario: &str, mode: &str, params
     sb.assert_tmp_empty();
 }
 
-pub fn pingpong(mech: &str, sizes: &str) {
-    for mode in ["threads", "processes"] {
-        verified_run(
-            &Sandbox::new(),
-            mech,
-            "pingpong",
-            mode,
-            &["count=300", sizes],
-        );
+/// Both modes, for a mechanism that works across processes and threads.
+pub const BOTH_MODES: &[&str] = &["threads", "processes"];
+
+pub fn pingpong(mech: &str, modes: &[&str], sizes: &str) {
+    for mode in modes {
+        let params = ["count=300", sizes];
+        verified_run(&Sandbox::new(), mech, "pingpong", mode, &params);
     }
 }
 
-pub fn stream(mech: &str, sizes: &str) {
-    for mode in ["threads", "processes"] {
+pub fn stream(mech: &str, modes: &[&str], sizes: &str) {
+    for mode in modes {
         verified_run(
             &Sandbox::new(),
             mech,
@@ -63,17 +61,38 @@ pub fn stream(mech: &str, sizes: &str) {
     }
 }
 
-pub fn contention(mech: &str) {
-    for mode in ["threads", "processes"] {
+pub fn contention(mech: &str, modes: &[&str]) {
+    for mode in modes {
         let params = ["test=both", "duration=60ms", "interval=20ms"];
         verified_run(&Sandbox::new(), mech, "contention", mode, &params);
     }
 }
 
+/// `iolab run pingpong --mech MECH --mode MODE`: its cases are
+/// unsupported with `reason`, and nothing is left behind.
+pub fn unsupported_in(mech: &str, mode: &str, reason: &str) {
+    let sb = Sandbox::new();
+    let args = ["run", "pingpong", "--mech", mech, "--mode", mode];
+    let run = sb.run_json(&[&args[..], &["--repeat", "1", "--json", "-", "--no-store"]].concat());
+    let res = results(&run);
+    assert!(!res.is_empty());
+    for r in res {
+        assert_eq!(r["status"], "unsupported", "{r}");
+        assert_eq!(r["reason"], reason, "{r}");
+    }
+    sb.assert_tmp_empty();
+}
+
 /// A run of `scenario` over `mech` with the test-only fault: its one case
 /// is failed by verification and carries no figures.
 pub fn corrupted_run(sb: &Sandbox, mech: &str, scenario: &str, params: &[&str]) {
+    corrupted_run_in(sb, mech, scenario, "processes", params);
+}
+
+/// `corrupted_run` with the sides in `mode`.
+pub fn corrupted_run_in(sb: &Sandbox, mech: &str, scenario: &str, mode: &str, params: &[&str]) {
     let mut args = vec!["run", scenario, "--mech", mech, "--placement", "same-cpu"];
+    args.extend(["--mode", mode]);
     for p in params {
         args.extend(["--param", p]);
     }
@@ -89,11 +108,13 @@ pub fn corrupted_run(sb: &Sandbox, mech: &str, scenario: &str, params: &[&str]) 
     sb.assert_tmp_empty();
 }
 
-/// A damaged message fails pingpong and, for a data mechanism, stream.
-pub fn corrupted(mech: &str, data: bool) {
-    corrupted_run(&Sandbox::new(), mech, "pingpong", &["count=200"]);
+/// A damaged message fails pingpong and, for a data mechanism, stream,
+/// with the sides in `mode`.
+pub fn corrupted(mech: &str, mode: &str, data: bool) {
+    corrupted_run_in(&Sandbox::new(), mech, "pingpong", mode, &["count=200"]);
     if data {
-        corrupted_run(&Sandbox::new(), mech, "stream", &["size=64", "bytes=64k"]);
+        let params = ["size=64", "bytes=64k"];
+        corrupted_run_in(&Sandbox::new(), mech, "stream", mode, &params);
     }
 }
 

@@ -11,12 +11,17 @@ mod wake;
 use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Values, SIZE};
 use crate::params::{ParamKind, ParamSpec};
 use crate::sys::shared::SharedRegion;
-use ring::{Consumer, Layout, Producer};
+use ring::{Consumer, Producer};
 use rustix::event::{eventfd, EventfdFlags};
 use std::io;
 use std::path::Path;
 use std::sync::Arc;
 use wake::{Channel, Mode, Waker, Want};
+
+// For `futex`, which sleeps and wakes as this ring's futex mode does.
+pub(super) use ring::{Layout, LINE};
+
+pub(super) use wake::{closed, Mode as WakeMode, Waker as SideWaker, Want as WakeFor};
 
 pub(crate) struct Shm;
 
