@@ -154,6 +154,8 @@ impl SignalEndpoint {
                 Ok(()) => return Ok(true),
                 Err(e) if e.raw_os_error() == Some(libc::EAGAIN) && wait => checkpoint()?,
                 Err(e) if e.raw_os_error() == Some(libc::EAGAIN) => return Ok(false),
+                // The receiving thread has ended: the peer is gone.
+                Err(e) if e.raw_os_error() == Some(libc::ESRCH) => return Err(closed()),
                 Err(e) => return Err(e),
             }
         }

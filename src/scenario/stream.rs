@@ -98,8 +98,12 @@ impl Scenario for Stream {
         let tracing = sched
             .explain
             .then(|| explain::Tracing::start(ctx.offcpu_stacks));
-        let reports = run_stream(case, ctx, size, sched, ctx.fault)?;
+        let mut reports = run_stream(case, ctx, size, sched, ctx.fault)?;
         let trace = tracing.map(explain::Tracing::finish);
+        let counter = case.mech.is_some_and(|m| m.caps().counter);
+        if let (true, [Ok(sender), Ok(receiver)]) = (counter, &mut reports) {
+            check_counted(sender, receiver);
+        }
         let Some([a, b]) = settle(out, reports, ROLES) else {
             return Ok(());
         };
@@ -307,9 +311,22 @@ fn count_sender(
         reps.begin(seq);
         let add: u64 = if corrupt_at == Some(seq) { 2 } else { 1 };
         ep.send(&add.to_le_bytes())?;
+        out.messages += add;
         reps.end(seq, &mut out);
     }
     Ok(out)
+}
+
+/// A counter sums what it carries, so a receiver that stops once its sum
+/// reaches the writes may stop before a surplus arrives: the sum the sender
+/// put in (its `messages`) must also be what the receiver took out.
+fn check_counted(sender: &SideOut, receiver: &mut SideOut) {
+    if receiver.mismatch.is_none() && receiver.messages != sender.messages {
+        receiver.mismatch = Some(format!(
+            "the sender counted in {} but the receiver took out {}",
+            sender.messages, receiver.messages
+        ));
+    }
 }
 
 /// eventfd: reads counter values until their sum reaches the writes; a
@@ -335,8 +352,8 @@ fn count_receiver(mut ep: BoxEndpoint, sched: Schedule) -> anyhow::Result<SideOu
             next_rep_end += sched.count;
         }
     }
-    out.messages = sum.min(sched.total());
-    out.bytes = out.messages * 8;
+    out.messages = sum;
+    out.bytes = sum.min(sched.total()) * 8;
     if sum != sched.total() {
         out.mismatch = Some(format!(
             "counter sum {sum} differs from the {} writes",
@@ -349,6 +366,29 @@ fn count_receiver(mut ep: BoxEndpoint, sched: Schedule) -> anyhow::Result<SideOu
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_counter_surplus_the_receiver_stopped_before_is_a_mismatch() {
+        let sender = SideOut {
+            messages: 1001,
+            ..SideOut::default()
+        };
+        let mut receiver = SideOut {
+            messages: 1000,
+            ..SideOut::default()
+        };
+        check_counted(&sender, &mut receiver);
+        assert_eq!(
+            receiver.mismatch.as_deref(),
+            Some("the sender counted in 1001 but the receiver took out 1000")
+        );
+        let mut same = SideOut {
+            messages: 1001,
+            ..SideOut::default()
+        };
+        check_counted(&sender, &mut same);
+        assert_eq!(same.mismatch, None);
+    }
 
     #[test]
     fn a_probe_scales_to_the_repetition_time() {
