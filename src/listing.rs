@@ -75,7 +75,10 @@ fn support(s: Support) -> String {
 }
 
 fn placements() -> String {
-    let mut lines = vec!["placements (--placement):".to_string()];
+    let mut lines = vec![
+        "placements (--placement; a topology class takes its lowest-numbered allowed CPU pair):"
+            .to_string(),
+    ];
     for p in ALL_PLACEMENTS {
         let here = match pin::choose(p) {
             Ok([Some(a), Some(b)]) => format!("CPUs {a}|{b} here"),
@@ -86,8 +89,9 @@ fn placements() -> String {
             Placement::SameCpu => "both sides pinned to one CPU",
             Placement::CrossCpu => "the sides pinned to two different CPUs",
             Placement::Unpinned => "no pinning",
+            Placement::Topology(class) => class.about(),
         };
-        lines.push(format!("  {:<10} {what} ({here})", p.name()));
+        lines.push(format!("  {:<11} {what} ({here})", p.name()));
     }
     lines.join("\n") + "\n"
 }
@@ -165,4 +169,27 @@ pub(crate) fn history(runs: &[RunSummary]) -> String {
         ]);
     }
     format!("{t}\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_placement_has_a_line_with_its_pair_or_reason() {
+        let text = placements();
+        assert_eq!(text.lines().count(), 1 + ALL_PLACEMENTS.len());
+        for p in ALL_PLACEMENTS {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{} ", p.name())))
+                .unwrap_or_else(|| panic!("no line for {p} in {text}"));
+            let here = match pin::choose(p) {
+                Ok([Some(a), Some(b)]) => format!("(CPUs {a}|{b} here)"),
+                Ok(_) => "(wherever the scheduler puts them)".to_string(),
+                Err(why) => format!("(not here: {why})"),
+            };
+            assert!(line.ends_with(&here), "{line:?} should end with {here:?}");
+        }
+    }
 }
