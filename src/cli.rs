@@ -74,7 +74,7 @@ pub(crate) struct RunArgs {
     /// Mechanisms to use, comma-separated (default: all supported)
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub(crate) mech: Vec<String>,
-    /// Placements: same-cpu, cross-cpu, unpinned (default: same-cpu,cross-cpu)
+    /// Placements: same-cpu, cross-cpu, unpinned, smt-sibling, shared-l2, shared-l3, cross-l3, cross-node (default: same-cpu,cross-cpu)
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub(crate) placement: Vec<String>,
     /// Run the two sides as threads or processes

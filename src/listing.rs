@@ -124,7 +124,10 @@ fn support(s: Support) -> String {
 }
 
 fn placements() -> String {
-    let mut lines = vec!["placements (--placement):".to_string()];
+    let mut lines = vec![
+        "placements (--placement; a topology class takes its lowest-numbered allowed CPU pair):"
+            .to_string(),
+    ];
     for p in ALL_PLACEMENTS {
         let here = match pin::choose(p) {
             Ok([Some(a), Some(b)]) => format!("CPUs {a}|{b} here"),
@@ -135,8 +138,9 @@ fn placements() -> String {
             Placement::SameCpu => "both sides pinned to one CPU",
             Placement::CrossCpu => "the sides pinned to two different CPUs",
             Placement::Unpinned => "no pinning",
+            Placement::Topology(class) => class.about(),
         };
-        lines.push(format!("  {:<10} {what} ({here})", p.name()));
+        lines.push(format!("  {:<11} {what} ({here})", p.name()));
     }
     lines.join("\n") + "\n"
 }
@@ -266,5 +270,23 @@ mod tests {
         let header = "mechanism  here  carries  boundaries  max message  sides  what it is";
         let squeezed = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
         assert!(squeezed(&overview()).contains(&squeezed(header)));
+    }
+
+    #[test]
+    fn every_placement_has_a_line_with_its_pair_or_reason() {
+        let text = placements();
+        assert_eq!(text.lines().count(), 1 + ALL_PLACEMENTS.len());
+        for p in ALL_PLACEMENTS {
+            let line = text
+                .lines()
+                .find(|l| l.trim_start().starts_with(&format!("{} ", p.name())))
+                .unwrap_or_else(|| panic!("no line for {p} in {text}"));
+            let here = match pin::choose(p) {
+                Ok([Some(a), Some(b)]) => format!("(CPUs {a}|{b} here)"),
+                Ok(_) => "(wherever the scheduler puts them)".to_string(),
+                Err(why) => format!("(not here: {why})"),
+            };
+            assert!(line.ends_with(&here), "{line:?} should end with {here:?}");
+        }
     }
 }

@@ -12,3 +12,4 @@ pub(crate) mod sched;
 pub mod stats;
 pub mod ticks;
 pub(crate) mod time;
+pub mod topology;

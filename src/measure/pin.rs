@@ -1,7 +1,9 @@
 //! Placement: which CPU each side of a case runs on. `cross-cpu` prefers two
-//! CPUs that are not SMT siblings; the CPUs chosen are reported with every
+//! CPUs that are not SMT siblings; the topology placements take one CPU pair
+//! of their class (see `topology`). The CPUs chosen are reported with every
 //! result because on a VM they change figures by an order of magnitude.
 
+use crate::measure::topology::{Class, Topology, ALL_CLASSES};
 use rustix::thread::{sched_getaffinity, sched_setaffinity, CpuSet};
 use std::fmt;
 
@@ -10,10 +12,20 @@ pub enum Placement {
     SameCpu,
     CrossCpu,
     Unpinned,
+    /// The lowest-numbered allowed CPU pair of a topology class.
+    Topology(Class),
 }
 
-pub(crate) const ALL_PLACEMENTS: [Placement; 3] =
-    [Placement::SameCpu, Placement::CrossCpu, Placement::Unpinned];
+pub(crate) const ALL_PLACEMENTS: [Placement; 8] = [
+    Placement::SameCpu,
+    Placement::CrossCpu,
+    Placement::Unpinned,
+    Placement::Topology(ALL_CLASSES[0]),
+    Placement::Topology(ALL_CLASSES[1]),
+    Placement::Topology(ALL_CLASSES[2]),
+    Placement::Topology(ALL_CLASSES[3]),
+    Placement::Topology(ALL_CLASSES[4]),
+];
 
 impl Placement {
     pub(crate) fn name(self) -> &'static str {
@@ -21,6 +33,7 @@ impl Placement {
             Placement::SameCpu => "same-cpu",
             Placement::CrossCpu => "cross-cpu",
             Placement::Unpinned => "unpinned",
+            Placement::Topology(class) => class.name(),
         }
     }
 
@@ -48,12 +61,15 @@ pub fn choose(placement: Placement) -> Result<Cpus, String> {
             Ok([Some(cpu), Some(cpu)])
         }
         Placement::CrossCpu => cross_pair(&allowed).map(|(a, b)| [Some(a), Some(b)]),
+        Placement::Topology(class) => Topology::here()
+            .pair(class, &allowed)
+            .map(|(a, b)| [Some(a), Some(b)]),
     }
 }
 
 fn cross_pair(allowed: &[usize]) -> Result<(usize, usize), String> {
     let first = *allowed.first().ok_or("no CPU is allowed")?;
-    let siblings = smt_siblings(first);
+    let siblings = Topology::here().threads(first);
     let other = allowed
         .iter()
         .copied()
@@ -77,13 +93,6 @@ pub(crate) fn allowed_cpus() -> Vec<usize> {
             Err(_) => vec![0],
         })
         .clone()
-}
-
-fn smt_siblings(cpu: usize) -> Vec<usize> {
-    let path = format!("/sys/devices/system/cpu/cpu{cpu}/topology/thread_siblings_list");
-    std::fs::read_to_string(path)
-        .map(|text| parse_cpu_list(&text))
-        .unwrap_or_default()
 }
 
 /// Parses a kernel CPU list such as "0-3,8,10-11".

@@ -118,3 +118,27 @@ fn a_size_memory_cannot_hold_is_refused_for_every_mechanism() {
         "{err}"
     );
 }
+
+#[test]
+fn topology_placements_are_accepted_and_listed_when_refused() {
+    let args = [
+        "pingpong",
+        "--mech",
+        "pipe",
+        "--placement",
+        "smt-sibling,cross-node",
+    ];
+    let cases = names(&plan(&args).unwrap());
+    assert_eq!(
+        cases,
+        vec![
+            "pipe/smt-sibling/processes/1B".to_string(),
+            "pipe/cross-node/processes/1B".to_string()
+        ]
+    );
+    assert_eq!(
+        refusal(&["pingpong", "--placement", "shared-l4"]),
+        "unknown placement 'shared-l4': expected one of same-cpu, cross-cpu, unpinned, \
+         smt-sibling, shared-l2, shared-l3, cross-l3, cross-node"
+    );
+}
