@@ -36,6 +36,11 @@ fn sysv_msg_runs_verified_and_a_damaged_message_fails_it() {
     data_mechanism("sysv-msg");
 }
 
+#[test]
+fn vmsplice_runs_verified_at_large_sizes_and_a_damaged_message_fails_it() {
+    mechanism("vmsplice", "size=1,8k,64k", "size=64k,256k", true);
+}
+
 /// A notification mechanism: its message is always the 8-byte counter.
 /// The damaged count fails pingpong; stream checks only the sum of the
 /// counts, which the receiver stops reading once it reaches the expected

@@ -41,7 +41,7 @@ pub(crate) fn read_exact(fd: &OwnedFd, mut buf: &mut [u8]) -> io::Result<()> {
 }
 
 /// Sets O_NONBLOCK on each descriptor.
-fn nonblocking(fds: &[&OwnedFd]) -> io::Result<()> {
+pub(crate) fn nonblocking(fds: &[&OwnedFd]) -> io::Result<()> {
     for fd in fds {
         fcntl_setfl(fd, fcntl_getfl(fd)? | OFlags::NONBLOCK)?;
     }
@@ -50,7 +50,11 @@ fn nonblocking(fds: &[&OwnedFd]) -> io::Result<()> {
 
 /// EAGAIN is `Ok(false)`, 0 bytes is a closed channel, and a call that
 /// moved bytes must have moved all `want` of them.
-fn moved(result: rustix::io::Result<usize>, want: usize, what: &str) -> io::Result<bool> {
+pub(crate) fn moved(
+    result: rustix::io::Result<usize>,
+    want: usize,
+    what: &str,
+) -> io::Result<bool> {
     match result {
         Err(Errno::AGAIN) => Ok(false),
         Err(e) => Err(e.into()),
@@ -66,7 +70,7 @@ fn try_write(fd: &OwnedFd, msg: &[u8]) -> io::Result<bool> {
     moved(write(fd, msg), msg.len(), "write")
 }
 
-fn try_read(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<bool> {
+pub(crate) fn try_read(fd: &OwnedFd, buf: &mut [u8]) -> io::Result<bool> {
     let want = buf.len();
     moved(read(fd, buf), want, "read")
 }

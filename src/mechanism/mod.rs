@@ -19,6 +19,7 @@ mod udp;
 mod unix_dgram;
 mod unix_seqpacket;
 mod unix_stream;
+mod vmsplice;
 
 use crate::params::{ParamKind, ParamSpec, Value};
 use std::any::Any;
@@ -209,6 +210,7 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &signal::Signal,
     &channel::Channel,
     &condvar::CondvarQueue,
+    &vmsplice::Vmsplice,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -23,7 +23,7 @@ const TOL_MUTED: [&str; 9] = [
 /// The known names of src/mechanism, src/poller and src/copier. Names of
 /// one family share a chart, so they differ within a family; `io-uring`
 /// (a poller and a copier) is one name with one colour.
-const KNOWN: [(&str, &str); 25] = [
+const KNOWN: [(&str, &str); 26] = [
     ("pipe", OKABE_ITO[0]),
     ("fifo", OKABE_ITO[5]),
     ("eventfd", OKABE_ITO[1]),
@@ -39,6 +39,7 @@ const KNOWN: [(&str, &str); 25] = [
     ("signal", TOL_MUTED[5]),
     ("channel", TOL_MUTED[6]),
     ("condvar", TOL_MUTED[7]),
+    ("vmsplice", TOL_MUTED[8]),
     ("select", OKABE_ITO[3]),
     ("poll", OKABE_ITO[1]),
     ("epoll-lt", OKABE_ITO[0]),
