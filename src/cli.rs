@@ -71,7 +71,8 @@ pub(crate) struct RunArgs {
     /// Scenarios or suites to run (see `iolab list`); default: quick
     #[arg(value_name = "SCENARIO|SUITE")]
     pub(crate) targets: Vec<String>,
-    /// Mechanisms to use, comma-separated (default: all supported)
+    /// Mechanisms to use, comma-separated, or all (the default: every one,
+    /// unsupported ones listed with the reason)
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     pub(crate) mech: Vec<String>,
     /// Placements: same-cpu, cross-cpu, unpinned, smt-sibling, shared-l2, shared-l3, cross-l3, cross-node (default: same-cpu,cross-cpu)

@@ -30,7 +30,7 @@ fn unknown_scenario() {
 fn unknown_mechanism() {
     refused(
         &["run", "pingpong", "--mech", "pipe,carrier-pigeon"],
-        "unknown mechanism 'carrier-pigeon': expected one of pipe, fifo, eventfd",
+        "unknown mechanism 'carrier-pigeon': expected all or one of pipe, fifo, eventfd",
     );
 }
 

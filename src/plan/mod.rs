@@ -185,15 +185,16 @@ fn resolve_targets(targets: &[String], quick: bool) -> UsageResult<Vec<Invocatio
     Ok(out)
 }
 
+/// The mechanisms named by `--mech`; none named, or `all`, is every one.
 fn select_mechs(names: &[String]) -> UsageResult<Vec<&'static dyn Mechanism>> {
-    if names.is_empty() {
+    if names.is_empty() || names.iter().any(|n| n == "all") {
         return Ok(mechanism::ALL.to_vec());
     }
     let mut mechs: Vec<&'static dyn Mechanism> = Vec::new();
     for n in names {
         let mech = mechanism::find(n).ok_or_else(|| {
             UsageError::new(format!(
-                "unknown mechanism '{n}': expected one of {}",
+                "unknown mechanism '{n}': expected all or one of {}",
                 mechanism::names().join(", ")
             ))
         })?;
