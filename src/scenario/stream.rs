@@ -311,7 +311,7 @@ fn count_sender(
         reps.begin(seq);
         let add: u64 = if corrupt_at == Some(seq) { 2 } else { 1 };
         ep.send(&add.to_le_bytes())?;
-        out.messages += add;
+        out.counted_in += add;
         reps.end(seq, &mut out);
     }
     Ok(out)
@@ -319,12 +319,12 @@ fn count_sender(
 
 /// A counter sums what it carries, so a receiver that stops once its sum
 /// reaches the writes may stop before a surplus arrives: the sum the sender
-/// put in (its `messages`) must also be what the receiver took out.
+/// put in must also be what the receiver took out.
 fn check_counted(sender: &SideOut, receiver: &mut SideOut) {
-    if receiver.mismatch.is_none() && receiver.messages != sender.messages {
+    if receiver.mismatch.is_none() && receiver.messages != sender.counted_in {
         receiver.mismatch = Some(format!(
             "the sender counted in {} but the receiver took out {}",
-            sender.messages, receiver.messages
+            sender.counted_in, receiver.messages
         ));
     }
 }
@@ -370,7 +370,7 @@ mod tests {
     #[test]
     fn a_counter_surplus_the_receiver_stopped_before_is_a_mismatch() {
         let sender = SideOut {
-            messages: 1001,
+            counted_in: 1001,
             ..SideOut::default()
         };
         let mut receiver = SideOut {

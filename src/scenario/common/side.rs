@@ -98,6 +98,9 @@ pub(crate) struct SideOut {
     /// the kernel counted them (`--explain` where tracepoints may be used).
     #[serde(default)]
     pub(crate) syscalls_counted: Option<u64>,
+    /// What a counter mechanism's sender added up in all (stream).
+    #[serde(default)]
+    pub(crate) counted_in: u64,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
