@@ -81,9 +81,7 @@ impl Scenario for PingPong {
             explain: ctx.explain,
         };
         let fault = ctx.fault;
-        let tracing = sched
-            .explain
-            .then(|| explain::Tracing::start(ctx.offcpu_stacks));
+        let tracing = explain::Tracing::for_case(ctx);
         let reports = run_sides(
             case,
             ctx,

@@ -95,9 +95,7 @@ impl Scenario for Stream {
             count,
             explain: ctx.explain,
         };
-        let tracing = sched
-            .explain
-            .then(|| explain::Tracing::start(ctx.offcpu_stacks));
+        let tracing = explain::Tracing::for_case(ctx);
         let mut reports = run_stream(case, ctx, size, sched, ctx.fault)?;
         let trace = tracing.map(explain::Tracing::finish);
         let counter = case.mech.is_some_and(|m| m.caps().counter);

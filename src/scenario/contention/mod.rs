@@ -168,9 +168,7 @@ impl Scenario for Contention {
         let _hogs = hogs::Hogs::start(hog_count)?;
         let (write, read) = (test != "reader-only", test != "writer-only");
         let mut reps: Vec<[CallReport; 2]> = Vec::new();
-        let tracing = ctx
-            .explain
-            .then(|| explain::Tracing::start(ctx.offcpu_stacks));
+        let tracing = explain::Tracing::for_case(ctx);
         for rep in 0..case.repeat {
             // Each repetition connects anew: its own directory, so a FIFO
             // of the one before does not stand in the way.

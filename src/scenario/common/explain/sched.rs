@@ -8,6 +8,7 @@ use super::{ComponentSpec, BLOCKED, MIGRATIONS, PREEMPTED, SYSCALLS, WAKEUP};
 use crate::measure::histogram::Latencies;
 use crate::measure::sched::{online_cpus, Points, SchedLog, SyscallCounter, Tracer};
 use crate::model::{Component, Explain, LatencyKind};
+use crate::scenario::common::case::CaseCtx;
 use crate::scenario::common::side::SideOut;
 use std::collections::HashMap;
 use std::sync::OnceLock;
@@ -20,9 +21,15 @@ const UNTRACED_TOLERANCE: f64 = 0.01;
 pub(crate) struct Tracing(Result<Tracer, String>);
 
 impl Tracing {
+    /// The tracer for a case run with `--explain` (with the switches' call
+    /// chains under `--profile` too), or None without `--explain`.
+    pub(crate) fn for_case(ctx: &CaseCtx) -> Option<Tracing> {
+        ctx.explain.then(|| Tracing::start(ctx.offcpu_stacks))
+    }
+
     /// Starts tracing every online CPU, with the switches' kernel call
     /// chains when `stacks` (for the off-CPU flame graph).
-    pub(crate) fn start(stacks: bool) -> Tracing {
+    fn start(stacks: bool) -> Tracing {
         Tracing(points().and_then(|p| Tracer::start(p, &online_cpus()?, stacks)))
     }
 
