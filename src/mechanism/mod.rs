@@ -147,6 +147,11 @@ pub trait Endpoint: Send + Any {
     fn syscalls(&self) -> Option<u64> {
         None
     }
+    /// The descriptor that turns readable when a message arrives at this
+    /// end, for a poller waiting on many channels; None when there is none.
+    fn readable_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        None
+    }
 }
 
 fn no_try() -> io::Error {

@@ -7,7 +7,9 @@ pub(crate) mod common;
 pub(crate) mod contention;
 pub(crate) mod devnull;
 pub(crate) mod event_bench;
+pub(crate) mod fan_in;
 pub(crate) mod file_transfer;
+pub(crate) mod hackbench;
 pub(crate) mod limits;
 pub(crate) mod pingpong;
 pub(crate) mod pipe_atime;
@@ -113,6 +115,14 @@ pub trait Scenario: Sync {
     /// e.g. drops a parameter that does not apply to it; cases that end up
     /// with the same name run once.
     fn fit_point(&self, _values: &mut std::collections::BTreeMap<&'static str, Value>) {}
+    /// `fit_point` for one mechanism: e.g. drops a parameter that
+    /// mechanism's cases do not use, so they run once.
+    fn fit_mech_point(
+        &self,
+        _mech: &dyn crate::mechanism::Mechanism,
+        _values: &mut BTreeMap<&'static str, Value>,
+    ) {
+    }
     /// The mechanisms to run when `--mech` is not given (None: all).
     fn default_mechs(&self) -> Option<&'static [&'static str]> {
         None
@@ -149,6 +159,8 @@ pub(crate) static ALL: &[&dyn Scenario] = &[
     &contention::Contention,
     &poll_scale::PollScale,
     &event_bench::EventBench,
+    &fan_in::FanIn,
+    &hackbench::Hackbench,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {
