@@ -137,14 +137,19 @@ impl Scenario for FanIn {
             _ => Ok(()),
         }
     }
-    /// A shared channel needs no poller: its cases run once, unnamed by one.
+    /// A shared channel needs no poller, and a mechanism that cannot fan
+    /// in none of its own parameters: their cases run once.
     fn fit_mech_point(
         &self,
         mech: &dyn mechanism::Mechanism,
         values: &mut BTreeMap<&'static str, Value>,
     ) {
-        if channels::kind(mech) != Ok(Kind::PerSender) {
+        let kind = channels::kind(mech);
+        if kind != Ok(Kind::PerSender) {
             values.remove(POLLER.name);
+        }
+        if kind.is_err() {
+            mech.params().iter().for_each(|p| drop(values.remove(p.name)));
         }
     }
 
