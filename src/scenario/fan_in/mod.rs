@@ -149,7 +149,9 @@ impl Scenario for FanIn {
             values.remove(POLLER.name);
         }
         if kind.is_err() {
-            mech.params().iter().for_each(|p| drop(values.remove(p.name)));
+            mech.params()
+                .iter()
+                .for_each(|p| drop(values.remove(p.name)));
         }
     }
 
