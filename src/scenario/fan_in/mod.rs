@@ -241,6 +241,7 @@ fn start(
         size: shape.size,
         sched: shape.sched,
         stop,
+        go: &go_rx,
         credits: credits.as_ref().map(|c| (&c.pipes[..], c.step)),
         poller,
     };

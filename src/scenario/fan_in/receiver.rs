@@ -30,6 +30,9 @@ pub(crate) struct ReceiverCfg<'a> {
     /// Repetitions counted in messages of all senders together.
     pub(crate) sched: Schedule,
     pub(crate) stop: &'a SharedCounters,
+    /// The start byte the senders wait for: the receiver waits too, so a
+    /// receive timeout (UDP's) runs only once they send.
+    pub(crate) go: &'a OwnedFd,
     /// Each sender's credit pipe (its write end is the second) and the
     /// step to credit at, over an unreliable channel.
     pub(crate) credits: Option<(&'a [(OwnedFd, OwnedFd)], u64)>,
@@ -69,6 +72,7 @@ fn shared(
     let ep = ends.pop().context("no channel")?;
     let mut buf = tagged.buffer()?;
     ready.signal()?;
+    super::wait_go(p.cfg.go)?;
     p.start();
     loop {
         ep.recv(&mut buf)?;
@@ -99,6 +103,7 @@ fn polled(
     let mut chunk = crate::mem::zeroed(64 * 1024, "a receive buffer")?;
     let mut ready_list = Vec::new();
     ready.signal()?;
+    super::wait_go(p.cfg.go)?;
     p.start();
     loop {
         ready_list.clear();
