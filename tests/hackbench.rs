@@ -59,6 +59,22 @@ fn every_receiver_gets_each_senders_messages_over_pipes_and_sockets() {
             .collect();
         assert_eq!(roles, ["receivers", "senders"]);
     }
+    // One verdict per point: the faster mechanism against the slower.
+    let verdicts: Vec<&str> = out["verdicts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|v| v["scenario"] == "hackbench")
+        .map(|v| v["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(verdicts.len(), 2, "{verdicts:?}");
+    for (line, groups) in verdicts.iter().zip([1, 2]) {
+        let tail = format!("(hackbench, unpinned, groups={groups} loops=10, total time)");
+        let pair = ["pipe is ", "unix-stream is "]
+            .iter()
+            .any(|m| line.starts_with(m));
+        assert!(pair && line.contains(&tail), "{line}");
+    }
 }
 
 #[test]

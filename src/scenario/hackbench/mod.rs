@@ -17,10 +17,12 @@ use crate::mechanism::{self, BoxEndpoint};
 use crate::model::{CaseResult, Side, Status, Verified};
 use crate::scenario::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
 use crate::scenario::common::side::cpu_usage;
+use crate::scenario::common::verdict;
 use crate::scenario::{
     CaseCtx, CaseSpec, MetricSpec, Mode, ParamKind, ParamSpec, Scenario, Unsupported,
 };
 use crate::sys::rusage::Usage;
+use std::collections::BTreeMap;
 use std::time::Instant;
 
 pub(crate) struct Hackbench;
@@ -112,8 +114,22 @@ impl Scenario for Hackbench {
         result
     }
 
-    fn verdicts(&self, _results: &[&CaseResult]) -> Vec<String> {
-        Vec::new()
+    /// At each point, the faster mechanism against the slower.
+    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+        let mut points: BTreeMap<(u64, u64), Vec<&CaseResult>> = BTreeMap::new();
+        for r in results {
+            let at = |p: &ParamSpec| r.params.get(p.name).and_then(|v| v.as_u64());
+            if let (Some(g), Some(l)) = (at(&GROUPS), at(&LOOPS)) {
+                points.entry((g, l)).or_default().push(r);
+            }
+        }
+        points
+            .into_iter()
+            .flat_map(|((g, l), rs)| {
+                let what = format!("groups={g} loops={l}, total time");
+                verdict::fastest_per_group(&rs, "hackbench", &what, false)
+            })
+            .collect()
     }
 }
 
