@@ -71,6 +71,7 @@ pub(crate) static ALL: &[Suite] = &[
             },
             entry("poll-scale", &[("idle", "0,100"), ("requests", "2000")]),
             entry("event-bench", &[("fds", "100"), ("writes", "100")]),
+            entry("c2c", &[("count", "5000")]),
         ],
     },
     Suite {
@@ -262,6 +263,7 @@ pub(crate) static ALL: &[Suite] = &[
                     ("dispatch", "nonblocking,blocking"),
                 ],
             ),
+            entry("c2c", &[("count", "100000")]),
         ],
     },
 ];
