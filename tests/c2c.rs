@@ -52,7 +52,8 @@ fn c2c_gives_a_matrix_of_every_cpu_pair_and_a_heatmap() {
     };
     assert!(html.contains(&title), "no heatmap titled {title}");
     assert_eq!(
-        html.matches("<rect class=\"bar\" data-key=\"0-1\"").count(),
+        html.matches("<rect class=\"cell\" data-cpus=\"0-1\"")
+            .count(),
         1
     );
 }

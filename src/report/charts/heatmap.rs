@@ -8,6 +8,7 @@ use super::frame::{self, Frame};
 use super::{marks, style, Axis, Chart, Labels, Source, Swatch};
 use crate::format::{case_label, human};
 use crate::model::{CaseResult, Matrix};
+use minijinja::HtmlEscape;
 use plotters::style::colors::colormaps::{ColorMap, ViridisRGB};
 use plotters::style::RGBColor;
 
@@ -43,10 +44,13 @@ fn shade(v: f64, (lo, hi): (f64, f64)) -> String {
 fn chart(source: &Source, r: &CaseResult, m: &Matrix) -> anyhow::Result<Chart> {
     let n = m.cpus.len();
     let names: Vec<String> = m.cpus.iter().map(|c| c.to_string()).collect();
-    let mut x = Axis::new("CPU", Labels::Names(names.clone()));
+    let mut x = Axis::new("CPU (number)", Labels::Names(names.clone()));
     x.fixed = Some((0..n).map(|i| i as f64).collect());
     // Row 0 at the top: CPU i is drawn at y = n - 1 - i.
-    let mut y = Axis::new("CPU", Labels::Names(names.into_iter().rev().collect()));
+    let mut y = Axis::new(
+        "CPU (number)",
+        Labels::Names(names.into_iter().rev().collect()),
+    );
     y.fixed = x.fixed.clone();
     let range = (-0.5, n as f64 - 0.5);
     let frame = Frame {
@@ -74,8 +78,8 @@ fn chart(source: &Source, r: &CaseResult, m: &Matrix) -> anyhow::Result<Chart> {
                 ];
                 let what = format!("CPU {} <-> CPU {}", m.cpus[i], m.cpus[j]);
                 let title = super::ident::hover(&source.tag, &what, human(*v, &m.unit));
-                let key = format!("{}-{}", m.cpus[i], m.cpus[j]);
-                cells.push(marks::bar(corners, &key, &shade(*v, span), 1.0, &title));
+                let pair = format!("{}-{}", m.cpus[i], m.cpus[j]);
+                cells.push(cell(corners, &pair, &shade(*v, span), &title));
                 if n <= WRITTEN {
                     cells.push(text(plot.backend_coord(&(cx, cy)), &human(*v, &m.unit)));
                 }
@@ -99,6 +103,23 @@ fn chart(source: &Source, r: &CaseResult, m: &Matrix) -> anyhow::Result<Chart> {
     })
 }
 
+/// One cell: a rectangle between two pixel corners, its CPU pair in
+/// `data-cpus` and its hover title (both escaped here). Not a `bar`: its
+/// colour is a value, not a mechanism's.
+fn cell(corners: [(i32, i32); 2], pair: &str, color: &str, title: &str) -> String {
+    let [(x0, y0), (x1, y1)] = corners;
+    format!(
+        "<rect class=\"cell\" data-cpus=\"{}\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" \
+         fill=\"{color}\"><title>{}</title></rect>",
+        HtmlEscape(pair),
+        x0.min(x1),
+        y0.min(y1),
+        (x1 - x0).abs().max(1),
+        (y1 - y0).abs().max(1),
+        HtmlEscape(title)
+    )
+}
+
 /// A cell's value written in its middle, in white on a dark halo so it
 /// reads on every shade.
 fn text((x, y): (i32, i32), value: &str) -> String {
@@ -107,7 +128,7 @@ fn text((x, y): (i32, i32), value: &str) -> String {
          fill=\"#ffffff\" stroke=\"#000000\" stroke-width=\"3\" paint-order=\"stroke\">{}</text>",
         y + 4,
         frame::FONT,
-        minijinja::HtmlEscape(value)
+        HtmlEscape(value)
     )
 }
 
@@ -156,9 +177,12 @@ mod tests {
         assert_eq!(charts.len(), 1);
         let chart = &charts[0];
         assert_eq!(chart.title, "c2c: core-to-core map (ns, all 2 CPUs)");
-        assert_eq!(chart.svg.matches("<rect class=\"bar\"").count(), 2);
-        assert!(chart.svg.contains("data-key=\"0-1\""), "{}", chart.svg);
-        assert!(chart.svg.contains("data-key=\"1-0\""));
+        assert_eq!(chart.svg.matches("<rect class=\"cell\"").count(), 2);
+        assert!(chart.svg.contains("data-cpus=\"0-1\""), "{}", chart.svg);
+        assert!(chart.svg.contains("data-cpus=\"1-0\""));
+        assert!(chart
+            .svg
+            .contains("<title>CPU 0 &lt;-&gt; CPU 1: 80.0 ns</title>"));
         let names: Vec<&str> = chart.legend.iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["fastest: 80.0 ns", "slowest: 120 ns"]);
         assert_ne!(chart.legend[0].color, chart.legend[1].color);
