@@ -63,7 +63,7 @@ fn chart(source: &Source, r: &CaseResult, m: &Matrix) -> anyhow::Result<Chart> {
     };
     let span = span(m);
     let mut cells = Vec::new();
-    let height = 120 + (24 * n as u32).clamp(160, 720);
+    let height = 120 + (36 * n as u32).clamp(180, 900);
     let svg = frame::svg(height, |root| {
         let plot = frame::plot(root, &frame)?;
         for (i, row) in m.values.iter().enumerate() {
