@@ -8,6 +8,7 @@ mod eventfd;
 mod fdio;
 mod fifo;
 mod futex;
+mod io_uring_msg;
 pub mod mq;
 mod pipe;
 mod shm;
@@ -216,6 +217,7 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &channel::Channel,
     &condvar::CondvarQueue,
     &vmsplice::Vmsplice,
+    &io_uring_msg::IoUringMsg,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -2,6 +2,7 @@
 //! behind `trait Scenario`; `ALL` lists them. A scenario expands into cases
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
+pub(crate) mod c2c;
 pub mod classic;
 pub(crate) mod common;
 pub(crate) mod contention;
@@ -161,6 +162,7 @@ pub(crate) static ALL: &[&dyn Scenario] = &[
     &event_bench::EventBench,
     &fan_in::FanIn,
     &hackbench::Hackbench,
+    &c2c::C2c,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {

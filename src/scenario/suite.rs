@@ -76,6 +76,7 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(3),
                 ..entry("hackbench", &[("groups", "1"), ("loops", "20")])
             },
+            entry("c2c", &[("count", "5000")]),
         ],
     },
     Suite {
@@ -270,6 +271,7 @@ pub(crate) static ALL: &[Suite] = &[
             entry("fan-in", &[("senders", "1,4,16,64")]),
             // perf bench sched messaging's defaults: 10 groups, 100 loops.
             entry("hackbench", &[("groups", "10"), ("loops", "100")]),
+            entry("c2c", &[("count", "100000")]),
         ],
     },
 ];

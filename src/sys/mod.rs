@@ -15,6 +15,7 @@ pub(crate) mod spawn;
 pub(crate) mod sysv_msg;
 pub(crate) mod tsc;
 pub(crate) mod uring;
+pub(crate) mod uring_msg;
 pub(crate) mod uring_poll;
 pub(crate) mod vmsplice;
 
