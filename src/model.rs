@@ -198,6 +198,21 @@ pub struct CaseResult {
     /// Where each operation's time went (`iolab run --explain`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explain: Option<Explain>,
+    /// Each pair of sides of a case that ran several at once (`pairs=N`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) pairs: Vec<PairFigures>,
+}
+
+/// One pair of sides among several run at once: what it carried and how
+/// fast (median over repetitions).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct PairFigures {
+    /// 0 to pairs - 1; the sides' roles carry the same number.
+    pub(crate) pair: u64,
+    /// Messages the pair verified (both sides).
+    pub(crate) messages: u64,
+    pub(crate) ops_per_s: f64,
+    pub(crate) bytes_per_s: f64,
 }
 
 /// A warning attached to a result: its name and why it was raised.
@@ -227,6 +242,7 @@ impl CaseResult {
             flags: Vec::new(),
             profile: None,
             explain: None,
+            pairs: Vec::new(),
         }
     }
 
