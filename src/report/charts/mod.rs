@@ -1,7 +1,8 @@
 //! SVG charts drawn from the shape of the data, not from knowledge of a
 //! scenario: a latency histogram gets a percentile plot, a headline gets
 //! bars with its repetition spread, a numeric parameter that varies gets
-//! sweep lines, a result with series gets a time chart. A new scenario gets
+//! sweep lines, open-loop cases get latency percentiles by offered rate,
+//! a result with series gets a time chart. A new scenario gets
 //! charts without touching this module. One file per chart kind; `lines.rs`
 //! and `bars.rs` draw, the others only shape data. `palette.rs` and
 //! `style.rs` keep one visual language (a mechanism's colour is the same on
@@ -17,6 +18,7 @@ mod classic_bars;
 mod frame;
 mod ident;
 mod lines;
+mod load;
 mod marks;
 mod palette;
 mod panels;
@@ -95,6 +97,7 @@ pub(crate) fn for_group(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     charts.extend(percentile::charts(sources)?);
     charts.extend(bars::charts(sources)?);
     charts.extend(sweep::charts(sources)?);
+    charts.extend(load::charts(sources)?);
     charts.extend(series::charts(sources)?);
     Ok(charts)
 }
