@@ -351,7 +351,7 @@ fn cpus(sides: &[Side]) -> String {
     let each: Vec<String> = sides.iter().map(side).collect();
     let period = (2..each.len())
         .step_by(2)
-        .find(|p| each.len() % p == 0 && each.chunks(*p).all(|c| c == &each[..*p]));
+        .find(|p| each.len().is_multiple_of(*p) && each.chunks(*p).all(|c| c == &each[..*p]));
     match period {
         Some(p) => format!("{} x{}", each[..p].join("|"), each.len() / p),
         None => each.join("|"),

@@ -12,8 +12,11 @@ use crate::model::{CaseResult, LatencySummary};
 use crate::scenario::common::open_loop::{OFFERED_PER_S, RATE};
 use std::collections::BTreeSet;
 
+/// How to read one percentile from a latency summary.
+type Read = fn(&LatencySummary) -> u64;
+
 /// The percentiles drawn, by name and how to read them from a summary.
-const PERCENTILES: [(&str, fn(&LatencySummary) -> u64); 3] = [
+const PERCENTILES: [(&str, Read); 3] = [
     ("p50", |l| l.p50),
     ("p99", |l| l.p99),
     ("p99.9", |l| l.p99_9),
