@@ -136,3 +136,47 @@ fn side_result<R>(ended: Ended<R>) -> SideResult<R> {
         Ended::Running => Err("the side's thread did not stop when interrupted".into()),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Pair `i`'s side A reports `10 * i`, side B `10 * i + 1`; pair 1's
+    /// side B fails at once and the other pairs still report.
+    fn three_pairs(mode: Mode) -> Vec<[SideResult<u64>; 2]> {
+        let dir = tempfile::tempdir().unwrap();
+        let pipe = crate::mechanism::find("pipe").unwrap();
+        let pairs = (0..3u64)
+            .map(|i| Pair {
+                mode,
+                cpus: [None, None],
+                timeout: Duration::from_secs(20),
+                ends: pipe.connect(dir.path(), &Default::default()).unwrap(),
+                sides: (
+                    move |_: BoxEndpoint| Ok(10 * i),
+                    move |_: BoxEndpoint| match i {
+                        1 => anyhow::bail!("pair 1 gave up"),
+                        _ => Ok(10 * i + 1),
+                    },
+                ),
+                _report: std::marker::PhantomData,
+            })
+            .collect();
+        run_pairs(pairs).unwrap()
+    }
+
+    #[test]
+    fn every_pair_reports_in_order_and_one_failing_stops_no_other() {
+        for mode in [Mode::Threads, Mode::Processes] {
+            let reports = three_pairs(mode);
+            assert_eq!(reports.len(), 3);
+            assert_eq!(reports[0], [Ok(0), Ok(1)]);
+            assert_eq!(reports[1][0], Ok(10));
+            assert!(reports[1][1]
+                .as_ref()
+                .unwrap_err()
+                .contains("pair 1 gave up"));
+            assert_eq!(reports[2], [Ok(20), Ok(21)]);
+        }
+    }
+}

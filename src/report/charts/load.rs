@@ -106,3 +106,92 @@ fn load_lines(sources: &[Source], all: &[&CaseResult]) -> Vec<Line> {
     }
     lines
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Flag, LatencyKind};
+    use serde_json::json;
+
+    fn open_loop(mech: &str, rate: u64, p50: u64, short: bool) -> CaseResult {
+        let params = [
+            ("mech", json!(mech)),
+            ("placement", json!("same-cpu")),
+            ("mode", json!("processes")),
+            ("rate", json!(rate)),
+        ];
+        let params = params
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect();
+        let mut r = CaseResult::new("pingpong", &format!("{mech}/rate={rate}"), params);
+        OFFERED_PER_S.set(&mut r, vec![rate as f64]);
+        r.latency = Some(LatencySummary {
+            kind: LatencyKind::RoundTrip,
+            unit: "ns".into(),
+            count: 100,
+            mean: p50 as f64,
+            p50,
+            p90: 2 * p50,
+            p99: 3 * p50,
+            p99_9: 4 * p50,
+            max: 5 * p50,
+        });
+        if short {
+            r.flags.push(Flag {
+                name: "rate_short".into(),
+                reason: "short".into(),
+            });
+        }
+        r
+    }
+
+    fn source(results: &[CaseResult]) -> Source<'_> {
+        Source {
+            tag: String::new(),
+            results: results.iter().collect(),
+            baseline: false,
+        }
+    }
+
+    #[test]
+    fn each_case_gets_three_percentile_lines_by_offered_rate() {
+        let mut results = vec![
+            open_loop("pipe", 10_000, 100, false),
+            open_loop("pipe", 1_000, 50, false),
+            open_loop("tcp", 1_000, 70, false),
+            open_loop("tcp", 10_000, 900, true),
+        ];
+        // A closed-loop case has no offered rate and no place on this chart.
+        let mut closed = open_loop("pipe", 1, 10, false);
+        closed.metrics.clear();
+        results.push(closed);
+        let sources = [source(&results)];
+        let all: Vec<&CaseResult> = results[..4].iter().collect();
+        let lines = load_lines(&sources, &all);
+        let names: Vec<&str> = lines.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "pipe/same-cpu/processes p50",
+                "pipe/same-cpu/processes p99",
+                "pipe/same-cpu/processes p99.9",
+                "tcp/same-cpu/processes p50",
+                "tcp/same-cpu/processes p99",
+                "tcp/same-cpu/processes p99.9",
+            ]
+        );
+        assert_eq!(lines[1].points, vec![(1_000.0, 150.0), (10_000.0, 300.0)]);
+        assert!(lines[3].marks[1].2.contains("(achieved rate fell short)"));
+        assert!(!lines[0].marks[0].2.contains("short"));
+        let charts = charts(&sources).unwrap();
+        assert_eq!(charts.len(), 1);
+        assert_eq!(charts[0].title, "latency percentiles by offered rate");
+    }
+
+    #[test]
+    fn no_chart_without_a_swept_rate() {
+        let results = vec![open_loop("pipe", 1_000, 50, false)];
+        assert!(charts(&[source(&results)]).unwrap().is_empty());
+    }
+}
