@@ -122,15 +122,20 @@ impl Scenario for PingPong {
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        let mut lines = verdict::fastest_per_group(results, "pingpong", "median RTT", false);
-        lines.extend(verdict::cross_cpu_cost(results, "round trips"));
-        lines
+        pairs::verdicts_by_load(results, |results| {
+            let mut lines = verdict::fastest_per_group(results, "pingpong", "median RTT", false);
+            lines.extend(verdict::cross_cpu_cost(results, "round trips"));
+            lines
+        })
     }
 
     /// Blocking round trips are held to a system call (same CPU) or a
     /// wake-up (across CPUs); a spinning shm ring across CPUs to the cache
     /// line bounced between the same two CPUs, the most it could approach.
     fn limit_for(&self, result: &CaseResult) -> Option<LimitRef> {
+        if OFFERED_PER_S.of(result).is_some() {
+            return None; // an open-loop round trip waits on its schedule too
+        }
         let spins = result.param_str(mechanism::SHM_WAKE.name).as_deref() == Some("spin");
         Some(match (result.param_str("placement").as_deref(), spins) {
             (Some("cross-cpu"), true) => LimitRef::CACHELINE,

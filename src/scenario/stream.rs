@@ -124,7 +124,9 @@ impl Scenario for Stream {
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        verdict::fastest_per_group(results, "stream", "median throughput", true)
+        pairs::verdicts_by_load(results, |results| {
+            verdict::fastest_per_group(results, "stream", "median throughput", true)
+        })
     }
 
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {

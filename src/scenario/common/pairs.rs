@@ -252,5 +252,43 @@ pub(crate) fn syscalls_per_msg(settled: &[[SideOut; 2]], messages_per_pair: u64)
     Some(calls? as f64 / messages.max(1) as f64)
 }
 
+/// A scenario's verdict lines over like cases only: the results are split
+/// by their number of pairs and offered rate, and the lines of a group
+/// other than one closed-loop pair end with which it is (` at pairs=4`).
+pub(crate) fn verdicts_by_load(
+    results: &[&CaseResult],
+    verdicts: impl Fn(&[&CaseResult]) -> Vec<String>,
+) -> Vec<String> {
+    let mut groups: std::collections::BTreeMap<String, Vec<&CaseResult>> = Default::default();
+    for r in results {
+        groups.entry(load_label(r)).or_default().push(r);
+    }
+    groups
+        .into_iter()
+        .flat_map(|(label, group)| {
+            verdicts(&group)
+                .into_iter()
+                .map(move |line| match label.as_str() {
+                    "" => line,
+                    _ => format!("{line} at {label}"),
+                })
+        })
+        .collect()
+}
+
+/// `pairs=4, rate=10000`, or empty for one pair in a closed loop.
+fn load_label(r: &CaseResult) -> String {
+    let int = |name: &str| r.params.get(name).and_then(|v| v.as_u64());
+    let pairs = int(PAIRS.name)
+        .filter(|n| *n != 1)
+        .map(|n| format!("pairs={n}"));
+    let rate = int(super::open_loop::RATE.name).map(|n| format!("rate={n}"));
+    [pairs, rate]
+        .into_iter()
+        .flatten()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 #[cfg(test)]
 mod tests;

@@ -83,3 +83,27 @@ fn pairs_that_all_verify_settle_with_their_total() {
     assert_eq!(out.sides.len(), 8);
     assert!(out.cpu.is_some());
 }
+
+#[test]
+fn verdicts_compare_like_loads_and_say_which() {
+    let result = |pairs: u64, rate: Option<u64>| {
+        let mut params = std::collections::BTreeMap::new();
+        params.insert("pairs".to_string(), serde_json::json!(pairs));
+        if let Some(rate) = rate {
+            params.insert("rate".to_string(), serde_json::json!(rate));
+        }
+        CaseResult::new("pingpong", "x", params)
+    };
+    let results = [
+        result(1, None),
+        result(4, None),
+        result(1, None),
+        result(1, Some(10_000)),
+    ];
+    let refs: Vec<&CaseResult> = results.iter().collect();
+    let lines = verdicts_by_load(&refs, |group| vec![format!("{} cases", group.len())]);
+    assert_eq!(
+        lines,
+        ["2 cases", "1 cases at pairs=4", "1 cases at rate=10000"]
+    );
+}
