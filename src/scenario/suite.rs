@@ -49,7 +49,7 @@ pub(crate) static ALL: &[Suite] = &[
             },
             Entry {
                 repeat: Some(1),
-                ..entry("pingpong", &[("count", "1000"), ("rate", "10k")])
+                ..entry("pingpong", &[("count", "500"), ("rate", "10k")])
             },
             entry(
                 "file-transfer",

@@ -98,12 +98,27 @@ where
             mode: case.mode,
             cpus,
             timeout: ctx.timeout,
-            ends: mech.connect(&dir, &case.values)?,
+            ends: mech
+                .connect(&dir, &case.values)
+                .map_err(|e| out_of_room(e, i, n))?,
             sides: (a(i), b(i)),
             _report: std::marker::PhantomData,
         });
     }
     run_pairs(pairs)
+}
+
+/// A connection that fails after `made` of `n` others were made found
+/// this machine's room for them exhausted (descriptors, message queues,
+/// memory; mechanisms word it each their own way): the case is unsupported,
+/// naming how many fit. The first failing is the case's own failure.
+fn out_of_room(e: std::io::Error, made: u64, n: u64) -> anyhow::Error {
+    if made == 0 {
+        return e.into();
+    }
+    let name = PAIRS.name;
+    let why = format!("{name}={n}: connection {} failed ({e})", made + 1);
+    Unsupported(format!("{why}; the largest {name} that fits is {made}")).into()
 }
 
 /// The CPUs of each pair's two sides. Pair 0 is where the placement puts

@@ -107,3 +107,24 @@ fn verdicts_compare_like_loads_and_say_which() {
         ["2 cases", "1 cases at pairs=4", "1 cases at rate=10000"]
     );
 }
+
+#[test]
+fn running_out_of_room_after_some_pairs_is_unsupported_with_how_many_fit() {
+    let full = || std::io::Error::from_raw_os_error(rustix::io::Errno::MFILE.raw_os_error());
+    let err = out_of_room(full(), 40, 64);
+    let why = err.downcast_ref::<Unsupported>().expect("unsupported");
+    assert!(
+        why.0.starts_with("pairs=64: connection 41 failed ("),
+        "{}",
+        why.0
+    );
+    assert!(
+        why.0.ends_with("; the largest pairs that fits is 40"),
+        "{}",
+        why.0
+    );
+    // The first connection failing is the case's own failure.
+    assert!(out_of_room(full(), 0, 64)
+        .downcast_ref::<Unsupported>()
+        .is_none());
+}
