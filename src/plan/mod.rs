@@ -236,10 +236,11 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
     match text {
         None => Ok(None),
         Some("corrupt") => Ok(Some(Fault::Corrupt)),
+        Some("stall") => Ok(Some(Fault::Stall)),
         // Not the cases': app.rs makes the store refuse the run at the end.
         Some("store") => Ok(None),
         Some(other) => Err(UsageError::new(format!(
-            "unknown fault '{other}': expected corrupt or store"
+            "unknown fault '{other}': expected corrupt, stall or store"
         ))),
     }
 }

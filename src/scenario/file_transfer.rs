@@ -179,7 +179,7 @@ impl Scenario for FileTransfer {
             cork: case.text(&TCP) == "cork",
             nodelay: case.text(&TCP) == "nodelay",
             sink: to_file.then(|| ctx.dir.join("received")),
-            fault: ctx.fault,
+            fault: ctx.fault.filter(|f| *f == Fault::Corrupt),
             cpus: pin::choose(Placement::CrossCpu).unwrap_or([None, None]),
             timeout: ctx.timeout,
         };

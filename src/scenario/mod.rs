@@ -21,7 +21,7 @@ pub(crate) mod suite;
 
 pub(crate) use crate::error::Unsupported;
 pub use crate::params::{ParamKind, ParamSpec, Value};
-pub(crate) use common::case::{CaseCtx, CaseSpec, Fault, Mode};
+pub(crate) use common::case::{CaseCtx, CaseSpec, Fault, Mode, STALL};
 pub use devnull::verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
 

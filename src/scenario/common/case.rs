@@ -15,7 +15,13 @@ use std::time::Duration;
 pub(crate) enum Fault {
     /// One message arrives with a damaged payload.
     Corrupt,
+    /// The side that answers sleeps once for `STALL`, half-way through
+    /// the first repetition (pingpong's echoer).
+    Stall,
 }
+
+/// How long the test-only stall lasts.
+pub(crate) const STALL: Duration = Duration::from_millis(50);
 
 /// See `CaseSpec::identity`.
 pub(crate) type CaseIdentity = (
@@ -76,12 +82,14 @@ impl CaseSpec {
             parts.push(placement.name().to_string());
             parts.push(self.mode.name().to_string());
         }
-        for spec in self.scenario.params().iter().filter(|p| p.in_name) {
+        let named = |p: &&ParamSpec| p.in_name && !self.at_quiet_default(p);
+        for spec in self.scenario.params().iter().filter(named) {
             match (self.values.get(spec.name), spec.kind) {
                 (Some(v), crate::scenario::ParamKind::Bytes) => parts.push(format!("{v}B")),
                 (
                     Some(v),
                     crate::scenario::ParamKind::Count
+                    | crate::scenario::ParamKind::CountOrMax
                     | crate::scenario::ParamKind::Text
                     | crate::scenario::ParamKind::Number,
                 ) => parts.push(format!("{}={v}", spec.name)),
@@ -96,6 +104,14 @@ impl CaseSpec {
             }
         }
         parts.join("/")
+    }
+
+    /// True for `pairs=1` and `rate=max`: how every case ran before those
+    /// parameters existed, so the name stays the one it always had.
+    fn at_quiet_default(&self, spec: &ParamSpec) -> bool {
+        let quiet = [super::pairs::PAIRS, super::open_loop::RATE];
+        quiet.iter().any(|q| q.same(spec))
+            && self.values.get(spec.name).map(Value::to_string).as_deref() == Some(spec.default)
     }
 
     /// Every parameter of the case, for the result's `params`.
