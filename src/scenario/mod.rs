@@ -7,6 +7,7 @@ pub(crate) mod common;
 pub(crate) mod contention;
 pub(crate) mod devnull;
 pub(crate) mod event_bench;
+pub(crate) mod far;
 pub(crate) mod file_transfer;
 pub(crate) mod limits;
 pub(crate) mod pingpong;

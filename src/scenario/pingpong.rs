@@ -5,7 +5,8 @@
 use super::common::explain;
 use super::common::payload::Payload;
 use super::common::side::{syscalls_per_msg, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
-use super::common::two_sided::{per_rep, run_sides, settle};
+use super::common::two_sided::{per_rep, settle};
+use super::far::{local_or_far, FarSide};
 use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
@@ -82,11 +83,17 @@ impl Scenario for PingPong {
         };
         let fault = ctx.fault;
         let tracing = explain::Tracing::for_case(ctx);
-        let reports = run_sides(
+        let far = FarSide::PingpongEchoer {
+            size: size as u64,
+            sched,
+            corrupt: fault.is_some(),
+        };
+        let reports = local_or_far(
             case,
             ctx,
             move |mut ep| run_typed(ep.as_mut(), Initiator { size, sched }),
-            move |mut ep| run_typed(ep.as_mut(), Echoer { size, sched, fault }),
+            move |ep| echo(ep, size, sched, fault),
+            far,
         )?;
         let trace = tracing.map(explain::Tracing::finish);
         let Some([a, b]) = settle(out, reports, ROLES) else {
@@ -195,6 +202,16 @@ impl EndpointLoop for Initiator {
         out.syscalls = ep.syscalls();
         Ok(out)
     }
+}
+
+/// Side B, here or on an agent (`scenario::far`).
+pub(super) fn echo(
+    mut ep: mechanism::BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<SideOut> {
+    run_typed(ep.as_mut(), Echoer { size, sched, fault })
 }
 
 /// Side B: receives message `seq`, sends it back unchanged (or damaged

@@ -14,6 +14,7 @@ use super::common::explain;
 use super::common::payload::Payload;
 use super::common::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::common::two_sided::{per_rep, run_sides, settle};
+use super::far::{local_or_far, FarSide};
 use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
@@ -144,11 +145,16 @@ fn run_stream(
             move |ep| count_receiver(ep, sched),
         );
     }
-    run_sides(
+    let far = FarSide::StreamReceiver {
+        size: size as u64,
+        sched,
+    };
+    local_or_far(
         case,
         ctx,
         move |ep| sender(ep, size, sched, fault),
         move |ep| receiver(ep, size, sched),
+        far,
     )
 }
 
@@ -271,7 +277,11 @@ fn await_ack(ep: &mut BoxEndpoint, expected: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
+pub(super) fn receiver(
+    mut ep: BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+) -> anyhow::Result<SideOut> {
     let payload = Payload::new(size)?;
     let mut msg = payload.buffer()?;
     let mut out = SideOut::default();

@@ -37,6 +37,8 @@ pub struct CaseSpec {
     pub(crate) warmup: Option<u64>,
     /// Known before running that this case cannot run here, and why.
     pub(crate) unsupported: Option<String>,
+    /// The agent that runs the far side (`--peer`); None: both sides here.
+    pub(crate) peer: Option<crate::exec::remote::Peer>,
 }
 
 impl CaseSpec {
@@ -66,11 +68,14 @@ impl CaseSpec {
     }
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
-    /// parameters marked `in_name`.
+    /// parameters marked `in_name`; a case across hosts says `tcp@peer`
+    /// (or ends in `@peer` when it has no mechanism).
     pub(crate) fn name(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
-        if let Some(mech) = self.mech {
-            parts.push(mech.name().to_string());
+        match (self.mech, &self.peer) {
+            (Some(mech), None) => parts.push(mech.name().to_string()),
+            (Some(mech), Some(_)) => parts.push(format!("{}@peer", mech.name())),
+            _ => {}
         }
         if let Some(placement) = self.placement {
             parts.push(placement.name().to_string());
@@ -95,6 +100,9 @@ impl CaseSpec {
                 parts.push(format!("{}={v}", spec.name));
             }
         }
+        if self.mech.is_none() && self.peer.is_some() {
+            parts.push("@peer".into());
+        }
         parts.join("/")
     }
 
@@ -113,6 +121,10 @@ impl CaseSpec {
             map.insert("mode".into(), self.mode.name().into());
         }
         map.insert("repeat".into(), self.repeat.into());
+        if let Some(peer) = &self.peer {
+            map.insert("peer".into(), peer.addr.clone().into());
+            map.insert("peer_cpu".into(), peer.cpu.into());
+        }
         map
     }
 
