@@ -22,7 +22,7 @@
 //!   protocol, the data connection, the client's handle).
 
 pub(crate) mod cleanup;
-pub(crate) mod link;
+pub mod link;
 pub(crate) mod peers;
 pub(crate) mod procs;
 pub(crate) mod program;

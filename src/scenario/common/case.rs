@@ -69,7 +69,7 @@ impl CaseSpec {
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
     /// parameters marked `in_name`; a case across hosts says `tcp@peer`
-    /// (or ends in `@peer` when it has no mechanism).
+    /// (or, without a mechanism, ends in `@peer` instead of its `link`).
     pub(crate) fn name(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
         match (self.mech, &self.peer) {
@@ -81,7 +81,15 @@ impl CaseSpec {
             parts.push(placement.name().to_string());
             parts.push(self.mode.name().to_string());
         }
-        for spec in self.scenario.params().iter().filter(|p| p.in_name) {
+        // Across hosts the link is the real one, not a `link=` value.
+        let crossed = |p: &&ParamSpec| !(self.peer.is_some() && p.name == "link");
+        for spec in self
+            .scenario
+            .params()
+            .iter()
+            .filter(|p| p.in_name)
+            .filter(crossed)
+        {
             match (self.values.get(spec.name), spec.kind) {
                 (Some(v), crate::scenario::ParamKind::Bytes) => parts.push(format!("{v}B")),
                 (
