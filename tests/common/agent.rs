@@ -94,15 +94,21 @@ impl Agent {
 
     /// `iolab ARGS` as the client: in the other namespace, or here.
     pub fn client(&self, sb: &Sandbox, args: &[&str]) -> assert_cmd::Command {
-        let Some(ns) = &self.ns else {
-            let mut cmd = sb.iolab(args);
-            cmd.env_remove("IOLAB_TOKEN");
-            return cmd;
+        assert_cmd::Command::from_std(self.client_std(sb, args))
+    }
+
+    /// `client`, to be spawned and killed.
+    pub fn client_std(&self, sb: &Sandbox, args: &[&str]) -> Command {
+        let bin = assert_cmd::cargo::cargo_bin("iolab");
+        let mut cmd = match &self.ns {
+            Some(ns) => {
+                let mut c = Command::new("ip");
+                c.args(["netns", "exec", ns.names()[0]]).arg(bin);
+                c
+            }
+            None => Command::new(bin),
         };
-        let mut cmd = assert_cmd::Command::new("ip");
-        cmd.args(["netns", "exec", ns.names()[0]])
-            .arg(assert_cmd::cargo::cargo_bin("iolab"))
-            .args(args)
+        cmd.args(args)
             .env("TMPDIR", sb.tmp())
             .env("XDG_DATA_HOME", sb.dir.path().join("data"))
             .env_remove("IOLAB_TOKEN")
