@@ -262,3 +262,14 @@ fn bad_agent_and_peer_options_are_usage_errors() {
     }
     assert!(!sb.db().exists());
 }
+
+#[test]
+fn help_of_agent() {
+    let sb = Sandbox::new();
+    let out = sb
+        .iolab(&["agent", "--help"])
+        .env("COLUMNS", "100")
+        .assert()
+        .success();
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.get_output().stdout));
+}
