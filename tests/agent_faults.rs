@@ -264,6 +264,23 @@ fn bad_agent_and_peer_options_are_usage_errors() {
 }
 
 #[test]
+fn sigterm_stops_an_agent_that_waits_on_a_connected_client() {
+    let sb = Sandbox::new();
+    let mut agent = Agent::start(&sb, Net::Loopback, &["--idle-timeout", "3600"]);
+    let mut raw = Raw::connect(&agent.addr);
+    assert_eq!(raw.hello(VERSION, None).reply().unwrap()["type"], "welcome");
+    let pid = rustix::process::Pid::from_raw(agent.pid() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    wait_until(
+        || agent.child.try_wait().unwrap().is_some(),
+        "the agent to exit",
+    );
+    assert_eq!(agent.child.wait().unwrap().code(), Some(143));
+    assert_eq!(raw.reply(), None);
+    sb.assert_tmp_empty();
+}
+
+#[test]
 fn help_of_agent() {
     let sb = Sandbox::new();
     let out = sb

@@ -118,13 +118,15 @@ pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
             busy.store(false, Ordering::SeqCst);
         }));
     }
+    if let Some(signal) = crate::cancel::cancelled_by() {
+        // The signal killed the far side; a session waiting for its
+        // client's next request ends with the process.
+        return Err(Interrupted(signal).into());
+    }
     if let Some(worker) = worker {
         let _ = worker.join();
     }
-    match crate::cancel::cancelled_by() {
-        Some(signal) => Err(Interrupted(signal).into()),
-        None => Ok(()),
-    }
+    Ok(())
 }
 
 fn announce(listener: &TcpListener, opts: &Options) -> anyhow::Result<()> {

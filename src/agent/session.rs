@@ -14,6 +14,7 @@ use crate::exec::side::{self, Ended, Side, Spec};
 use crate::exec::{cleanup, Mode};
 use crate::model::Environment;
 use crate::scenario::far::{FarSide, ROLES};
+use anyhow::Context;
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
@@ -148,15 +149,7 @@ fn admit(request: &Request) -> Result<FarSide, String> {
 /// Runs one far side. Ok(false): the client went away during it.
 fn run(wire: &mut Wire, request: Request, opts: &Options) -> Result<bool, String> {
     let far = admit(&request)?;
-    let ip = wire.stream().local_addr().map_err(|e| e.to_string())?.ip();
-    let listener =
-        Listener::bind(ip, opts.data_ports, request.transport).map_err(|e| e.to_string())?;
-    let port = listener.port().map_err(|e| e.to_string())?;
-    wire.send(&FromAgent::Ready { port })
-        .map_err(|e| e.to_string())?;
-    let fd = listener
-        .accept(CONNECT_WAIT)
-        .map_err(|e| format!("data connection: {e}"))?;
+    let fd = connect_data(wire, &request, opts).map_err(|e| format!("{e:#}"))?;
     let transport = request.transport;
     let spec = Spec::new("far side", Mode::Processes).on(request.cpu);
     let mut side =
@@ -172,6 +165,24 @@ fn run(wire: &mut Wire, request: Request, opts: &Options) -> Result<bool, String
     wire.send(&FromAgent::Report { outcome })
         .map_err(|e| e.to_string())?;
     Ok(true)
+}
+
+/// Listens on a data port, tells the client which, and takes its
+/// connection (from the control connection's address only).
+fn connect_data(
+    wire: &mut Wire,
+    request: &Request,
+    opts: &Options,
+) -> anyhow::Result<rustix::fd::OwnedFd> {
+    let ip = wire.stream().local_addr()?.ip();
+    let client = wire.stream().peer_addr()?.ip();
+    let listener = Listener::bind(ip, opts.data_ports, request.transport)?;
+    wire.send(&FromAgent::Ready {
+        port: listener.port()?,
+    })?;
+    listener
+        .accept(client, CONNECT_WAIT)
+        .context("data connection")
 }
 
 /// Waits for the far side, killing it at `limit`, on Ctrl-C, or when the
@@ -191,4 +202,25 @@ fn watch(side: &mut Side, wire: &Wire, limit: Duration) -> bool {
         side::wait_any(std::slice::from_mut(side), TICK);
     }
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::token_matches;
+
+    #[test]
+    fn a_token_matches_only_itself() {
+        assert!(token_matches(None, None));
+        assert!(token_matches(None, Some("anything")));
+        assert!(token_matches(Some("s3cret"), Some("s3cret")));
+        for wrong in [
+            None,
+            Some(""),
+            Some("s3cre"),
+            Some("s3cret!"),
+            Some("S3cret"),
+        ] {
+            assert!(!token_matches(Some("s3cret"), wrong), "{wrong:?}");
+        }
+    }
 }

@@ -139,6 +139,42 @@ pub(crate) fn check_cases(planned: &[Planned]) -> UsageResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::{Cli, Command};
+    use clap::Parser;
+
+    fn names(args: &[&str]) -> Vec<String> {
+        let cli = Cli::try_parse_from([&["iolab", "run"], args].concat()).unwrap();
+        let Command::Run(run) = cli.command else {
+            unreachable!()
+        };
+        let plan = super::super::build(&run).unwrap();
+        plan.cases.iter().map(|c| c.name()).collect()
+    }
+
+    #[test]
+    fn a_peer_takes_the_network_mechanisms_and_one_placement() {
+        assert_eq!(
+            names(&["pingpong", "--peer", "h"]),
+            [
+                "udp@peer/cross-cpu/processes/1B",
+                "tcp@peer/cross-cpu/processes/1B"
+            ]
+        );
+        assert_eq!(
+            names(&[
+                "pingpong",
+                "--peer",
+                "h",
+                "--mech",
+                "tcp",
+                "--placement",
+                "unpinned"
+            ]),
+            ["tcp@peer/unpinned/processes/1B"]
+        );
+        let ft = names(&["file-transfer", "--peer", "h", "-p", "copier=sendfile"]);
+        assert!(ft.iter().all(|n| n.ends_with("/discard/@peer")), "{ft:?}");
+    }
 
     #[test]
     fn addresses_get_the_default_port() {

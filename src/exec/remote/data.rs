@@ -3,7 +3,8 @@
 //! and each gets ONE connected socket that the mechanism turns into its
 //! endpoint (`mechanism::Transport::endpoint`). UDP has no accept: the
 //! client sends a hello datagram until the agent, having connected its
-//! socket to the client's address, answers it.
+//! socket to the client's address, answers it. Only the address of the
+//! control connection's client may connect.
 
 use crate::mechanism::Transport;
 use rustix::event::{poll, PollFd, PollFlags};
@@ -69,24 +70,37 @@ impl Listener {
         }
     }
 
-    /// The connected socket, once the client came (at most `wait`).
-    pub(crate) fn accept(self, wait: Duration) -> io::Result<OwnedFd> {
-        match self {
-            Listener::Tcp(l) => {
-                readable(&l, wait)?;
-                Ok(OwnedFd::from(l.accept()?.0))
-            }
-            Listener::Udp(s) => {
-                s.set_read_timeout(Some(wait))?;
-                let mut buf = [0u8; 64];
-                let (n, from) = s.recv_from(&mut buf).map_err(no_client)?;
-                if &buf[..n] != HELLO {
-                    return Err(io::Error::other("a stray datagram instead of the hello"));
+    /// The socket connected to `client` (the control connection's peer),
+    /// once it came, at most `wait`; anyone else is turned away.
+    pub(crate) fn accept(self, client: IpAddr, wait: Duration) -> io::Result<OwnedFd> {
+        let end = Instant::now() + wait;
+        let left = || {
+            end.saturating_duration_since(Instant::now())
+                .max(HELLO_RETRY / 10)
+        };
+        loop {
+            match &self {
+                Listener::Tcp(l) => {
+                    readable(l, left())?;
+                    let (sock, from) = l.accept()?;
+                    if from.ip() == client {
+                        return Ok(OwnedFd::from(sock));
+                    }
                 }
-                s.connect(from)?;
-                s.send(HELLO)?;
-                s.set_read_timeout(None)?;
-                Ok(OwnedFd::from(s))
+                Listener::Udp(s) => {
+                    s.set_read_timeout(Some(left()))?;
+                    let mut buf = [0u8; 64];
+                    let (n, from) = s.recv_from(&mut buf).map_err(no_client)?;
+                    if from.ip() == client && &buf[..n] == HELLO {
+                        s.connect(from)?;
+                        s.send(HELLO)?;
+                        s.set_read_timeout(None)?;
+                        return Ok(OwnedFd::from(s.try_clone()?));
+                    }
+                }
+            }
+            if Instant::now() >= end {
+                return Err(no_client(io::ErrorKind::TimedOut.into()));
             }
         }
     }
@@ -129,12 +143,16 @@ pub(crate) fn connect(addr: SocketAddr, t: Transport, wait: Duration) -> io::Res
     }
 }
 
-/// Sends hellos until the agent answers one.
+/// Sends hellos until the agent answers one, waiting twice as long after
+/// each: a hello sent again while the answer was on its way would reach
+/// the far side as data.
 fn udp_hello(s: &UdpSocket, wait: Duration) -> io::Result<()> {
     let end = Instant::now() + wait;
-    s.set_read_timeout(Some(HELLO_RETRY))?;
+    let mut retry = HELLO_RETRY;
     let mut buf = [0u8; 64];
     while Instant::now() < end {
+        s.set_read_timeout(Some(retry))?;
+        retry = (retry * 2).min(wait);
         s.send(HELLO)?;
         match s.recv(&mut buf) {
             Ok(n) if &buf[..n] == HELLO => return Ok(()),
@@ -188,7 +206,7 @@ mod tests {
             let l = Listener::bind(ip, PortRange::ANY, t).unwrap();
             let addr = SocketAddr::new(ip, l.port().unwrap());
             let client = std::thread::spawn(move || connect(addr, t, Duration::from_secs(5)));
-            let server = l.accept(Duration::from_secs(5)).unwrap();
+            let server = l.accept(ip, Duration::from_secs(5)).unwrap();
             let client = client.join().unwrap().unwrap();
             let (mut a, mut b) = (t.endpoint(client).unwrap(), t.endpoint(server).unwrap());
             a.send(b"ping").unwrap();
