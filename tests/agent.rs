@@ -57,7 +57,7 @@ fn pingpong_and_stream_over_tcp_and_udp_cross_the_agent_verified() {
         &sb,
         &["stream", "--mech", "tcp,udp", "--param", "size=4096"]
             .into_iter()
-            .chain(["--param", "bytes=1M", "--repeat", "2"])
+            .chain(["--param", "bytes=1M", "--repeat", "2", "--mode", "threads"])
             .collect::<Vec<_>>(),
     );
     assert_crossed(&st, 2, ["sender", "receiver"]);

@@ -217,6 +217,15 @@ impl Transport {
         }
     }
 
+    /// Readies a socket of this transport before the other host may send
+    /// to it: a UDP socket gets the buffers its window counts on, since
+    /// datagrams may arrive before its endpoint is made.
+    pub(crate) fn prepare(self, fd: impl rustix::fd::AsFd) {
+        if self == Transport::Udp {
+            udp::grow_buffers(fd);
+        }
+    }
+
     pub(crate) fn name(self) -> &'static str {
         match self {
             Transport::Tcp => "tcp",

@@ -66,7 +66,8 @@ pub(super) fn endpoint(sock: UdpSocket) -> io::Result<BoxEndpoint> {
 }
 
 /// Asks for large buffers; as root the `_force` variants pass rmem_max.
-fn grow_buffers(fd: &OwnedFd) {
+pub(super) fn grow_buffers(fd: impl rustix::fd::AsFd) {
+    let fd = fd.as_fd();
     if sockopt::set_socket_recv_buffer_size_force(fd, BUFFER_BYTES).is_err() {
         let _ = sockopt::set_socket_recv_buffer_size(fd, BUFFER_BYTES);
     }

@@ -49,7 +49,10 @@ impl Listener {
             let addr = SocketAddr::new(ip, port);
             let bound = match t {
                 Transport::Tcp => TcpListener::bind(addr).map(Listener::Tcp),
-                Transport::Udp => UdpSocket::bind(addr).map(Listener::Udp),
+                Transport::Udp => UdpSocket::bind(addr).map(|s| {
+                    t.prepare(&s);
+                    Listener::Udp(s)
+                }),
             };
             match bound {
                 Ok(l) => return Ok(l),
@@ -135,6 +138,7 @@ pub(crate) fn connect(addr: SocketAddr, t: Transport, wait: Duration) -> io::Res
                 SocketAddr::V6(_) => std::net::Ipv6Addr::UNSPECIFIED.into(),
             };
             let s = UdpSocket::bind((any, 0))?;
+            t.prepare(&s);
             s.connect(addr)?;
             udp_hello(&s, wait)?;
             s.set_read_timeout(None)?;
@@ -197,6 +201,25 @@ mod tests {
         for bad in ["5210-5201", "0-3", "x", "1-70000", ""] {
             assert_eq!(PortRange::parse(bad), None, "{bad}");
         }
+    }
+
+    /// Datagrams may arrive before the far side has made its endpoint: the
+    /// agent's socket has the buffers the sender's window counts on as
+    /// soon as it is bound.
+    #[test]
+    fn a_udp_data_socket_is_grown_when_bound() {
+        use rustix::net::sockopt::socket_recv_buffer_size;
+        let lo = (std::net::Ipv4Addr::LOCALHOST, 0);
+        let (plain, grown) = (UdpSocket::bind(lo).unwrap(), UdpSocket::bind(lo).unwrap());
+        Transport::Udp.prepare(&grown);
+        let ip: IpAddr = std::net::Ipv4Addr::LOCALHOST.into();
+        let Listener::Udp(bound) = Listener::bind(ip, PortRange::ANY, Transport::Udp).unwrap()
+        else {
+            unreachable!()
+        };
+        let size = |s: &UdpSocket| socket_recv_buffer_size(s).unwrap();
+        assert_eq!(size(&bound), size(&grown));
+        eprintln!("receive buffer {} -> {}", size(&plain), size(&grown));
     }
 
     #[test]
