@@ -225,6 +225,26 @@ fn a_client_killed_mid_case_leaves_the_agent_serving_the_next() {
 }
 
 #[test]
+fn ctrl_c_stops_a_remote_case_and_the_agent_stops_its_side() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &[]);
+    let json = sb.dir.path().join("run.json");
+    let mut client = long_client(&agent, &sb, &json);
+    let far = agent.await_far_side();
+    let pid = rustix::process::Pid::from_raw(client.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    wait_until(
+        || client.try_wait().unwrap().is_some(),
+        "the client to stop",
+    );
+    assert_eq!(client.wait().unwrap().code(), Some(130));
+    assert!(!json.exists(), "an interrupted run writes nothing");
+    wait_until(|| !alive(far), "the agent to stop the far side");
+    assert_ok(&agent.run(&sb, SMALL));
+    agent.stop(&sb);
+}
+
+#[test]
 fn once_serves_one_client_then_exits() {
     let sb = Sandbox::new();
     let mut agent = Agent::start(&sb, Net::Loopback, &["--once"]);
