@@ -114,8 +114,9 @@ pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
         }
         let (opts, env, busy) = (opts.clone(), env.clone(), busy.clone());
         worker = Some(std::thread::spawn(move || {
-            session::serve(stream, from, &opts, &env);
-            busy.store(false, Ordering::SeqCst);
+            session::serve(stream, from, &opts, &env, || {
+                busy.store(false, Ordering::SeqCst)
+            });
         }));
     }
     if let Some(signal) = crate::cancel::cancelled_by() {

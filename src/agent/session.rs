@@ -36,17 +36,26 @@ pub(crate) fn refuse_busy(stream: TcpStream, from: SocketAddr) {
 }
 
 /// Serves one client until it leaves, errs or falls silent.
-pub(crate) fn serve(stream: TcpStream, from: SocketAddr, opts: &Options, env: &Environment) {
+/// `free` runs once the client has been served, before its last answer,
+/// so a client that reads that answer finds the agent free for its next.
+pub(crate) fn serve(
+    stream: TcpStream,
+    from: SocketAddr,
+    opts: &Options,
+    env: &Environment,
+    free: impl FnOnce(),
+) {
     eprintln!("iolab agent: {from}: connected");
     let _ = stream.set_nodelay(true);
     let _ = stream.set_write_timeout(Some(opts.idle));
     let Ok(mut wire) = Wire::new(stream) else {
-        return;
+        return free();
     };
     let why = match handshake(&mut wire, opts, env) {
         Ok(()) => requests(&mut wire, opts),
         Err(why) => Some(why),
     };
+    free();
     if let Some(message) = why {
         eprintln!("iolab agent: {from}: {message}");
         let _ = wire.send(&FromAgent::Error { message });
