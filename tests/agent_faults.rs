@@ -211,6 +211,51 @@ fn the_agent_killed_mid_case_fails_it_in_bounded_time_and_the_run_goes_on() {
 }
 
 #[test]
+fn a_link_that_drops_mid_case_fails_it_in_bounded_time() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Veth(None), &[]);
+    let json = sb.dir.path().join("run.json");
+    let args = [
+        "run",
+        "pingpong",
+        "--mech",
+        "tcp",
+        "--param",
+        "count=100000000",
+        "--repeat",
+        "1",
+        "--peer",
+        &agent.addr,
+        "--json",
+        json.to_str().unwrap(),
+        "--no-store",
+        "--quiet",
+    ];
+    let mut client = agent
+        .client_std(&sb, &args)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    agent.await_far_side();
+    if !agent.drop_link() {
+        let _ = client.kill();
+        let _ = client.wait();
+        return; // on loopback (said so): there is no link to drop
+    }
+    wait_until(
+        || client.try_wait().unwrap().is_some(),
+        "the client to finish",
+    );
+    assert!(client.wait().unwrap().success());
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let why = &reasons(&run)[0];
+    eprintln!("{why}");
+    assert!(why.contains("initiator: "), "{why}");
+    assert!(why.contains("echoer: "), "{why}");
+    agent.stop(&sb);
+}
+
+#[test]
 fn a_client_killed_mid_case_leaves_the_agent_serving_the_next() {
     let sb = Sandbox::new();
     let agent = Agent::start(&sb, Net::Loopback, &[]);

@@ -47,6 +47,7 @@ pub(crate) fn serve(
 ) {
     eprintln!("iolab agent: {from}: connected");
     let _ = stream.set_nodelay(true);
+    let _ = crate::exec::remote::data::notice_dead_link(&stream);
     let _ = stream.set_write_timeout(Some(opts.idle));
     let Ok(mut wire) = Wire::new(stream) else {
         return free();

@@ -26,7 +26,8 @@ const SENDER_ADDR: &str = "10.203.0.1/30";
 pub const RECEIVER_IP: Ipv4Addr = Ipv4Addr::new(10, 203, 0, 2);
 const RECEIVER_ADDR: &str = "10.203.0.2/30";
 const VETH_SENDER: &str = "iolab-s";
-const VETH_RECEIVER: &str = "iolab-r";
+/// The receiver's end of the veth pair, in its namespace.
+pub const VETH_RECEIVER: &str = "iolab-r";
 /// Where `ip netns` keeps the named namespaces.
 pub(crate) const NETNS_DIR: &str = "/var/run/netns";
 

@@ -6,7 +6,7 @@
 //! behind once it is stopped.
 
 use super::{alive, children_of, require, Sandbox};
-use iolab::exec::link::{Namespaces, RECEIVER_IP};
+use iolab::exec::link::{Namespaces, RECEIVER_IP, VETH_RECEIVER};
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -124,6 +124,20 @@ impl Agent {
         all.extend(["--peer", &self.addr, "--json", "-", "--no-store", "--quiet"]);
         let out = self.client(sb, &all).timeout(BOUND).assert().success();
         super::json(&out.get_output().stdout)
+    }
+
+    /// Takes the agent's end of the veth pair down: from then on packets
+    /// vanish silently. False (nothing done) when the agent is on loopback.
+    pub fn drop_link(&self) -> bool {
+        let Some(ns) = &self.ns else {
+            return false;
+        };
+        let down = Command::new("ip")
+            .args(["-n", ns.names()[1], "link", "set", VETH_RECEIVER, "down"])
+            .status()
+            .unwrap();
+        assert!(down.success());
+        true
     }
 
     pub fn log(&self) -> String {

@@ -126,6 +126,7 @@ fn open(peer: &Peer) -> anyhow::Result<Conn> {
     let addr = resolve(&peer.addr)?;
     let stream = TcpStream::connect_timeout(&addr, SETUP_WAIT).context("connecting")?;
     stream.set_nodelay(true)?;
+    data::notice_dead_link(&stream)?;
     let mut wire = Wire::new(stream)?;
     wire.send(&ToAgent::Hello(Hello {
         version: VERSION,

@@ -87,6 +87,7 @@ impl Listener {
                     readable(l, left())?;
                     let (sock, from) = l.accept()?;
                     if from.ip() == client {
+                        notice_dead_link(&sock)?;
                         return Ok(OwnedFd::from(sock));
                     }
                 }
@@ -107,6 +108,20 @@ impl Listener {
             }
         }
     }
+}
+
+/// A TCP connection to the other host notices a dead link in about 15 s,
+/// idle or not (keepalive probes after 5 s of silence, and a limit on
+/// unacknowledged data), instead of blocking until the case's timeout.
+pub(crate) fn notice_dead_link(fd: impl AsFd) -> io::Result<()> {
+    use rustix::net::sockopt;
+    let fd = fd.as_fd();
+    sockopt::set_socket_keepalive(fd, true)?;
+    sockopt::set_tcp_keepidle(fd, Duration::from_secs(5))?;
+    sockopt::set_tcp_keepintvl(fd, Duration::from_secs(2))?;
+    sockopt::set_tcp_keepcnt(fd, 3)?;
+    sockopt::set_tcp_user_timeout(fd, 15_000)?;
+    Ok(())
 }
 
 fn no_client(e: io::Error) -> io::Error {
@@ -131,7 +146,11 @@ pub(crate) fn readable(fd: &impl AsFd, wait: Duration) -> io::Result<()> {
 /// The client's end: connected to the agent's data port within `wait`.
 pub(crate) fn connect(addr: SocketAddr, t: Transport, wait: Duration) -> io::Result<OwnedFd> {
     match t {
-        Transport::Tcp => TcpStream::connect_timeout(&addr, wait).map(OwnedFd::from),
+        Transport::Tcp => {
+            let sock = TcpStream::connect_timeout(&addr, wait)?;
+            notice_dead_link(&sock)?;
+            Ok(OwnedFd::from(sock))
+        }
         Transport::Udp => {
             let any: IpAddr = match addr {
                 SocketAddr::V4(_) => std::net::Ipv4Addr::UNSPECIFIED.into(),

@@ -64,11 +64,10 @@ impl Wire {
     }
 }
 
+/// A read timeout is EAGAIN on Linux; ETIMEDOUT is a connection the
+/// kernel gave up on (a dead link), an error of its own.
 fn is_timeout(e: &io::Error) -> bool {
-    matches!(
-        e.kind(),
-        io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
-    )
+    e.kind() == io::ErrorKind::WouldBlock
 }
 
 /// One line of at most `limit` bytes, without its newline.
