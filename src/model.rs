@@ -130,6 +130,10 @@ pub struct Environment {
     /// Cost of one read of that clock.
     #[serde(default)]
     pub tick_ns: Option<f64>,
+    /// The far host's environment, when the cases ran across hosts on an
+    /// `iolab agent` (`run --peer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<Box<Environment>>,
 }
 
 /// Whether a kernel facility can be used here, and why not.

@@ -125,7 +125,7 @@ fn collect(sides: &mut [Side], timeout: Duration) {
     }
 }
 
-fn side_result<R>(ended: Ended<R>) -> SideResult<R> {
+pub(crate) fn side_result<R>(ended: Ended<R>) -> SideResult<R> {
     match ended {
         Ended::Done(value, _) => Ok(value),
         Ended::Failed(why) | Ended::Unsupported(why) => Err(why),

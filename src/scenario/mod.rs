@@ -9,6 +9,7 @@ pub(crate) mod contention;
 pub(crate) mod devnull;
 pub(crate) mod event_bench;
 pub(crate) mod fan_in;
+pub(crate) mod far;
 pub(crate) mod file_transfer;
 pub(crate) mod hackbench;
 pub(crate) mod limits;

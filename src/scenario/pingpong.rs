@@ -9,6 +9,7 @@ use super::common::pairs::{self, FAIRNESS, PAIRS};
 use super::common::payload::Payload;
 use super::common::side::{Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::common::two_sided::per_rep;
+use super::far::{pairs_or_far, FarSide};
 use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec,
     Scenario, STALL,
@@ -94,15 +95,21 @@ impl Scenario for PingPong {
         };
         let (n, rate) = (pairs::count(case), open_loop::rate(case));
         let tracing = explain::Tracing::for_case(ctx);
-        let reports = pairs::run(
+        let far = FarSide::PingpongEchoer {
+            size: size as u64,
+            sched,
+            corrupt: ctx.fault == Some(Fault::Corrupt),
+        };
+        let reports = pairs_or_far(
             case,
             ctx,
             n,
             |_| move |mut ep: BoxEndpoint| run_typed(ep.as_mut(), Initiator { size, sched, rate }),
             |i| {
                 let fault = pairs::fault_for(ctx.fault, i, n);
-                move |mut ep: BoxEndpoint| run_typed(ep.as_mut(), Echoer { size, sched, fault })
+                move |ep: BoxEndpoint| echo(ep, size, sched, fault)
             },
+            far,
         )?;
         let trace = tracing.map(explain::Tracing::finish);
         let Some(settled) = pairs::settle(out, reports, ROLES) else {
@@ -261,6 +268,16 @@ impl EndpointLoop for Initiator {
         out.syscalls = ep.syscalls();
         Ok(out)
     }
+}
+
+/// Side B, here or on an agent (`scenario::far`).
+pub(super) fn echo(
+    mut ep: mechanism::BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<SideOut> {
+    run_typed(ep.as_mut(), Echoer { size, sched, fault })
 }
 
 /// Side B: receives message `seq`, sends it back unchanged (or damaged

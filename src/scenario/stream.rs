@@ -16,6 +16,7 @@ use super::common::pairs::{self, FAIRNESS, PAIRS};
 use super::common::payload::Payload;
 use super::common::side::{Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
 use super::common::two_sided::settle;
+use super::far::{pairs_or_far, FarSide};
 use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
@@ -159,7 +160,11 @@ fn run_stream(
             |_| move |ep| count_receiver(ep, sched),
         );
     }
-    pairs::run(
+    let far = FarSide::StreamReceiver {
+        size: size as u64,
+        sched,
+    };
+    pairs_or_far(
         case,
         ctx,
         n.max(1),
@@ -168,6 +173,7 @@ fn run_stream(
             move |ep| sender(ep, size, sched, fault)
         },
         |_| move |ep| receiver(ep, size, sched),
+        far,
     )
 }
 
@@ -299,7 +305,11 @@ fn await_ack(ep: &mut BoxEndpoint, expected: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
+pub(super) fn receiver(
+    mut ep: BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+) -> anyhow::Result<SideOut> {
     let payload = Payload::new(size)?;
     let mut msg = payload.buffer()?;
     let mut out = SideOut::default();

@@ -43,6 +43,8 @@ pub struct CaseSpec {
     pub(crate) warmup: Option<u64>,
     /// Known before running that this case cannot run here, and why.
     pub(crate) unsupported: Option<String>,
+    /// The agent that runs the far side (`--peer`); None: both sides here.
+    pub(crate) peer: Option<crate::exec::remote::Peer>,
 }
 
 impl CaseSpec {
@@ -72,18 +74,23 @@ impl CaseSpec {
     }
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
-    /// parameters marked `in_name`.
+    /// parameters marked `in_name`; a case across hosts says `tcp@peer`
+    /// (or, without a mechanism, ends in `@peer` instead of its `link`).
     pub(crate) fn name(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
-        if let Some(mech) = self.mech {
-            parts.push(mech.name().to_string());
+        match (self.mech, &self.peer) {
+            (Some(mech), None) => parts.push(mech.name().to_string()),
+            (Some(mech), Some(_)) => parts.push(format!("{}@peer", mech.name())),
+            _ => {}
         }
         if let Some(placement) = self.placement {
             parts.push(placement.name().to_string());
             parts.push(self.mode.name().to_string());
         }
+        // Across hosts the link is the real one, not a `link=` value.
+        let crossed = |p: &&ParamSpec| !(self.peer.is_some() && p.name == "link");
         let named = |p: &&ParamSpec| p.in_name && !self.at_quiet_default(p);
-        for spec in self.scenario.params().iter().filter(named) {
+        for spec in self.scenario.params().iter().filter(named).filter(crossed) {
             match (self.values.get(spec.name), spec.kind) {
                 (Some(v), crate::scenario::ParamKind::Bytes) => parts.push(format!("{v}B")),
                 (
@@ -102,6 +109,9 @@ impl CaseSpec {
             if let Some(v) = self.values.get(spec.name) {
                 parts.push(format!("{}={v}", spec.name));
             }
+        }
+        if self.mech.is_none() && self.peer.is_some() {
+            parts.push("@peer".into());
         }
         parts.join("/")
     }
@@ -129,6 +139,10 @@ impl CaseSpec {
             map.insert("mode".into(), self.mode.name().into());
         }
         map.insert("repeat".into(), self.repeat.into());
+        if let Some(peer) = &self.peer {
+            map.insert("peer".into(), peer.addr.clone().into());
+            map.insert("peer_cpu".into(), peer.cpu.into());
+        }
         map
     }
 
