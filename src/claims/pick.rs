@@ -4,6 +4,8 @@
 //! failed or unsupported comes back as `Err(reason)`, so a rule can only
 //! decide on results that are really there.
 
+use super::margin::{Estimate, Precision};
+use crate::compare::bootstrap::{median_interval, ratio_interval};
 use crate::model::{CaseResult, Metric, Status};
 use crate::scenario::MetricSpec;
 
@@ -39,6 +41,8 @@ pub struct Value {
     pub(crate) reps: usize,
     /// Shown after the number, e.g. " ns".
     pub(crate) unit: String,
+    /// The per-repetition values, when there were several.
+    pub(crate) samples: Vec<f64>,
 }
 
 /// The spread assumed either side of a value measured only once.
@@ -72,7 +76,7 @@ impl Select {
         }
     }
 
-    fn matches(&self, r: &CaseResult) -> bool {
+    pub(crate) fn matches(&self, r: &CaseResult) -> bool {
         r.scenario == self.scenario
             && self
                 .params
@@ -169,6 +173,7 @@ impl Value {
             hi: m.max.unwrap_or(m.value),
             reps,
             unit: String::new(),
+            samples: m.reps.clone(),
         }
         .with_unit(&format!(" {}", m.unit))
     }
@@ -186,6 +191,51 @@ impl Value {
             hi: a.max(b),
             reps: 1,
             unit: String::new(),
+            samples: Vec::new(),
+        }
+    }
+
+    /// The median with its 95% interval: the bootstrap interval of the
+    /// median over the repetitions, or `SINGLE_NOISE` either side of a
+    /// single one. (Where the precision work stores a metric's own
+    /// interval, that is the one to prefer here.)
+    pub(crate) fn estimate(&self) -> Estimate {
+        let (lo, hi) = median_interval(&self.samples).unwrap_or_else(|| {
+            let (a, b) = (
+                self.value * (1.0 - SINGLE_NOISE),
+                self.value * (1.0 + SINGLE_NOISE),
+            );
+            (a.min(b), a.max(b))
+        });
+        Estimate {
+            value: self.value,
+            lo: lo.min(self.value),
+            hi: hi.max(self.value),
+        }
+    }
+
+    /// The precision this value got, named `name`.
+    pub(crate) fn precision(&self, name: &str) -> Precision {
+        Precision {
+            name: name.to_string(),
+            relative: self.estimate().relative(),
+            reps: self.reps,
+        }
+    }
+
+    /// `self / below` with its interval: the bootstrap interval of the
+    /// ratio of medians when both have repetitions, else the widest ratio
+    /// the two intervals allow.
+    pub(crate) fn over(&self, below: &Value) -> Estimate {
+        let value = self.value / below.value;
+        let (lo, hi) = ratio_interval(&below.samples, &self.samples).unwrap_or_else(|| {
+            let (a, b) = (self.estimate(), below.estimate());
+            (a.lo / b.hi, a.hi / b.lo)
+        });
+        Estimate {
+            value,
+            lo: lo.min(value),
+            hi: hi.max(value),
         }
     }
 

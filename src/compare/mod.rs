@@ -7,7 +7,7 @@
 //! rate (`/s`) higher. Rendering as text lives in render.rs; the JSON is
 //! this module's types.
 
-mod bootstrap;
+pub(crate) mod bootstrap;
 mod render;
 
 pub(crate) use render::{cells, text, unmatched_lines, verdict};
