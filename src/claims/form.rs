@@ -3,7 +3,7 @@
 //! part of every verdict's text; what a rule reads tells the seeds suite
 //! (and an adaptive repetition mode) which cases need a claim's precision.
 
-use super::pick::Quantity;
+use super::relative;
 use super::rules::Rule;
 use crate::model::CaseResult;
 
@@ -11,7 +11,7 @@ impl Rule {
     /// Which form the rule takes, and why.
     pub(crate) fn form(&self) -> String {
         match self {
-            Rule::Relative { q, reference, .. } => reference.form(unit(q)),
+            Rule::Relative { q, reference, .. } => reference.form(relative::unit(q)),
             Rule::Faster { .. } | Rule::NoFaster { .. } => {
                 "a ratio of two results of the same run: it reads the same on a faster or \
                  slower machine"
@@ -56,12 +56,5 @@ impl Rule {
                 case.scenario == "contention" && case.param_str("mech").as_deref() == Some(mech)
             }
         }
-    }
-}
-
-fn unit(q: &Quantity) -> &'static str {
-    match q {
-        Quantity::Metric(spec) => spec.unit,
-        Quantity::Per(..) => "",
     }
 }

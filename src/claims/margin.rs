@@ -89,6 +89,22 @@ pub(crate) fn judge(e: Estimate, bands: &Bands, inputs: Vec<Precision>) -> (Clai
     (status, m)
 }
 
+/// Two signs' margins as one: the verdict is as sure as its weaker sign.
+pub(crate) fn weakest(a: Margin, b: Margin) -> Margin {
+    let mut inputs = a.inputs.clone();
+    inputs.extend(b.inputs.iter().filter(|p| !a.inputs.contains(p)).cloned());
+    let (margin, boundary) = match a.margin <= b.margin {
+        true => (a.margin, a.boundary),
+        false => (b.margin, b.boundary),
+    };
+    Margin {
+        margin,
+        near: a.near || b.near,
+        boundary,
+        inputs,
+    }
+}
+
 impl Estimate {
     /// The interval as relative half-width, e.g. 0.06 for ±6%.
     pub(crate) fn relative(&self) -> f64 {
@@ -115,11 +131,6 @@ pub(crate) fn plus_minus(relative: f64) -> String {
 }
 
 impl Margin {
-    /// "margin 3.2" (or "margin >999").
-    pub(crate) fn text(&self) -> String {
-        text(self.margin)
-    }
-
     /// "±6% (poll) and ±4% (epoll) after 5 repetitions".
     pub(crate) fn got(&self) -> String {
         let parts: Vec<String> = self

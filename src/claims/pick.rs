@@ -239,17 +239,6 @@ impl Value {
         }
     }
 
-    /// The spread as a `Metric`, for `crate::measure::stats::clearly_differs`.
-    pub(crate) fn as_metric(&self) -> Metric {
-        Metric {
-            value: self.value,
-            unit: String::new(),
-            min: Some(self.lo),
-            max: Some(self.hi),
-            reps: Vec::new(),
-        }
-    }
-
     /// The value in the unit that fits, and its spread: "3.21 us
     /// (3.10-3.40, 5 reps)".
     pub(crate) fn text(&self) -> String {

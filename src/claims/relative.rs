@@ -43,6 +43,14 @@ fn ns_per(unit: &str) -> Found<f64> {
     }
 }
 
+/// The unit `q` is declared in.
+pub(super) fn unit(q: &Quantity) -> &'static str {
+    match q {
+        Quantity::Metric(spec) => spec.unit,
+        Quantity::Per(_, _, unit) => unit,
+    }
+}
+
 /// `v` with every number multiplied by `by` (a change of unit).
 fn scaled(v: Value, by: f64) -> Value {
     Value {
@@ -88,11 +96,11 @@ pub(crate) fn decide(
     let r = at.one(results)?;
     let v = q.of(r)?;
     let unit_value = Quantity::Metric(reference.metric).of(reference.at.one(results)?)?;
-    let scale = ns_per(&v.unit)? / ns_per(reference.metric.unit)?;
+    let scale = ns_per(unit(&q))? / ns_per(reference.metric.unit)?;
     let e = scaled(v.clone(), scale).over(&unit_value);
     let (lo, hi, then) = reference.then_multiples(scale, absolute);
     let name = at.name(r);
-    let unit = v.unit.clone();
+    let unit = unit(&q);
     let figure = format!(
         "{name} {} here, {} {unit} then; {} {}s here ({} each), {} then \
          (the claim: {} {}s, the original's {} {unit} over its {} {})",
