@@ -32,9 +32,7 @@ impl Rule {
                     .into()
             }
             Rule::NotRead { .. } => "a share of the file's pages: machine-independent".into(),
-            Rule::AtimeChanged { .. } => {
-                "a count of repetitions: machine-independent".into()
-            }
+            Rule::AtimeChanged { .. } => "a count of repetitions: machine-independent".into(),
         }
     }
 
@@ -44,9 +42,7 @@ impl Rule {
         match self {
             Rule::Faster { fast, slow, .. } => fast.matches(case) || slow.matches(case),
             Rule::NoFaster { a, b, .. } => a.matches(case) || b.matches(case),
-            Rule::Relative { at, reference, .. } => {
-                at.matches(case) || reference.at.matches(case)
-            }
+            Rule::Relative { at, reference, .. } => at.matches(case) || reference.at.matches(case),
             Rule::Within { at, .. }
             | Rule::Linear { at, .. }
             | Rule::Flat { at, .. }

@@ -13,13 +13,13 @@
 //! (`kernel.rs`), which never changes the verdict.
 
 mod devnull;
-pub mod kernel;
 mod form;
+pub mod kernel;
 mod list;
 mod margin;
 pub mod pick;
-pub(crate) mod render;
 mod relative;
+pub(crate) mod render;
 pub(crate) mod rule;
 pub mod rules;
 mod stall;

@@ -11,6 +11,7 @@
 use super::margin::Bands;
 use super::pick::{num, Found, Quantity, Select, Value};
 use super::rules::{band, range_text, Outcome};
+use crate::format::human;
 use crate::model::CaseResult;
 use crate::scenario::MetricSpec;
 
@@ -102,10 +103,10 @@ pub(crate) fn decide(
     let name = at.name(r);
     let unit = unit(&q);
     let figure = format!(
-        "{name} {} here, {} {unit} then; {} {}s here ({} each), {} then \
-         (the claim: {} {}s, the original's {} {unit} over its {} {})",
+        "{name} {} here, {} then; {} {}s here ({} each), {} then \
+         (the claim: {} {}s, the original's {} {unit} over its {})",
         v.text(),
-        num(reference.original),
+        human(reference.original, unit),
         num(e.value),
         reference.name,
         unit_value.text(),
@@ -113,8 +114,7 @@ pub(crate) fn decide(
         range_text(lo, hi),
         reference.name,
         range_text(absolute.0, absolute.1),
-        num(reference.then),
-        reference.metric.unit,
+        human(reference.then, reference.metric.unit),
     );
     let (edges, verdicts) = band(lo, hi);
     let bands = Bands {

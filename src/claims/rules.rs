@@ -199,7 +199,13 @@ pub(crate) fn faster(
         edges: &edges,
         verdicts: &verdicts,
     };
-    Ok(Outcome::judged(e, &bands, inputs, figure, crate::format::ratio))
+    Ok(Outcome::judged(
+        e,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
 }
 
 fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -> Found<Outcome> {
@@ -218,7 +224,13 @@ fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -
         verdicts: &[ClaimStatus::Holds, ClaimStatus::DoesNotHold],
     };
     let inputs = vec![a.precision(a_name), b.precision(b_name)];
-    Ok(Outcome::judged(e, &bands, inputs, figure, crate::format::ratio))
+    Ok(Outcome::judged(
+        e,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
 }
 
 /// Does not hold below `lo`, holds in `lo..hi`, does not hold from `hi`.

@@ -64,7 +64,11 @@ pub(crate) fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<
     let both = value(results, mech, "both", &READER.mean_ns)?;
     let max_r = value(results, mech, "both", &READER.max_ns)?;
     let max_w = value(results, mech, "both", &WRITER.max_ns)?;
-    let max = if max_r.value >= max_w.value { max_r } else { max_w };
+    let max = if max_r.value >= max_w.value {
+        max_r
+    } else {
+        max_w
+    };
     let factor = both.over(&alone);
     let (slow, slow_margin) = sign(max.estimate(), SLOW_NS, vec![max.precision("slowest call")]);
     let inputs = vec![both.precision("contended"), alone.precision("alone")];

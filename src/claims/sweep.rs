@@ -89,7 +89,11 @@ pub(crate) fn r_squared(points: &[(f64, f64)]) -> f64 {
 /// "poll 6.3 s at 10240 idle vs 1.2 s at 0: 5.4x; linear fit r²=0.98 (12 points)",
 /// with the growth (far end over near end) as an estimate and the ends'
 /// precisions.
-fn describe(points: &[(f64, Value)], at: &Select, x: &str) -> (Estimate, Vec<Precision>, f64, String) {
+fn describe(
+    points: &[(f64, Value)],
+    at: &Select,
+    x: &str,
+) -> (Estimate, Vec<Precision>, f64, String) {
     let (x0, first) = &points[0];
     let (xn, last) = &points[points.len() - 1];
     let growth = last.over(first);
@@ -138,5 +142,11 @@ pub(crate) fn flat(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outco
         edges: &[FLAT, STEEP],
         verdicts: &[Holds, Inconclusive, DoesNotHold],
     };
-    Ok(Outcome::judged(growth, &bands, inputs, figure, crate::format::ratio))
+    Ok(Outcome::judged(
+        growth,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
 }

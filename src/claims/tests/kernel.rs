@@ -177,7 +177,12 @@ fn claims_without_kernel_evidence_have_none_and_render_prints_it() {
     let text = String::from_utf8(out).unwrap();
     // The verdict, its margin, the original, the form and the kernel line.
     assert_eq!(text.lines().count(), 6, "{text}");
-    assert!(text.lines().nth(2).unwrap().trim_start().starts_with("margin "));
+    assert!(text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .trim_start()
+        .starts_with("margin "));
     assert!(
         text.lines()
             .nth(5)

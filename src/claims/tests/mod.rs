@@ -4,6 +4,7 @@
 
 mod e3_to_e6;
 mod kernel;
+mod margins;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;
@@ -20,6 +21,7 @@ fn result(scenario: &str, params: &[(&str, Value)], metrics: &[(&str, &[f64])]) 
     for (name, reps) in metrics {
         let unit = match *name {
             n if n.contains("ns") => "ns",
+            n if n.starts_with("us_") => "us",
             n if n == "seconds" || n.ends_with("_s") => "s",
             _ => "",
         };
@@ -133,7 +135,11 @@ fn ring(us: &[f64], csw: &[f64], msgs: &[f64]) -> CaseResult {
 
 /// A `limits` wake-up round trip of `ns` (per repetition).
 fn wake(ns: &[f64]) -> CaseResult {
-    result("limits", &[("probe", json!("wake"))], &[("wake_rtt_ns", ns)])
+    result(
+        "limits",
+        &[("probe", json!("wake"))],
+        &[("wake_rtt_ns", ns)],
+    )
 }
 
 #[test]
