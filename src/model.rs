@@ -56,11 +56,11 @@ pub struct ClaimVerdict {
     /// How far the figure lies from the rule's boundary, in half-widths of
     /// its 95% interval; absent for a verdict from counts or from nothing.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub(crate) margin: Option<f64>,
+    pub margin: Option<f64>,
     /// The figure's interval reaches the boundary: `inconclusive: near the
     /// boundary`, never a verdict either way.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub(crate) near_boundary: bool,
+    pub near_boundary: bool,
     /// The precision the figure's inputs got, e.g. "±6% (poll) and ±4%
     /// (epoll) after 5 repetitions".
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -12,6 +12,7 @@
 //! `limits` (`relative.rs`). A claim may also name its kernel evidence
 //! (`kernel.rs`), which never changes the verdict.
 
+pub(crate) mod across;
 mod devnull;
 mod form;
 pub mod kernel;
