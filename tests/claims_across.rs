@@ -7,10 +7,10 @@ mod common;
 mod runs;
 
 use common::{json, Sandbox};
-use runs::{run, save};
 use iolab::claims::CLAIMS;
 use iolab::measure::stats::metric;
 use iolab::model::{CaseResult, Run};
+use runs::{run, save};
 use serde_json::json;
 
 /// poll-scale at 0 idle connections: `seconds` per repetition.

@@ -139,16 +139,15 @@ impl Margin {
             .map(|p| format!("{} ({})", plus_minus(p.relative), p.name))
             .collect();
         let reps: Vec<usize> = self.inputs.iter().map(|p| p.reps).collect();
-        let after = match reps.iter().min() == reps.iter().max() {
-            true => format!("{} repetitions", reps.first().copied().unwrap_or(1)),
-            false => format!(
-                "{} repetitions",
-                reps.iter()
-                    .map(|r| r.to_string())
-                    .collect::<Vec<_>>()
-                    .join(" and ")
-            ),
+        let counts: Vec<String> = match reps.iter().min() == reps.iter().max() {
+            true => reps.first().map(|r| r.to_string()).into_iter().collect(),
+            false => reps.iter().map(|r| r.to_string()).collect(),
         };
+        let plural = match reps.iter().all(|r| *r == 1) {
+            true => "repetition (its spread assumed)",
+            false => "repetitions",
+        };
+        let after = format!("{} {plural}", counts.join(" and "));
         format!("{} after {after}", parts.join(" and "))
     }
 
@@ -164,14 +163,15 @@ impl Margin {
             _ => " on each",
         };
         let worst = self.inputs.iter().map(|p| p.relative).fold(0.0, f64::max);
+        let single = self.inputs.iter().any(|p| p.reps < 2);
         if !self.near {
             return Some(format!(
-                "the figure lies between the claim's bounds: more precision does not decide it \
-                 (got {})",
+                "the figure lies between the claim's bounds (or its signs disagree): more \
+                 precision would not decide it (got {})",
                 self.got()
             ));
         }
-        if worst <= precision {
+        if worst <= precision && !single {
             return Some(format!(
                 "the figure is within the claim's resolution ({}) of its boundary {}: \
                  the effect is smaller than the claim resolves; got {}",
@@ -180,8 +180,12 @@ impl Margin {
                 self.got()
             ));
         }
+        let measured = match single {
+            true => ", measured over several repetitions",
+            false => "",
+        };
         Some(format!(
-            "needs {}{on}; got {}",
+            "needs {}{on}{measured}; got {}",
             plus_minus(precision),
             self.got()
         ))
