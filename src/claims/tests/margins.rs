@@ -4,7 +4,7 @@
 //! spread; an absolute-band claim gives the same verdict on a machine 2x
 //! slower in every reference point.
 
-use super::{answer, result, wake};
+use super::{answer, result, wake, CLAIMS};
 use crate::model::{CaseResult, ClaimStatus};
 use serde_json::json;
 use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
@@ -151,4 +151,44 @@ fn the_precision_a_case_needs_is_the_finest_of_the_claims_reading_it() {
     assert_eq!(crate::claims::required_precision(&limits), Some(0.1));
     let unread = result("pingpong", &[], &[]);
     assert_eq!(crate::claims::required_precision(&unread), None);
+}
+
+#[test]
+fn a_single_repetition_near_the_boundary_asks_for_several() {
+    let results = [poll_at_0("poll", &[1.0]), poll_at_0("epoll-lt", &[1.01])];
+    let v = answer("E5-poll-faster-at-0", &results);
+    assert!(v.near_boundary, "{}", v.figure);
+    assert_eq!(
+        v.to_decide.as_deref(),
+        Some(
+            "needs ±1.0% on both, measured over several repetitions; got ±5.0% (poll) and \
+             ±5.0% (epoll) after 1 repetition (its spread assumed)"
+        )
+    );
+}
+
+#[test]
+fn the_seeds_suites_measure_the_reference_points_of_machine_relative_claims() {
+    use crate::claims::rules::Rule;
+    for name in ["seeds", "seeds-quick"] {
+        let suite = crate::scenario::suite::find(name).unwrap();
+        for claim in CLAIMS {
+            let Rule::Relative { reference, .. } = &claim.rule else {
+                continue;
+            };
+            let (_, probe) = reference.at.params[0];
+            let measured = suite.entries.iter().any(|e| {
+                e.scenario == "limits"
+                    && e.params
+                        .iter()
+                        .find(|(k, _)| *k == "probe")
+                        .is_none_or(|(_, v)| v.split(',').any(|p| p == probe))
+            });
+            assert!(
+                measured,
+                "{name} lacks limits probe={probe} for {}",
+                claim.id
+            );
+        }
+    }
 }
