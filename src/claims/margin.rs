@@ -143,9 +143,10 @@ impl Margin {
             true => reps.first().map(|r| r.to_string()).into_iter().collect(),
             false => reps.iter().map(|r| r.to_string()).collect(),
         };
-        let plural = match reps.iter().all(|r| *r == 1) {
-            true => "repetition (its spread assumed)",
-            false => "repetitions",
+        let plural = match (reps.iter().all(|r| *r == 1), reps.iter().any(|r| *r < 3)) {
+            (true, _) => "repetition (its spread assumed)",
+            (false, true) => "repetitions (at least ±5% assumed below 3)",
+            (false, false) => "repetitions",
         };
         let after = format!("{} {plural}", counts.join(" and "));
         format!("{} after {after}", parts.join(" and "))
@@ -163,7 +164,7 @@ impl Margin {
             _ => " on each",
         };
         let worst = self.inputs.iter().map(|p| p.relative).fold(0.0, f64::max);
-        let single = self.inputs.iter().any(|p| p.reps < 2);
+        let single = self.inputs.iter().any(|p| p.reps < super::pick::MEASURED);
         if !self.near {
             return Some(format!(
                 "the figure lies between the claim's bounds (or its signs disagree): more \
@@ -181,7 +182,7 @@ impl Margin {
             ));
         }
         let measured = match single {
-            true => ", measured over several repetitions",
+            true => ", measured over at least 3 repetitions",
             false => "",
         };
         Some(format!(

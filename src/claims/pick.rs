@@ -48,6 +48,9 @@ pub struct Value {
 /// The spread assumed either side of a value measured only once.
 pub(crate) const SINGLE_NOISE: f64 = 0.05;
 
+/// From this many repetitions on, their own spread is the uncertainty.
+pub(crate) const MEASURED: usize = 3;
+
 pub(crate) type Found<T> = Result<T, String>;
 
 impl Select {
@@ -196,17 +199,20 @@ impl Value {
     }
 
     /// The median with its 95% interval: the bootstrap interval of the
-    /// median over the repetitions, or `SINGLE_NOISE` either side of a
-    /// single one. (Where the precision work stores a metric's own
-    /// interval, that is the one to prefer here.)
+    /// median over the repetitions, at least `SINGLE_NOISE` either side
+    /// with fewer than `MEASURED` of them (two that agree by chance say
+    /// little). (Where the precision work stores a metric's own interval,
+    /// that is the one to prefer here.)
     pub(crate) fn estimate(&self) -> Estimate {
-        let (lo, hi) = median_interval(&self.samples).unwrap_or_else(|| {
-            let (a, b) = (
-                self.value * (1.0 - SINGLE_NOISE),
-                self.value * (1.0 + SINGLE_NOISE),
-            );
-            (a.min(b), a.max(b))
-        });
+        let assumed = (
+            self.value * (1.0 - SINGLE_NOISE),
+            self.value * (1.0 + SINGLE_NOISE),
+        );
+        let (lo, hi) = match median_interval(&self.samples) {
+            Some(ci) if self.samples.len() >= MEASURED => ci,
+            Some((lo, hi)) => (lo.min(assumed.0), hi.max(assumed.1)),
+            None => assumed,
+        };
         Estimate {
             value: self.value,
             lo: lo.min(self.value),
@@ -224,11 +230,15 @@ impl Value {
     }
 
     /// `self / below` with its interval: the bootstrap interval of the
-    /// ratio of medians when both have repetitions, else the widest ratio
-    /// the two intervals allow.
+    /// ratio of medians when both have `MEASURED` repetitions, else the
+    /// widest ratio the two intervals allow.
     pub(crate) fn over(&self, below: &Value) -> Estimate {
         let value = self.value / below.value;
-        let (lo, hi) = ratio_interval(&below.samples, &self.samples).unwrap_or_else(|| {
+        let measured = self.samples.len().min(below.samples.len()) >= MEASURED;
+        let bootstrap = measured
+            .then(|| ratio_interval(&below.samples, &self.samples))
+            .flatten();
+        let (lo, hi) = bootstrap.unwrap_or_else(|| {
             let (a, b) = (self.estimate(), below.estimate());
             (a.lo / b.hi, a.hi / b.lo)
         });

@@ -110,6 +110,20 @@ pub(crate) static ALL: &[Suite] = &[
                     ],
                 )
             },
+            // E4-sendfile-no-faster's point 3 times: a spread of its own.
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "64M"),
+                        ("copier", "read-write,sendfile"),
+                        ("buf", "4096"),
+                        ("tcp", "plain"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
             Entry {
                 repeat: Some(3),
                 ..entry("devnull", &[("file-size", "64M")])
@@ -181,7 +195,7 @@ pub(crate) static ALL: &[Suite] = &[
                 )
             },
             Entry {
-                repeat: Some(2),
+                repeat: Some(3),
                 ..entry(
                     "file-transfer",
                     &[

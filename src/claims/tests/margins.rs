@@ -161,7 +161,7 @@ fn a_single_repetition_near_the_boundary_asks_for_several() {
     assert_eq!(
         v.to_decide.as_deref(),
         Some(
-            "needs ±1.0% on both, measured over several repetitions; got ±5.0% (poll) and \
+            "needs ±1.0% on both, measured over at least 3 repetitions; got ±5.0% (poll) and \
              ±5.0% (epoll) after 1 repetition (its spread assumed)"
         )
     );
