@@ -19,7 +19,7 @@ pub mod kernel;
 mod list;
 mod margin;
 pub mod pick;
-mod relative;
+pub mod relative;
 pub(crate) mod render;
 pub(crate) mod rule;
 pub mod rules;

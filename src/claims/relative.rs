@@ -19,7 +19,7 @@ use crate::scenario::MetricSpec;
 #[derive(Debug, Clone, Copy)]
 pub struct Reference {
     /// The `limits` result that measures it.
-    pub(crate) at: Select,
+    pub at: Select,
     pub(crate) metric: &'static MetricSpec,
     /// What one is called in a figure, e.g. "wake-up round trip".
     pub(crate) name: &'static str,
