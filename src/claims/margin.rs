@@ -49,32 +49,19 @@ pub(crate) struct Margin {
     pub(crate) inputs: Vec<Precision>,
 }
 
-/// The verdict `bands` give `e`, and its margin; near a boundary the
-/// verdict is `Inconclusive`.
+/// The verdict `bands` give `e`, and its margin: its distance to the
+/// boundary it is least clear of (every boundary counts, since an interval
+/// need not be symmetric); near a boundary the verdict is `Inconclusive`.
 pub(crate) fn judge(e: Estimate, bands: &Bands, inputs: Vec<Precision>) -> (ClaimStatus, Margin) {
     debug_assert_eq!(bands.edges.len() + 1, bands.verdicts.len());
     let band = bands.edges.iter().filter(|edge| e.value >= **edge).count();
-    let nearest = bands
+    let (margin, boundary) = bands
         .edges
         .iter()
-        .copied()
         .filter(|edge| edge.is_finite())
-        .min_by(|a, b| (a - e.value).abs().total_cmp(&(b - e.value).abs()));
-    let Some(boundary) = nearest else {
-        let margin = Margin {
-            margin: MAX_MARGIN,
-            near: false,
-            boundary: f64::NAN,
-            inputs,
-        };
-        return (bands.verdicts[band], margin);
-    };
-    let half = match boundary < e.value {
-        true => e.value - e.lo,
-        false => e.hi - e.value,
-    };
-    let floor = e.value.abs() * 1e-9 + f64::MIN_POSITIVE;
-    let margin = ((e.value - boundary).abs() / half.max(floor)).min(MAX_MARGIN);
+        .map(|edge| (in_half_widths(&e, *edge), *edge))
+        .min_by(|a, b| a.0.total_cmp(&b.0))
+        .unwrap_or((MAX_MARGIN, f64::NAN));
     let near = margin <= 1.0;
     let status = match near {
         true => ClaimStatus::Inconclusive,
@@ -87,6 +74,17 @@ pub(crate) fn judge(e: Estimate, bands: &Bands, inputs: Vec<Precision>) -> (Clai
         inputs,
     };
     (status, m)
+}
+
+/// How far `edge` lies from the figure in half-widths of its interval on
+/// that side (at most `MAX_MARGIN`).
+fn in_half_widths(e: &Estimate, edge: f64) -> f64 {
+    let half = match edge < e.value {
+        true => e.value - e.lo,
+        false => e.hi - e.value,
+    };
+    let floor = e.value.abs() * 1e-9 + f64::MIN_POSITIVE;
+    ((e.value - edge).abs() / half.max(floor)).min(MAX_MARGIN)
 }
 
 /// Two signs' margins as one: the verdict is as sure as its weaker sign.

@@ -192,3 +192,25 @@ fn the_seeds_suites_measure_the_reference_points_of_machine_relative_claims() {
         }
     }
 }
+
+#[test]
+fn an_interval_reaching_the_farther_boundary_is_near_it_too() {
+    use crate::claims::margin::{judge, Bands, Estimate};
+    // Holds in 2..20; the figure 3 is clear of 2 but its interval reaches 20.
+    let e = Estimate {
+        value: 3.0,
+        lo: 2.9,
+        hi: 25.0,
+    };
+    let bands = Bands {
+        edges: &[2.0, 20.0],
+        verdicts: &[DoesNotHold, Holds, DoesNotHold],
+    };
+    let (status, m) = judge(e, &bands, Vec::new());
+    assert_eq!(status, Inconclusive);
+    assert!(m.near && m.boundary == 20.0, "{m:?}");
+    let clear = Estimate { hi: 3.1, ..e };
+    let (status, m) = judge(clear, &bands, Vec::new());
+    assert_eq!(status, Holds);
+    assert!((m.margin - 10.0).abs() < 1e-9, "{m:?}");
+}
