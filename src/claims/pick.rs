@@ -5,7 +5,7 @@
 //! decide on results that are really there.
 
 use super::margin::{Estimate, Precision};
-use crate::compare::bootstrap::{median_interval, ratio_interval};
+use crate::measure::bootstrap::{median_interval, ratio_interval};
 use crate::model::{CaseResult, Metric, Status};
 use crate::scenario::MetricSpec;
 
