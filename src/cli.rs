@@ -91,6 +91,12 @@ pub(crate) struct RunArgs {
     /// Repetitions per case; the headline is their median (default 5, or the suite's)
     #[arg(long, value_name = "N")]
     pub(crate) repeat: Option<String>,
+    /// Repeat each case in further batches until the 95% interval of its
+    /// headline's median is within PCT of it (e.g. 2%), at most 4x the
+    /// repetitions (at least 10) and 10 s per case; `off` for none (default:
+    /// 2%, and in the quick suite the interval without further batches)
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub(crate) precision: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)
     #[arg(long, value_name = "N")]
     pub(crate) warmup: Option<String>,

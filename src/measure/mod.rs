@@ -2,9 +2,11 @@
 //! repetitions, CPU accounting and pinning. Everything a scenario needs to
 //! turn raw timings into the figures of a result.
 
+pub(crate) mod bootstrap;
 pub mod clock;
 pub mod histogram;
 pub(crate) mod kcounters;
+pub(crate) mod noise;
 pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;

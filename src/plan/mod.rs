@@ -6,6 +6,7 @@ mod expand;
 mod fit;
 mod keys;
 mod memory;
+pub(crate) mod precision;
 
 use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
@@ -27,6 +28,8 @@ pub(crate) struct Plan {
     pub(crate) profile: bool,
     /// Say where each operation's time went (`--explain`).
     pub(crate) explain: bool,
+    /// How closely each headline must be known (`--precision`; None: off).
+    pub(crate) precision: Option<precision::Goal>,
 }
 
 /// One scenario to run, with the parameters its suite sets.
@@ -75,11 +78,20 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         fault: parse_fault(args.fault.as_deref())?,
         profile: args.profile,
         explain: args.explain,
+        precision: precision::goal(args.precision.as_deref(), is_quick(args, &targets))?,
     };
     if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
         eprintln!("{note}");
     }
     Ok(plan)
+}
+
+/// A run of small sizes: `--quick`, or a quick suite named (or by default).
+fn is_quick(args: &RunArgs, targets: &[String]) -> bool {
+    args.quick
+        || targets
+            .iter()
+            .any(|t| t == "quick" || t.ends_with("-quick"))
 }
 
 /// The targets named, each once, in order; the quick suite when none.

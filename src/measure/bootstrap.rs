@@ -1,7 +1,8 @@
-//! The significance test of `iolab compare`: a percentile bootstrap of the
-//! ratio of medians, resampling each run's per-repetition values with a
-//! fixed seed so the same two runs always give the same answer. The PRNG is
-//! a xorshift64*: plenty for resampling, and no dependency for ten lines.
+//! Percentile bootstraps over repetitions, with a fixed seed so the same
+//! values always give the same answer: the 95% interval of one median
+//! (`--precision`: is the headline known closely enough?) and of the ratio
+//! of two medians (`iolab compare`'s significance test). The PRNG is a
+//! xorshift64*: plenty for resampling, and no dependency for ten lines.
 
 use crate::measure::stats::median;
 
@@ -34,6 +35,28 @@ pub(crate) fn ratio_interval(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
     ratios.sort_by(f64::total_cmp);
     let tail = (1.0 - COVERAGE) / 2.0;
     Some((quantile(&ratios, tail), quantile(&ratios, 1.0 - tail)))
+}
+
+/// The 95% interval of median(values), or None with fewer than two values.
+pub(crate) fn median_interval(values: &[f64]) -> Option<(f64, f64)> {
+    if values.len() < 2 {
+        return None;
+    }
+    let mut rng = XorShift(SEED);
+    let mut sample = vec![0.0; values.len()];
+    let mut medians: Vec<f64> = (0..RESAMPLES)
+        .map(|_| {
+            rng.resample(values, &mut sample);
+            median(&mut sample)
+        })
+        .filter(|m| m.is_finite())
+        .collect();
+    if medians.is_empty() {
+        return None;
+    }
+    medians.sort_by(f64::total_cmp);
+    let tail = (1.0 - COVERAGE) / 2.0;
+    Some((quantile(&medians, tail), quantile(&medians, 1.0 - tail)))
 }
 
 /// The value at quantile `q` of sorted `values` (nearest rank).
@@ -86,5 +109,18 @@ mod tests {
         let b = [2.0, 3.0, 4.0];
         assert_eq!(ratio_interval(&a, &b), ratio_interval(&a, &b));
         assert_eq!(ratio_interval(&[1.0], &b), None);
+    }
+
+    #[test]
+    fn median_interval_brackets_the_median_and_narrows_with_agreement() {
+        let wide = [90.0, 100.0, 110.0, 95.0, 105.0];
+        let (lo, hi) = median_interval(&wide).unwrap();
+        assert!(
+            lo <= 100.0 && hi >= 100.0 && lo >= 90.0 && hi <= 110.0,
+            "{lo}..{hi}"
+        );
+        let same = [100.0; 8];
+        assert_eq!(median_interval(&same), Some((100.0, 100.0)));
+        assert_eq!(median_interval(&[100.0]), None);
     }
 }
