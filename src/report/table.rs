@@ -290,7 +290,7 @@ fn min_width(rows: &[Texts], c: usize) -> usize {
             .unwrap_or(0)
     };
     let cells = rows.iter().map(|t| match c {
-        VS_LIMIT | NOISE => words(&t[c]),
+        VS_LIMIT => words(&t[c]),
         _ => t[c].chars().count(),
     });
     cells.chain([words(COLUMNS[c])]).max().unwrap_or(0)
@@ -298,7 +298,7 @@ fn min_width(rows: &[Texts], c: usize) -> usize {
 
 /// Alignment, padding and width of table column `index` showing
 /// `COLUMNS[c]`: numbers right-aligned; never narrower than `min_width`, so
-/// only headers, `vs limit` and `noise` wrap, at spaces, when the table would pass
+/// only headers and `vs limit` wrap, at spaces, when the table would pass
 /// `MAX_WIDTH` (and a table that cannot fit grows wider instead of
 /// splitting words).
 fn shape_column(table: &mut Table, index: usize, c: usize, rows: &[Texts], right: u16) {

@@ -26,10 +26,10 @@ fn pct(value: f64) -> String {
     }
 }
 
-/// The noise column: the grade and its causes when not clean.
+/// The noise column: the grade when not clean (its causes are a note).
 pub(crate) fn noise_cell(r: &CaseResult) -> String {
     match &r.noise {
-        Some(n) if n.grade != Grade::Clean => n.label(),
+        Some(n) if n.grade != Grade::Clean => n.grade.as_str().to_string(),
         _ => String::new(),
     }
 }
@@ -77,15 +77,21 @@ pub(crate) fn not_reached(r: &CaseResult) -> Option<String> {
     ))
 }
 
-/// The unreached precision of each result, then the legend.
+/// Per result its noise grade with the causes when not clean and its
+/// unreached precision, then the legend.
 pub(crate) fn notes(results: &[&CaseResult]) -> Vec<String> {
-    let unreached = results
-        .iter()
-        .filter(|r| r.status == Status::Ok)
-        .filter_map(|r| {
-            not_reached(r).map(|line| format!("{} {line}", crate::format::case_label(&r.case)))
-        });
-    unreached.chain(legend(results)).collect()
+    let mut out = Vec::new();
+    for r in results.iter().filter(|r| r.status == Status::Ok) {
+        let label = crate::format::case_label(&r.case);
+        if let Some(n) = r.noise.as_ref().filter(|n| n.grade != Grade::Clean) {
+            out.push(format!("{label} {}", n.label()));
+        }
+        if let Some(line) = not_reached(r) {
+            out.push(format!("{label} {line}"));
+        }
+    }
+    out.extend(legend(results));
+    out
 }
 
 #[cfg(test)]
@@ -162,6 +168,11 @@ mod tests {
         n.grade = Grade::Noisy;
         n.causes = vec!["steal 8%".into()];
         r.noise = Some(n);
-        assert_eq!(noise_cell(&r), "noisy: steal 8%");
+        assert_eq!(noise_cell(&r), "noisy");
+        let legend = legend(&[&r]).unwrap();
+        assert_eq!(
+            notes(&[&r]),
+            vec!["pipe noisy: steal 8%".to_string(), legend]
+        );
     }
 }
