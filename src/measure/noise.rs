@@ -158,7 +158,7 @@ pub(crate) fn judge(seen: &Seen) -> Noise {
             .sum()
     };
     let (busy, steal, all) = (delta(|t| t.0), delta(|t| t.1), delta(|t| t.2));
-    let judged = all >= MIN_TICKS && all > 0;
+    let judged = all >= MIN_TICKS;
     let tick_ns = 1_000_000_000 / seen.hz.max(1);
     let own_ticks = after.own_ns.saturating_sub(before.own_ns) / tick_ns.max(1);
     let secs = after.at_ns.saturating_sub(before.at_ns) as f64 / 1e9;
@@ -245,7 +245,7 @@ pub(crate) fn grade(noise: &mut Noise, online: usize) {
         found.push((Grade::Noisy, format!("{r} other runnable tasks")));
     }
     noise.grade = found.iter().map(|f| f.0).max().unwrap_or(Grade::Clean);
-    found.sort_by(|a, b| b.0.cmp(&a.0));
+    found.sort_by_key(|f| std::cmp::Reverse(f.0));
     noise.causes = found.into_iter().map(|f| f.1).collect();
 }
 
