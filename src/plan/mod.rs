@@ -78,7 +78,11 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         fault: parse_fault(args.fault.as_deref())?,
         profile: args.profile,
         explain: args.explain,
-        precision: precision::goal(args.precision.as_deref(), is_quick(args, &targets))?,
+        precision: precision::goal(
+            args.precision.as_deref(),
+            is_quick(args, &targets),
+            args.repeat.is_some(),
+        )?,
     };
     if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
         eprintln!("{note}");

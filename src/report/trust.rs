@@ -5,9 +5,12 @@
 
 use crate::format::spread;
 use crate::model::{CaseResult, Grade, Metric, Status};
+use crate::plan::precision::{QUICK_STOP, REPEAT_STOP};
 
-/// Stops that every case of a quick run shares: said once, in the legend.
-const QUICK_STOP: &str = "the quick suite runs no further batch";
+/// A stop every case of the run shares: said once, in the legend.
+fn run_wide(stopped_by: Option<&str>) -> Option<&str> {
+    stopped_by.filter(|s| [QUICK_STOP, REPEAT_STOP].contains(s))
+}
 
 /// `±0.8%` for the headline: the 95% interval's half-width when the run
 /// computed one for it, else the min-max spread (`format::spread`).
@@ -42,17 +45,19 @@ pub(crate) fn legend(results: &[&CaseResult]) -> Option<String> {
         .filter_map(|r| r.precision.as_ref())
         .collect();
     let first = with.first()?;
-    let short = with
+    let short: Vec<&str> = with
         .iter()
-        .filter(|p| !p.reached && p.stopped_by.as_deref() == Some(QUICK_STOP))
-        .count();
+        .filter(|p| !p.reached)
+        .filter_map(|p| run_wide(p.stopped_by.as_deref()))
+        .collect();
     let mut text = format!(
         "± is the headline median's 95% bootstrap interval (--precision {}%)",
         first.target_pct
     );
-    if short > 0 {
+    if let Some(why) = short.first() {
         text.push_str(&format!(
-            "; not reached by {short} of {}: {QUICK_STOP}",
+            "; not reached by {} of {}: {why}",
+            short.len(),
             with.len()
         ));
     }
@@ -69,7 +74,10 @@ pub(crate) fn legend(results: &[&CaseResult]) -> Option<String> {
 /// result that stopped short (other than a quick run's, see `legend`).
 pub(crate) fn not_reached(r: &CaseResult) -> Option<String> {
     let p = r.precision.as_ref().filter(|p| !p.reached)?;
-    let why = p.stopped_by.as_deref().filter(|w| *w != QUICK_STOP)?;
+    let why = p.stopped_by.as_deref()?;
+    if run_wide(Some(why)).is_some() {
+        return None;
+    }
     Some(format!(
         "precision not reached: {} (asked {}%; {why})",
         pct(p.half_width_pct),

@@ -68,8 +68,8 @@ fn stop_reason(b: &Batches, reps: u64, last: Duration) -> Option<String> {
     if !b.batchable {
         return Some("one batch with --explain or --profile".into());
     }
-    if !b.goal.batches {
-        return Some("the quick suite runs no further batch".into());
+    if let Some(why) = b.goal.fixed {
+        return Some(why.into());
     }
     if reps + b.repeat > cap {
         return Some(format!("repetition cap {cap}"));
@@ -129,8 +129,9 @@ mod tests {
     }
 
     fn batches(pct: f64, more: bool) -> Batches {
+        let fixed = (!more).then_some(crate::plan::precision::QUICK_STOP);
         Batches {
-            goal: Goal { pct, batches: more },
+            goal: Goal { pct, fixed },
             repeat: 3,
             batchable: true,
             started: Instant::now(),
