@@ -20,6 +20,11 @@ pub(crate) const TIME_CAP: Duration = Duration::from_secs(10);
 pub(crate) const QUICK_STOP: &str = "the quick suite runs no further batch";
 /// ... and in a run whose `--repeat` fixes the repetitions.
 pub(crate) const REPEAT_STOP: &str = "--repeat fixes the repetitions";
+/// Why a run with `--explain` or `--profile` takes one batch: their
+/// figures cover the batch they watched.
+pub(crate) const ONE_BATCH_STOP: &str = "one batch with --explain or --profile";
+/// The stops every case of a run shares, said once under a table.
+pub(crate) const RUN_WIDE_STOPS: [&str; 3] = [QUICK_STOP, REPEAT_STOP, ONE_BATCH_STOP];
 
 /// What the runner aims for with each case's headline.
 #[derive(Debug, Clone, Copy, PartialEq)]

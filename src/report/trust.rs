@@ -5,11 +5,11 @@
 
 use crate::format::spread;
 use crate::model::{CaseResult, Grade, Metric, Status};
-use crate::plan::precision::{QUICK_STOP, REPEAT_STOP};
+use crate::plan::precision::RUN_WIDE_STOPS;
 
 /// A stop every case of the run shares: said once, in the legend.
 fn run_wide(stopped_by: Option<&str>) -> Option<&str> {
-    stopped_by.filter(|s| [QUICK_STOP, REPEAT_STOP].contains(s))
+    stopped_by.filter(|s| RUN_WIDE_STOPS.contains(s))
 }
 
 /// `±0.8%` for the headline: the 95% interval's half-width when the run
@@ -146,7 +146,7 @@ mod tests {
             Some("precision not reached: ±3% (asked 2%; repetition cap 20)")
         );
         assert_eq!(not_reached(&result(true, None)), None);
-        let quick = result(false, Some(QUICK_STOP));
+        let quick = result(false, Some(crate::plan::precision::QUICK_STOP));
         assert_eq!(not_reached(&quick), None);
         let legend = legend(&[&quick, &result(true, None)]).unwrap();
         assert_eq!(

@@ -9,7 +9,7 @@
 use super::merge::merge;
 use crate::measure::bootstrap::median_interval;
 use crate::model::{CaseResult, Precision, Status};
-use crate::plan::precision::{Goal, TIME_CAP};
+use crate::plan::precision::{Goal, ONE_BATCH_STOP, TIME_CAP};
 use std::time::{Duration, Instant};
 
 /// What the runner knows of a case when its first batch is done.
@@ -65,11 +65,11 @@ pub(crate) fn refine(b: &Batches, out: &mut CaseResult, mut again: impl FnMut() 
 /// Why no further batch may run, if one may not.
 fn stop_reason(b: &Batches, reps: u64, last: Duration) -> Option<String> {
     let cap = b.goal.rep_cap(b.repeat);
-    if !b.batchable {
-        return Some("one batch with --explain or --profile".into());
-    }
     if let Some(why) = b.goal.fixed {
         return Some(why.into());
+    }
+    if !b.batchable {
+        return Some(ONE_BATCH_STOP.into());
     }
     if reps + b.repeat > cap {
         return Some(format!("repetition cap {cap}"));
@@ -168,7 +168,7 @@ mod tests {
     }
 
     #[test]
-    fn no_batches_in_the_quick_suite_and_none_for_one_shot_headlines() {
+    fn no_batches_in_the_quick_suite_or_with_explain_and_none_for_one_shot_headlines() {
         let mut out = result(&[100.0, 130.0, 70.0]);
         refine(&batches(2.0, false), &mut out, || unreachable!());
         let p = out.precision.unwrap();
@@ -177,6 +177,14 @@ mod tests {
             p.stopped_by.as_deref(),
             Some("the quick suite runs no further batch")
         );
+        let mut explained = result(&[100.0, 130.0, 70.0]);
+        let b = Batches {
+            batchable: false,
+            ..batches(2.0, true)
+        };
+        refine(&b, &mut explained, || unreachable!());
+        let p = explained.precision.unwrap();
+        assert_eq!(p.stopped_by.as_deref(), Some(ONE_BATCH_STOP));
         let mut one_shot = result(&[]);
         one_shot.metrics.get_mut("x_ns").unwrap().value = 5.0;
         refine(&batches(2.0, true), &mut one_shot, || unreachable!());
