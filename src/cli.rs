@@ -94,7 +94,7 @@ pub(crate) struct RunArgs {
     /// Repeat each case in further batches until the 95% interval of its
     /// headline's median is within PCT of it (e.g. 2%), at most 4x the
     /// repetitions (at least 10) and 10 s per case; `off` for none (default:
-    /// 2%; the quick suite and --repeat N only report the interval)
+    /// 2%; suites, --quick and --repeat N only report the interval)
     #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
     pub(crate) precision: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)

@@ -80,7 +80,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         explain: args.explain,
         precision: precision::goal(
             args.precision.as_deref(),
-            is_quick(args, &targets),
+            names_a_suite(args, &targets),
             args.repeat.is_some(),
         )?,
     };
@@ -90,12 +90,10 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
     Ok(plan)
 }
 
-/// A run of small sizes: `--quick`, or a quick suite named (or by default).
-fn is_quick(args: &RunArgs, targets: &[String]) -> bool {
-    args.quick
-        || targets
-            .iter()
-            .any(|t| t == "quick" || t.ends_with("-quick"))
+/// A suite is named (the quick suite by default), or `--quick` asks for
+/// the quick suite's entries.
+fn names_a_suite(args: &RunArgs, targets: &[String]) -> bool {
+    args.quick || targets.iter().any(|t| suite::find(t).is_some())
 }
 
 /// The targets named, each once, in order; the quick suite when none.

@@ -1,8 +1,9 @@
 //! `--precision PCT`: how closely a case's headline median must be known
 //! before the runner stops adding batches of repetitions, and the caps that
-//! stop it sooner. Without `--precision`, the quick suite and a run whose
-//! `--repeat` fixes the repetitions take no further batch: their figures
-//! carry the interval at no cost.
+//! stop it sooner. Without `--precision`, a suite (whose entries chose
+//! their repetitions, and the quick suite must stay quick), `--quick` and
+//! a run whose `--repeat` fixes the repetitions take no further batch:
+//! their figures carry the interval at no cost.
 
 use crate::error::{UsageError, UsageResult};
 use std::time::Duration;
@@ -16,15 +17,15 @@ pub(crate) const MIN_REP_CAP: u64 = 10;
 /// No further batch starts when it would end past this, per case.
 pub(crate) const TIME_CAP: Duration = Duration::from_secs(10);
 
-/// Why the default goal runs no further batch in a quick run.
-pub(crate) const QUICK_STOP: &str = "the quick suite runs no further batch";
+/// Why the default goal runs no further batch in a suite or `--quick`.
+pub(crate) const SUITE_STOP: &str = "a suite runs no further batch";
 /// ... and in a run whose `--repeat` fixes the repetitions.
 pub(crate) const REPEAT_STOP: &str = "--repeat fixes the repetitions";
 /// Why a run with `--explain` or `--profile` takes one batch: their
 /// figures cover the batch they watched.
 pub(crate) const ONE_BATCH_STOP: &str = "one batch with --explain or --profile";
 /// The stops every case of a run shares, said once under a table.
-pub(crate) const RUN_WIDE_STOPS: [&str; 3] = [QUICK_STOP, REPEAT_STOP, ONE_BATCH_STOP];
+pub(crate) const RUN_WIDE_STOPS: [&str; 3] = [SUITE_STOP, REPEAT_STOP, ONE_BATCH_STOP];
 
 /// What the runner aims for with each case's headline.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -46,15 +47,15 @@ impl Goal {
 }
 
 /// The goal of a run: `text` is `--precision`, `off` for none. Without it
-/// the default, taking no further batch when `quick` or `repeat_given`.
+/// the default, taking no further batch when `suite` or `repeat_given`.
 pub(crate) fn goal(
     text: Option<&str>,
-    quick: bool,
+    suite: bool,
     repeat_given: bool,
 ) -> UsageResult<Option<Goal>> {
     let Some(text) = text else {
-        let fixed = match (quick, repeat_given) {
-            (true, _) => Some(QUICK_STOP),
+        let fixed = match (suite, repeat_given) {
+            (true, _) => Some(SUITE_STOP),
             (false, true) => Some(REPEAT_STOP),
             (false, false) => None,
         };
@@ -92,13 +93,13 @@ mod tests {
     }
 
     #[test]
-    fn the_default_takes_batches_unless_quick_or_repeat_fixes_them() {
+    fn the_default_takes_batches_unless_a_suite_or_repeat_fixes_them() {
         let run = goal(None, false, false).unwrap().unwrap();
         assert_eq!((run.pct, run.fixed), (DEFAULT_PCT, None));
         assert_eq!(run.rep_cap(5), 20);
         assert_eq!(run.rep_cap(1), MIN_REP_CAP);
         let quick = goal(None, true, true).unwrap().unwrap();
-        assert_eq!(quick.fixed, Some(QUICK_STOP));
+        assert_eq!(quick.fixed, Some(SUITE_STOP));
         assert_eq!(quick.rep_cap(3), 3);
         let repeat = goal(None, false, true).unwrap().unwrap();
         assert_eq!(repeat.fixed, Some(REPEAT_STOP));

@@ -146,13 +146,13 @@ mod tests {
             Some("precision not reached: ±3% (asked 2%; repetition cap 20)")
         );
         assert_eq!(not_reached(&result(true, None)), None);
-        let quick = result(false, Some(crate::plan::precision::QUICK_STOP));
+        let quick = result(false, Some(crate::plan::precision::SUITE_STOP));
         assert_eq!(not_reached(&quick), None);
         let legend = legend(&[&quick, &result(true, None)]).unwrap();
         assert_eq!(
             legend,
             "± is the headline median's 95% bootstrap interval (--precision 2%); \
-             not reached by 1 of 2: the quick suite runs no further batch"
+             not reached by 1 of 2: a suite runs no further batch"
         );
         assert_eq!(super::legend(&[]), None);
     }

@@ -129,7 +129,7 @@ mod tests {
     }
 
     fn batches(pct: f64, more: bool) -> Batches {
-        let fixed = (!more).then_some(crate::plan::precision::QUICK_STOP);
+        let fixed = (!more).then_some(crate::plan::precision::SUITE_STOP);
         Batches {
             goal: Goal { pct, fixed },
             repeat: 3,
@@ -168,14 +168,14 @@ mod tests {
     }
 
     #[test]
-    fn no_batches_in_the_quick_suite_or_with_explain_and_none_for_one_shot_headlines() {
+    fn no_batches_in_a_suite_or_with_explain_and_none_for_one_shot_headlines() {
         let mut out = result(&[100.0, 130.0, 70.0]);
         refine(&batches(2.0, false), &mut out, || unreachable!());
         let p = out.precision.unwrap();
         assert_eq!(p.batches, 1);
         assert_eq!(
             p.stopped_by.as_deref(),
-            Some("the quick suite runs no further batch")
+            Some("a suite runs no further batch")
         );
         let mut explained = result(&[100.0, 130.0, 70.0]);
         let b = Batches {
