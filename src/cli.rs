@@ -98,6 +98,12 @@ pub(crate) struct RunArgs {
     /// with --json/--csv: `iolab show RUN --json` gives each run)
     #[arg(long, value_name = "K")]
     pub(crate) repeat_runs: Option<String>,
+    /// Repeat each case in further batches until the 95% interval of its
+    /// headline's median is within PCT of it (e.g. 2%), at most 4x the
+    /// repetitions (at least 10) and 10 s per case; `off` for none (default:
+    /// 2%; suites, --quick and --repeat N only report the interval)
+    #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
+    pub(crate) precision: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)
     #[arg(long, value_name = "N")]
     pub(crate) warmup: Option<String>,

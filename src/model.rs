@@ -5,6 +5,9 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod trust;
+pub(crate) use trust::{Grade, Noise, Precision};
+
 pub const IOLAB_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// One invocation of `iolab run`.
@@ -231,6 +234,12 @@ pub struct CaseResult {
     /// Where each operation's time went (`iolab run --explain`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explain: Option<Explain>,
+    /// How closely the headline's median is known (`--precision`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) precision: Option<Precision>,
+    /// What could have disturbed the case, and its grade (the noise guard).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) noise: Option<Noise>,
     /// A value for every pair of CPUs (`c2c`), drawn as a heatmap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matrix: Option<Matrix>,
@@ -291,6 +300,8 @@ impl CaseResult {
             explain: None,
             matrix: None,
             pairs: Vec::new(),
+            precision: None,
+            noise: None,
         }
     }
 

@@ -14,7 +14,7 @@ pub(crate) use render::{cells, text, unmatched_lines, verdict};
 use crate::error::UsageError;
 use crate::measure::bootstrap;
 use crate::measure::stats::clearly_differs;
-use crate::model::{CaseResult, Run, Status};
+use crate::model::{CaseResult, Grade, Run, Status};
 use serde::Serialize;
 
 pub(crate) use crate::cli::DEFAULT_MIN_EFFECT_PCT;
@@ -23,8 +23,9 @@ pub(crate) use crate::cli::DEFAULT_MIN_EFFECT_PCT;
 pub(crate) const TEST: &str = "significance: 95% percentile-bootstrap interval of the ratio of \
 medians B/A, resampling each run's repetitions (2000 resamples, fixed seed); \
 * marks a change whose interval lies wholly beyond the minimum effect (--min-effect, \
-default 5%) and whose repetitions' ranges [min, max] do not overlap; anything less is \
-within the noise";
+default 5%) and whose repetitions' ranges [min, max] do not overlap; a case the noise \
+guard graded noisy in either run needs twice the minimum effect, and one graded disturbed \
+is never significant; anything less is within the noise";
 
 #[derive(Debug, Serialize)]
 pub(crate) struct Comparison {
@@ -120,6 +121,10 @@ pub(crate) struct CaseComparison {
     /// How much worse B is, in percent (negative: better); None when the
     /// direction is unknown.
     pub(crate) worse_pct: Option<f64>,
+    /// The noise guard's grade of either run's result when not clean, e.g.
+    /// "B disturbed: migrated": it raises the bar or rules significance out.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) noise: Option<String>,
 }
 
 impl CaseComparison {
@@ -234,11 +239,13 @@ fn case(a: &CaseResult, b: &CaseResult, min_effect_pct: f64) -> Result<CaseCompa
     let ratio = mb.value / ma.value;
     let interval = bootstrap::ratio_interval(&ma.reps, &mb.reps);
     let ranges_overlap = !clearly_differs(ma, mb);
+    let grade = worst_grade(a, b);
+    let factor = if grade == Grade::Noisy { 2.0 } else { 1.0 };
     let beyond = |(lo, hi): (f64, f64)| {
-        let min = min_effect_pct / 100.0;
+        let min = factor * min_effect_pct / 100.0;
         lo > 1.0 + min || hi < 1.0 - min
     };
-    let significant = !ranges_overlap && interval.is_some_and(beyond);
+    let significant = grade != Grade::Disturbed && !ranges_overlap && interval.is_some_and(beyond);
     let direction = direction(&ma.unit);
     Ok(CaseComparison {
         scenario: a.scenario.clone(),
@@ -255,7 +262,29 @@ fn case(a: &CaseResult, b: &CaseResult, min_effect_pct: f64) -> Result<CaseCompa
         direction,
         change: change(interval.is_some(), significant, direction, ratio),
         worse_pct: worse_pct(direction, ratio),
+        noise: noise_note(a, b),
     })
+}
+
+/// The worse of the two results' noise grades (clean when ungraded).
+fn worst_grade(a: &CaseResult, b: &CaseResult) -> Grade {
+    [a, b]
+        .iter()
+        .filter_map(|r| r.noise.as_ref().map(|n| n.grade))
+        .max()
+        .unwrap_or(Grade::Clean)
+}
+
+/// `A noisy: steal 8%; B disturbed: migrated` for the runs not clean.
+fn noise_note(a: &CaseResult, b: &CaseResult) -> Option<String> {
+    let parts: Vec<String> = [("A", a), ("B", b)]
+        .iter()
+        .filter_map(|(tag, r)| {
+            let n = r.noise.as_ref().filter(|n| n.grade != Grade::Clean)?;
+            Some(format!("{tag} {}", n.label()))
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("; "))
 }
 
 /// Which way is better for a unit: times lower, rates higher.

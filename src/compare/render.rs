@@ -88,6 +88,7 @@ fn change(c: &CaseComparison) -> String {
         Change::Worse => format!("worse by {by} *"),
         Change::Better => format!("better by {by} *"),
         Change::Changed => "changed *".to_string(),
+        Change::NotSignificant if c.noise.is_some() => "same (n.s., noise)".to_string(),
         Change::NotSignificant => "same (n.s.)".to_string(),
         Change::Unknown => "n/a (under 2 repetitions)".to_string(),
     }

@@ -142,3 +142,45 @@ fn min_effect_is_a_percentage_of_zero_or_more() {
         assert!(err.contains("0 or more"), "{err}");
     }
 }
+
+fn graded(mut r: CaseResult, grade: crate::model::Grade, cause: &str) -> CaseResult {
+    r.noise = Some(crate::model::Noise {
+        grade,
+        causes: vec![cause.into()],
+        steal_pct: None,
+        other_load_pct: None,
+        other_runnable: None,
+        freq_change_pct: None,
+        throttle_events: None,
+        irq_per_s: None,
+        migrated: false,
+    });
+    r
+}
+
+/// 8% slower with tight repetitions: a change at the default minimum
+/// effect (5%), none when B was noisy (the bar doubles to 10%) or
+/// disturbed (whatever the minimum effect).
+#[test]
+fn a_change_inside_the_noise_the_guard_found_is_not_significant() {
+    use crate::model::Grade;
+    let tight = [100.0, 100.1, 99.9, 100.05, 99.95];
+    let a = run_of(vec![with_headline("x", "ns", tight.to_vec())]);
+    let b = |grade, cause| {
+        let r = with_headline("x", "ns", scaled(&tight, 1.08));
+        run_of(vec![graded(r, grade, cause)])
+    };
+    let clean = compare(&a, &b(Grade::Clean, "x"));
+    assert_eq!(clean.cases[0].change, Change::Worse);
+    assert_eq!(clean.cases[0].noise, None);
+    let noisy = compare(&a, &b(Grade::Noisy, "steal 8%"));
+    assert_eq!(noisy.cases[0].change, Change::NotSignificant);
+    assert_eq!(noisy.cases[0].noise.as_deref(), Some("B noisy: steal 8%"));
+    assert!(cells(&noisy.cases[0])[7].contains("noise"));
+    let noisy_but_large = compare_with(&a, &b(Grade::Noisy, "steal 8%"), 3.0);
+    assert_eq!(noisy_but_large.cases[0].change, Change::Worse);
+    let disturbed = compare_with(&a, &b(Grade::Disturbed, "migrated"), 0.0);
+    assert_eq!(disturbed.cases[0].change, Change::NotSignificant);
+    assert!(!disturbed.cases[0].regressed(0.0));
+    assert!(TEST.contains("disturbed"));
+}

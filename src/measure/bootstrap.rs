@@ -1,8 +1,8 @@
-//! The significance test of `iolab compare` (and the uncertainty behind a
-//! claim's margin): a percentile bootstrap of the ratio of medians, or of
-//! one median, resampling each run's per-repetition values with a
-//! fixed seed so the same two runs always give the same answer. The PRNG is
-//! a xorshift64*: plenty for resampling, and no dependency for ten lines.
+//! Percentile bootstraps over repetitions, with a fixed seed so the same
+//! values always give the same answer: the 95% interval of one median
+//! (`--precision`: is the headline known closely enough?) and of the ratio
+//! of two medians (`iolab compare`'s significance test). The PRNG is a
+//! xorshift64*: plenty for resampling, and no dependency for ten lines.
 
 use crate::measure::stats::median;
 
@@ -120,5 +120,18 @@ mod tests {
         let b = [2.0, 3.0, 4.0];
         assert_eq!(ratio_interval(&a, &b), ratio_interval(&a, &b));
         assert_eq!(ratio_interval(&[1.0], &b), None);
+    }
+
+    #[test]
+    fn median_interval_brackets_the_median_and_narrows_with_agreement() {
+        let wide = [90.0, 100.0, 110.0, 95.0, 105.0];
+        let (lo, hi) = median_interval(&wide).unwrap();
+        assert!(
+            lo <= 100.0 && hi >= 100.0 && lo >= 90.0 && hi <= 110.0,
+            "{lo}..{hi}"
+        );
+        let same = [100.0; 8];
+        assert_eq!(median_interval(&same), Some((100.0, 100.0)));
+        assert_eq!(median_interval(&[100.0]), None);
     }
 }

@@ -6,6 +6,7 @@ pub(crate) mod bootstrap;
 pub mod clock;
 pub mod histogram;
 pub(crate) mod kcounters;
+pub(crate) mod noise;
 pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;

@@ -7,6 +7,7 @@ mod fit;
 mod keys;
 mod memory;
 mod peer;
+pub(crate) mod precision;
 
 use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
@@ -28,6 +29,8 @@ pub(crate) struct Plan {
     pub(crate) profile: bool,
     /// Say where each operation's time went (`--explain`).
     pub(crate) explain: bool,
+    /// How closely each headline must be known (`--precision`; None: off).
+    pub(crate) precision: Option<precision::Goal>,
     /// Independent runs of the whole plan (`--repeat-runs`, default 1).
     pub(crate) runs: u64,
 }
@@ -93,11 +96,22 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         profile: args.profile,
         explain: args.explain,
         runs: crate::runner::repeat::runs(args)?,
+        precision: precision::goal(
+            args.precision.as_deref(),
+            names_a_suite(args, &targets),
+            args.repeat.is_some(),
+        )?,
     };
     if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
         eprintln!("{note}");
     }
     Ok(plan)
+}
+
+/// A suite is named (the quick suite by default), or `--quick` asks for
+/// the quick suite's entries.
+fn names_a_suite(args: &RunArgs, targets: &[String]) -> bool {
+    args.quick || targets.iter().any(|t| suite::find(t).is_some())
 }
 
 /// The targets named, each once, in order; the quick suite when none.

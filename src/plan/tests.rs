@@ -158,3 +158,21 @@ fn one_pair_and_a_closed_loop_keep_the_names_cases_always_had() {
         ]
     );
 }
+
+/// `--precision`'s default takes further batches for scenarios named on
+/// their own, not for suites, `--quick` or a fixed `--repeat`.
+#[test]
+fn the_default_precision_takes_batches_only_for_scenarios_named() {
+    use super::precision::{REPEAT_STOP, SUITE_STOP};
+    let fixed = |args: &[&str]| plan(args).unwrap().precision.unwrap().fixed;
+    assert_eq!(fixed(&["pingpong"]), None);
+    assert_eq!(fixed(&[]), Some(SUITE_STOP));
+    assert_eq!(fixed(&["seeds-quick"]), Some(SUITE_STOP));
+    assert_eq!(fixed(&["pingpong", "--quick"]), Some(SUITE_STOP));
+    assert_eq!(fixed(&["pingpong", "--repeat", "3"]), Some(REPEAT_STOP));
+    assert_eq!(fixed(&["quick", "--precision", "1%"]), None);
+    assert!(plan(&["pingpong", "--precision", "off"])
+        .unwrap()
+        .precision
+        .is_none());
+}

@@ -13,7 +13,7 @@ use std::io::Write;
 pub(crate) struct CsvReporter;
 
 /// The header, in the order of the fields of `Row`.
-pub(crate) const HEADER: [&str; 19] = [
+pub(crate) const HEADER: [&str; 22] = [
     "run_id",
     "scenario",
     "case",
@@ -33,6 +33,9 @@ pub(crate) const HEADER: [&str; 19] = [
     "voluntary_csw",
     "involuntary_csw",
     "params",
+    "ci_low",
+    "ci_high",
+    "noise",
 ];
 
 /// One result flattened; `None` becomes an empty cell.
@@ -57,6 +60,11 @@ struct Row<'a> {
     voluntary_csw: Option<u64>,
     involuntary_csw: Option<u64>,
     params: String,
+    /// The headline median's 95% interval (`--precision`).
+    ci_low: Option<f64>,
+    ci_high: Option<f64>,
+    /// The noise guard's grade and causes.
+    noise: Option<String>,
 }
 
 impl Reporter for CsvReporter {
@@ -105,6 +113,10 @@ fn measured<'a>(mut row: Row<'a>, r: &'a CaseResult) -> Row<'a> {
         row.voluntary_csw = Some(cpu.voluntary_csw);
         row.involuntary_csw = Some(cpu.involuntary_csw);
     }
+    if let Some(p) = &r.precision {
+        (row.ci_low, row.ci_high) = (Some(p.ci[0]), Some(p.ci[1]));
+    }
+    row.noise = r.noise.as_ref().map(|n| n.label());
     row
 }
 
@@ -202,5 +214,40 @@ mod tests {
         let (header, rows) = parse(&run);
         assert_eq!(header, HEADER);
         assert!(rows.is_empty());
+    }
+
+    #[test]
+    fn the_interval_and_the_noise_grade_are_columns_at_the_end() {
+        let mut run = fixtures::run();
+        let ok = &mut run.results[0];
+        ok.precision = Some(crate::model::Precision {
+            metric: ok.headline.clone().unwrap(),
+            target_pct: 2.0,
+            ci: [6.5, 7.25],
+            half_width_pct: 5.5,
+            reached: false,
+            reps: 20,
+            batches: 4,
+            stopped_by: Some("repetition cap 20".into()),
+        });
+        ok.noise = Some(crate::model::Noise {
+            grade: crate::model::Grade::Noisy,
+            causes: vec!["steal 3%".into()],
+            steal_pct: Some(3.0),
+            other_load_pct: None,
+            other_runnable: None,
+            freq_change_pct: None,
+            throttle_events: None,
+            irq_per_s: None,
+            migrated: false,
+        });
+        let (header, rows) = parse(&run);
+        assert_eq!(header[19..], ["ci_low", "ci_high", "noise"]);
+        assert_eq!(
+            (rows[0]["ci_low"].as_str(), rows[0]["ci_high"].as_str()),
+            ("6.5", "7.25")
+        );
+        assert_eq!(rows[0]["noise"], "noisy: steal 3%");
+        assert_eq!(rows[1]["noise"], "");
     }
 }

@@ -6,7 +6,7 @@
 
 use super::table::{groups, headline, summary};
 use crate::format::{case_label, plural, ratio, spread_pct};
-use crate::model::{CaseResult, ClaimStatus, Run, Status};
+use crate::model::{CaseResult, ClaimStatus, Grade, Run, Status};
 use serde::Serialize;
 
 /// A headline whose repetitions spread this much (the table's `±`, in
@@ -90,6 +90,7 @@ pub(crate) fn build(run: &Run) -> Findings {
         limits: limits(run),
         warnings: [
             noisy(&run.results),
+            disturbed(&run.results),
             not_ok(&run.results, Status::Failed),
             not_ok(&run.results, Status::Unsupported),
         ]
@@ -267,6 +268,28 @@ fn noisy(results: &[CaseResult]) -> Option<Group> {
         title: format!(
             "{} noisy: repetitions spread ±{NOISY_PCT:.0}% or more around the median",
             plural(total, "result")
+        ),
+        anchor: None,
+        lines,
+    })
+}
+
+/// Results the noise guard graded disturbed, each with its causes.
+fn disturbed(results: &[CaseResult]) -> Option<Group> {
+    let lines: Vec<Line> = results
+        .iter()
+        .filter_map(|r| {
+            let n = r.noise.as_ref().filter(|n| n.grade == Grade::Disturbed)?;
+            Some(Line {
+                text: format!("{}: {}", case_label(&r.case), n.causes.join(", ")),
+                links: vec![scenario_link(&r.scenario)],
+            })
+        })
+        .collect();
+    (!lines.is_empty()).then(|| Group {
+        title: format!(
+            "{} disturbed while measured (the noise guard)",
+            plural(lines.len(), "result")
         ),
         anchor: None,
         lines,

@@ -117,6 +117,35 @@ fn f_titles(run: &Run) -> Vec<String> {
 }
 
 #[test]
+fn disturbed_results_are_warned_about_with_their_causes() {
+    let mut run = fixtures::run();
+    let noise = |grade, cause: &str| crate::model::Noise {
+        grade,
+        causes: vec![cause.to_string()],
+        steal_pct: None,
+        other_load_pct: None,
+        other_runnable: None,
+        freq_change_pct: None,
+        throttle_events: None,
+        irq_per_s: None,
+        migrated: grade == Grade::Disturbed,
+    };
+    run.results[0].noise = Some(noise(Grade::Noisy, "steal 3%"));
+    run.results[3].noise = Some(noise(Grade::Disturbed, "migrated"));
+    let f = build(&run);
+    let group = f
+        .warnings
+        .iter()
+        .find(|g| g.title == "1 result disturbed while measured (the noise guard)")
+        .expect("a disturbed group");
+    assert_eq!(
+        texts(&group.lines),
+        ["pipe/cross-cpu/threads/64 KiB: migrated"]
+    );
+    assert_eq!(group.lines[0].links[0].anchor, "scenario-stream");
+}
+
+#[test]
 fn flagged_figures_are_warned_about_with_their_reason() {
     let mut run = fixtures::run();
     run.results[3].flags.push(Flag {

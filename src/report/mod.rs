@@ -14,6 +14,7 @@ mod markdown;
 mod page;
 mod profile_text;
 mod table;
+mod trust;
 
 #[cfg(test)]
 pub(crate) mod fixtures;

@@ -197,7 +197,7 @@ fn flames(sources: &[Source]) -> anyhow::Result<Vec<Flame>> {
 fn table(run: &Run, source: &Source) -> Table {
     let all: Vec<_> = source.results.iter().map(|r| texts(r, true)).collect();
     let columns = visible_columns(&all, false);
-    let pick = |row: &[String; 11]| columns.iter().map(|&c| row[c].clone()).collect();
+    let pick = |row: &super::table::Texts| columns.iter().map(|&c| row[c].clone()).collect();
     let scenario = source.results.first().map(|r| r.scenario.as_str());
     Table {
         tag: source.tag.clone(),
@@ -213,6 +213,7 @@ fn table(run: &Run, source: &Source) -> Table {
                 let reason = r.reason.as_deref().unwrap_or("no reason recorded");
                 format!("{} {}: {reason}", case_label(&r.case), r.status.as_str())
             })
+            .chain(super::trust::notes(&source.results))
             .collect(),
         verdicts: run
             .verdicts

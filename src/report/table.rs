@@ -4,7 +4,7 @@
 //! never a number (ARCHITECTURE.md: every result is verified).
 
 use super::Reporter;
-use crate::format::{case_label, human, plural, ratio, spread};
+use crate::format::{case_label, human, plural, ratio};
 use crate::model::{CaseResult, Run, Side, Status};
 use anstyle::{AnsiColor, Style};
 use comfy_table::{Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table, Width};
@@ -26,7 +26,7 @@ const MAX_WIDTH: u16 = 120;
 const PRESET: &str = "     ─             ";
 
 /// Column names; `NUMERIC` marks the right-aligned ones.
-pub(super) const COLUMNS: [&str; 11] = [
+pub(super) const COLUMNS: [&str; 12] = [
     "case",
     "headline",
     "metric",
@@ -38,9 +38,10 @@ pub(super) const COLUMNS: [&str; 11] = [
     "csw/op",
     "vs limit",
     "cpus",
+    "noise",
 ];
-pub(super) const NUMERIC: [bool; 11] = [
-    false, true, false, true, true, true, false, true, true, false, false,
+pub(super) const NUMERIC: [bool; 12] = [
+    false, true, false, true, true, true, false, true, true, false, false, false,
 ];
 const CASE: usize = 0;
 const HEADLINE: usize = 1;
@@ -53,9 +54,10 @@ const CPU: usize = 7;
 const CSW: usize = 8;
 const VS_LIMIT: usize = 9;
 const CPUS: usize = 10;
+const NOISE: usize = 11;
 
 /// The cell texts of one result, one per entry of `COLUMNS`.
-pub(super) type Texts = [String; 11];
+pub(super) type Texts = [String; 12];
 
 impl Reporter for TableReporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -167,6 +169,9 @@ impl TableReporter {
                 )?;
             }
         }
+        for line in super::trust::notes(results) {
+            writeln!(out, "  {line}")?;
+        }
         for line in results.iter().filter_map(|r| super::explain_text::line(r)) {
             writeln!(out, "{line}")?;
         }
@@ -220,6 +225,7 @@ pub(super) fn texts(r: &CaseResult, limit_name: bool) -> Texts {
         };
     }
     t[CPUS] = cpus(&r.sides);
+    t[NOISE] = super::trust::noise_cell(r);
     t
 }
 
@@ -328,11 +334,11 @@ pub(super) fn groups(results: &[CaseResult]) -> Vec<(&str, Vec<&CaseResult>)> {
     groups
 }
 
-/// The headline metric as `5.21 us ±3%`.
+/// The headline metric as `5.21 us ±3%` (`trust::plus_minus`).
 pub(super) fn headline(r: &CaseResult) -> Option<String> {
-    let (_, metric) = r.headline_metric()?;
+    let (name, metric) = r.headline_metric()?;
     let value = human(metric.value, &metric.unit);
-    Some(match spread(metric) {
+    Some(match super::trust::plus_minus(r, name, metric) {
         Some(spread) => format!("{value} {spread}"),
         None => value,
     })

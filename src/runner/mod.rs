@@ -2,6 +2,8 @@
 //! case's sides as threads or processes, progress reported to an observer,
 //! everything cleaned up after each case, on error and on Ctrl-C.
 
+mod merge;
+mod precision;
 pub(crate) mod progress;
 pub(crate) mod repeat;
 pub(crate) mod stale;
@@ -13,13 +15,15 @@ use crate::error::Interrupted;
 use crate::exec::cleanup;
 use crate::format::case_label;
 use crate::measure::kcounters::{Snapshot, SYSFS_CPUS};
+use crate::measure::noise;
+use crate::measure::pin::Placement;
 use crate::model::{CaseResult, Status};
 use crate::plan::Plan;
 use crate::scenario::common::explain;
 use crate::scenario::{self, CaseCtx, CaseSpec, Unsupported};
 use anyhow::Context;
 use std::path::Path;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long one case may run before its sides are stopped.
 const CASE_TIMEOUT: Duration = Duration::from_secs(300);
@@ -87,7 +91,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
             explain: plan.explain,
             offcpu_stacks: plan.explain && plan.profile,
         };
-        let result = run_one(case, &ctx, plan.profile);
+        let result = run_one(case, &ctx, plan);
         std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
         observer.case_finished(&result, progress::weight(case));
         results.push(result);
@@ -103,12 +107,52 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
     Ok(results)
 }
 
-fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
-    let mut out = CaseResult::new(case.scenario.name(), &case.name(), case.params_json());
+fn run_one(case: &CaseSpec, ctx: &CaseCtx, plan: &Plan) -> CaseResult {
     if let Some(why) = &case.unsupported {
+        let mut out = CaseResult::new(case.scenario.name(), &case.name(), case.params_json());
         mark(&mut out, Status::Unsupported, why.clone());
         return out;
     }
+    let before = noise::Reading::take(Path::new(SYSFS_CPUS));
+    let started = Instant::now();
+    let mut out = run_batch(case, ctx, plan.profile);
+    if let (Some(goal), Status::Ok) = (plan.precision, out.status) {
+        let batches = precision::Batches {
+            goal,
+            repeat: case.repeat,
+            batchable: !plan.explain && !plan.profile,
+            started,
+            first: started.elapsed(),
+        };
+        precision::refine(&batches, &mut out, || {
+            let _ = std::fs::remove_dir_all(ctx.dir);
+            match std::fs::create_dir(ctx.dir) {
+                Ok(()) => run_batch(case, ctx, false),
+                Err(e) => failed(case, format!("creating {}: {e}", ctx.dir.display())),
+            }
+        });
+    }
+    if out.status == Status::Ok {
+        out.noise = Some(judge_noise(case, &out, &before));
+    } else {
+        out.metrics.clear();
+        out.latency = None;
+        out.explain = None;
+        out.precision = None;
+    }
+    debug_assert_eq!(
+        scenario::undeclared(&out),
+        Vec::<String>::new(),
+        "{}",
+        out.case
+    );
+    out
+}
+
+/// One batch of the case's repetitions: the scenario's run, with its
+/// profile and `--explain` counters when asked.
+fn run_batch(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
+    let mut out = CaseResult::new(case.scenario.name(), &case.name(), case.params_json());
     let session = profile.then(crate::measure::profile::start);
     let counters = ctx.explain.then(|| Snapshot::take(Path::new(SYSFS_CPUS)));
     let ran = case.scenario.run(case, ctx, &mut out);
@@ -124,18 +168,32 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
             None => mark(&mut out, Status::Failed, format!("{err:#}")),
         }
     }
-    if out.status != Status::Ok {
-        out.metrics.clear();
-        out.latency = None;
-        out.explain = None;
-    }
-    debug_assert_eq!(
-        scenario::undeclared(&out),
-        Vec::<String>::new(),
-        "{}",
-        out.case
-    );
     out
+}
+
+fn failed(case: &CaseSpec, reason: String) -> CaseResult {
+    let mut out = CaseResult::new(case.scenario.name(), &case.name(), case.params_json());
+    mark(&mut out, Status::Failed, reason);
+    out
+}
+
+/// The noise guard's grade of a finished case: what changed since `before`
+/// on the CPUs its sides ran on (every allowed CPU when it has no sides).
+fn judge_noise(case: &CaseSpec, out: &CaseResult, before: &noise::Reading) -> crate::model::Noise {
+    let after = noise::Reading::take(Path::new(SYSFS_CPUS));
+    let allowed = crate::measure::pin::allowed_cpus();
+    let mut sides: Vec<Vec<usize>> = out.sides.iter().map(|s| s.cpus.clone()).collect();
+    if sides.iter().all(Vec::is_empty) {
+        sides = vec![allowed.clone()];
+    }
+    noise::judge(&noise::Seen {
+        before,
+        after: &after,
+        sides_cpus: &sides,
+        pinned: case.placement.is_some_and(|p| p != Placement::Unpinned),
+        online: allowed.len(),
+        hz: rustix::param::clock_ticks_per_second(),
+    })
 }
 
 fn mark(out: &mut CaseResult, status: Status, reason: String) {

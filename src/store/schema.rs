@@ -44,6 +44,11 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // 2: the classic claims the run answered (`src/claims/`), as JSON; NULL
     // for runs stored before.
     "ALTER TABLE runs ADD COLUMN claims_json TEXT;",
+    // 3: the noise guard's grade (clean, noisy, disturbed) and whether
+    // `--precision` was reached (1, 0), copied out of the result for
+    // querying; NULL for results stored before or without them.
+    "ALTER TABLE results ADD COLUMN grade TEXT;
+     ALTER TABLE results ADD COLUMN precision_reached INTEGER;",
 ];
 
 /// The schema version this build of iolab writes and understands.

@@ -61,8 +61,9 @@ fn insert_result(
     result: &CaseResult,
 ) -> anyhow::Result<()> {
     db.execute(
-        "INSERT INTO results (run_id, idx, scenario, case_name, status, result_json, histogram)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO results (run_id, idx, scenario, case_name, status, result_json, histogram,
+                              grade, precision_reached)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
         &[
             run_id.into(),
             i64::try_from(idx)?.into(),
@@ -71,6 +72,11 @@ fn insert_result(
             result.status.as_str().into(),
             serde_json::to_string(result)?.into(),
             Value::from(result.histogram.clone()),
+            result.noise.as_ref().map(|n| n.grade.as_str()).into(),
+            result
+                .precision
+                .as_ref()
+                .map_or(Value::Null, |p| i64::from(p.reached).into()),
         ],
     )?;
     Ok(())

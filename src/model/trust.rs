@@ -1,0 +1,87 @@
+//! How far to trust a result, as the schema holds it: the precision of its
+//! headline (`--precision`) and the noise guard's grade. Part of `model`,
+//! in its own file to keep that one short.
+
+use serde::{Deserialize, Serialize};
+
+/// The bootstrap 95% interval of the headline's median after the
+/// repetitions `--precision` asked for, and whether it is narrow enough.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Precision {
+    /// The metric it is about (the headline).
+    pub(crate) metric: String,
+    /// The half-width asked for, in percent of the median.
+    pub(crate) target_pct: f64,
+    /// [low, high] of the 95% interval of the median.
+    pub(crate) ci: [f64; 2],
+    /// The interval's half-width, in percent of the median.
+    pub(crate) half_width_pct: f64,
+    pub(crate) reached: bool,
+    /// Repetitions the median is over, and the batches they came in.
+    pub(crate) reps: u64,
+    pub(crate) batches: u64,
+    /// Why no further batch ran when not reached, e.g. "repetition cap 20".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) stopped_by: Option<String>,
+}
+
+/// The noise guard's grade of a result.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+pub(crate) enum Grade {
+    Clean,
+    Noisy,
+    Disturbed,
+}
+
+impl Grade {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Grade::Clean => "clean",
+            Grade::Noisy => "noisy",
+            Grade::Disturbed => "disturbed",
+        }
+    }
+}
+
+/// What went on around a case while it ran, read before and after it, and
+/// the grade the thresholds give it (`measure::noise`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Noise {
+    pub(crate) grade: Grade,
+    /// Each finding that set the grade, e.g. "steal 8%".
+    #[serde(default)]
+    pub(crate) causes: Vec<String>,
+    /// The sides' CPUs' time the hypervisor gave to others, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) steal_pct: Option<f64>,
+    /// The sides' CPUs' busy time not spent by iolab, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) other_load_pct: Option<f64>,
+    /// The most runnable tasks besides iolab's reader (`procs_running`) at
+    /// the case's start or end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) other_runnable: Option<u64>,
+    /// The largest change of a side CPU's frequency, in percent (cpufreq).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) freq_change_pct: Option<f64>,
+    /// Thermal throttling events on the sides' CPUs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) throttle_events: Option<u64>,
+    /// Device interrupts per second on each of the sides' CPUs (the busiest).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) irq_per_s: Option<f64>,
+    /// A pinned side was seen on more than one CPU.
+    #[serde(default)]
+    pub(crate) migrated: bool,
+}
+
+impl Noise {
+    /// `clean`, `noisy: steal 8%` or `disturbed: migrated, steal 12%`.
+    pub(crate) fn label(&self) -> String {
+        match self.causes.is_empty() {
+            true => self.grade.as_str().to_string(),
+            false => format!("{}: {}", self.grade.as_str(), self.causes.join(", ")),
+        }
+    }
+}

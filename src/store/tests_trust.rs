@@ -1,0 +1,47 @@
+//! The noise grade and the precision of a result are stored: in its JSON
+//! (loaded back exactly) and copied out into columns for querying.
+
+use super::tests::{ok_result, run, temp_store};
+use crate::model::{Grade, Noise, Precision};
+
+#[test]
+fn grade_and_precision_round_trip_and_fill_their_columns() {
+    let (_dir, _path, mut store) = temp_store();
+    let mut graded = ok_result();
+    graded.noise = Some(Noise {
+        grade: Grade::Noisy,
+        causes: vec!["steal 8%".into()],
+        steal_pct: Some(8.0),
+        other_load_pct: Some(1.5),
+        other_runnable: Some(0),
+        freq_change_pct: None,
+        throttle_events: None,
+        irq_per_s: Some(12.0),
+        migrated: false,
+    });
+    graded.precision = Some(Precision {
+        metric: "rate".into(),
+        target_pct: 2.0,
+        ci: [9.0e6, 1.1e7],
+        half_width_pct: 9.5,
+        reached: false,
+        reps: 20,
+        batches: 4,
+        stopped_by: Some("repetition cap 20".into()),
+    });
+    let saved = run("r1", "2024-05-01T10:00:00Z", vec![graded, ok_result()]);
+    store.save(&saved).unwrap();
+    assert_eq!(store.load("r1").unwrap(), saved);
+    let rows = store
+        .db
+        .query(
+            "SELECT COALESCE(grade, '-'), COALESCE(precision_reached, -1) FROM results ORDER BY idx",
+            &[],
+        )
+        .unwrap();
+    let cells: Vec<(String, i64)> = rows
+        .iter()
+        .map(|r| (r.text(0).unwrap(), r.int(1).unwrap()))
+        .collect();
+    assert_eq!(cells, [("noisy".to_string(), 0), ("-".to_string(), -1)]);
+}
