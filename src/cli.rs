@@ -29,7 +29,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub(crate) enum Command {
     /// Run scenarios or suites (default: the quick suite) and store the results
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// List scenarios, mechanisms and suites, and what this machine supports
     List(ListArgs),
     /// Print this machine's environment fingerprint
