@@ -198,6 +198,30 @@ pub struct CaseResult {
     /// Where each operation's time went (`iolab run --explain`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explain: Option<Explain>,
+    /// One-shot observations (`probe`): each call made, what the kernel
+    /// answered and the figure read from it, in the order they were made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub observations: Vec<Observation>,
+}
+
+/// One call a `probe` check made and what the kernel answered: evidence a
+/// reader can check against the claim it bears on.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub struct Observation {
+    /// Names the observation within its check, e.g. `fill_until_eagain`.
+    pub name: String,
+    /// The call made, with its arguments, e.g. `fcntl(pipe, F_GETPIPE_SZ)`.
+    pub call: String,
+    /// What the kernel answered, in words.
+    pub answer: String,
+    /// The errno name when the call failed, e.g. `ENODEV`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The figure read from the answer, in `unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub figure: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub unit: String,
 }
 
 /// A warning attached to a result: its name and why it was raised.
@@ -227,6 +251,7 @@ impl CaseResult {
             flags: Vec::new(),
             profile: None,
             explain: None,
+            observations: Vec::new(),
         }
     }
 

@@ -6,7 +6,7 @@ mod channel;
 mod condvar;
 mod eventfd;
 mod fdio;
-mod fifo;
+pub(crate) mod fifo;
 mod futex;
 pub mod mq;
 mod pipe;

@@ -13,6 +13,7 @@ pub(crate) mod pingpong;
 pub(crate) mod pipe_atime;
 pub(crate) mod poll_scale;
 pub(crate) mod port_ring;
+pub(crate) mod probe;
 pub(crate) mod stream;
 pub(crate) mod suite;
 
@@ -149,6 +150,7 @@ pub(crate) static ALL: &[&dyn Scenario] = &[
     &contention::Contention,
     &poll_scale::PollScale,
     &event_bench::EventBench,
+    &probe::Probe,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {

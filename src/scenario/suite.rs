@@ -140,6 +140,11 @@ pub(crate) static ALL: &[Suite] = &[
                     &[("fds", "100,1000,5000,7500"), ("active", "1,100")],
                 )
             },
+            // The one-shot observations, once each: a few seconds.
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
     Suite {
@@ -211,6 +216,10 @@ pub(crate) static ALL: &[Suite] = &[
                 "event-bench",
                 &[("fds", "100,1000"), ("poller", "poll,epoll-lt"), ("writes", "100")],
             ),
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
     Suite {
