@@ -71,6 +71,10 @@ pub(crate) static ALL: &[Suite] = &[
             },
             entry("poll-scale", &[("idle", "0,100"), ("requests", "2000")]),
             entry("event-bench", &[("fds", "100"), ("writes", "100")]),
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
     Suite {
@@ -271,6 +275,10 @@ pub(crate) static ALL: &[Suite] = &[
                     ("dispatch", "nonblocking,blocking"),
                 ],
             ),
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
 ];
