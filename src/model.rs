@@ -201,27 +201,27 @@ pub struct CaseResult {
     /// One-shot observations (`probe`): each call made, what the kernel
     /// answered and the figure read from it, in the order they were made.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub observations: Vec<Observation>,
+    pub(crate) observations: Vec<Observation>,
 }
 
 /// One call a `probe` check made and what the kernel answered: evidence a
 /// reader can check against the claim it bears on.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
-pub struct Observation {
+pub(crate) struct Observation {
     /// Names the observation within its check, e.g. `fill_until_eagain`.
-    pub name: String,
+    pub(crate) name: String,
     /// The call made, with its arguments, e.g. `fcntl(pipe, F_GETPIPE_SZ)`.
-    pub call: String,
+    pub(crate) call: String,
     /// What the kernel answered, in words.
-    pub answer: String,
+    pub(crate) answer: String,
     /// The errno name when the call failed, e.g. `ENODEV`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
+    pub(crate) error: Option<String>,
     /// The figure read from the answer, in `unit`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub figure: Option<f64>,
+    pub(crate) figure: Option<f64>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub unit: String,
+    pub(crate) unit: String,
 }
 
 /// A warning attached to a result: its name and why it was raised.

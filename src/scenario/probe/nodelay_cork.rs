@@ -25,16 +25,7 @@ pub(super) fn exclusive(p: &mut Probing) -> anyhow::Result<()> {
         } else {
             "setsockopt(TCP_NODELAY, 1); setsockopt(TCP_CORK, 1)"
         };
-        let both = |first_cork: bool| -> rustix::io::Result<()> {
-            if first_cork {
-                set_tcp_cork(&tx, true)?;
-                set_tcp_nodelay(&tx, true)
-            } else {
-                set_tcp_nodelay(&tx, true)?;
-                set_tcp_cork(&tx, true)
-            }
-        };
-        if let Err(e) = both(cork_first) {
+        if let Err(e) = set_both(&tx, cork_first) {
             p.refused(&format!("{order}_set"), set, &e.into());
             continue;
         }
@@ -59,6 +50,17 @@ pub(super) fn exclusive(p: &mut Probing) -> anyhow::Result<()> {
         }
     }
     Ok(())
+}
+
+/// Sets TCP_CORK and TCP_NODELAY, in that order or the other.
+fn set_both(tx: &TcpStream, cork_first: bool) -> rustix::io::Result<()> {
+    if cork_first {
+        set_tcp_cork(tx, true)?;
+        set_tcp_nodelay(tx, true)
+    } else {
+        set_tcp_nodelay(tx, true)?;
+        set_tcp_cork(tx, true)
+    }
 }
 
 pub(super) fn beats(p: &mut Probing) -> anyhow::Result<()> {

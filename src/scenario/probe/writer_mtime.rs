@@ -42,14 +42,17 @@ fn observe(p: &mut Probing, kind: PipeKind) -> anyhow::Result<()> {
 /// Sets O_NOATIME on both ends and records whether F_GETFL shows the
 /// kernel kept it (1) or not (0); a refusal is recorded, not fatal.
 fn noatime(p: &mut Probing, kind: PipeKind, r: &OwnedFd, w: &OwnedFd) {
-    let call = "fcntl(F_SETFL, O_NOATIME) on both ends, then fcntl(F_GETFL)";
+    let call = format!(
+        "fcntl(F_SETFL, O_NOATIME) on both ends of {}, then fcntl(F_GETFL)",
+        kind.describe(r)
+    );
     let name = format!("{}_noatime", kind.key());
     let set = |fd: &OwnedFd| -> std::io::Result<bool> {
         fcntl_setfl(fd, fcntl_getfl(fd)? | OFlags::NOATIME)?;
         Ok(fcntl_getfl(fd)?.contains(OFlags::NOATIME))
     };
     match set(r).and_then(|kept_r| Ok(kept_r && set(w)?)) {
-        Ok(true) => p.measured(&name, call, "kept on both ends", 1.0, "flag"),
+        Ok(true) => p.measured(&name, &call, "kept on both ends", 1.0, "flag"),
         Ok(false) => p.measured(
             &name,
             call,
@@ -57,6 +60,6 @@ fn noatime(p: &mut Probing, kind: PipeKind, r: &OwnedFd, w: &OwnedFd) {
             0.0,
             "flag",
         ),
-        Err(e) => p.refused(&name, call, &e),
+        Err(e) => p.refused(&name, &call, &e),
     }
 }
