@@ -46,12 +46,27 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let plan = plan::build(args)?;
     let mut store = open_store(args)?;
+    let mut runs = Vec::new();
+    for i in 1..=plan.runs {
+        if plan.runs > 1 && !args.quiet {
+            eprintln!("run {i} of {} (--repeat-runs)", plan.runs);
+        }
+        runs.push(run_once(args, &plan, store.as_mut())?);
+    }
+    if plan.runs > 1 {
+        print!("{}", runner::repeat::render(&runs));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// One run of the plan: measured, written and stored.
+fn run_once(args: &RunArgs, plan: &plan::Plan, store: Option<&mut Store>) -> anyhow::Result<Run> {
     let started_at = now_rfc3339();
     let environment = env::fingerprint();
     let bar = Bar::new(args.quiet);
     let mut results = match prints_tables(args) {
-        true => runner::run(&plan, &LiveTables::stdout(&bar))?,
-        false => runner::run(&plan, &bar)?,
+        true => runner::run(plan, &LiveTables::stdout(&bar))?,
+        false => runner::run(plan, &bar)?,
     };
     runner::annotate_limits(&mut results);
     let run = Run {
@@ -68,14 +83,12 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     };
     // The table and files first: a store failing now loses nothing shown.
     let written = write_outputs(args, &run);
-    let kept = store
-        .as_mut()
-        .map_or(Ok(()), |store| keep(store, &run, args));
+    let kept = store.map_or(Ok(()), |store| keep(store, &run, args));
     if let (Err(err), Err(_)) = (&written, &kept) {
         eprintln!("error: {err:#}");
     }
     kept.and(written)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(run)
 }
 
 /// The run's store, opened (so proved writable) before anything is measured.

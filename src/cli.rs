@@ -91,6 +91,11 @@ pub(crate) struct RunArgs {
     /// Repetitions per case; the headline is their median (default 5, or the suite's)
     #[arg(long, value_name = "N")]
     pub(crate) repeat: Option<String>,
+    /// Run the whole invocation K times as independent runs (each stored),
+    /// then print the CV of each case's headline across them (K >= 2; not
+    /// with --json/--csv: `iolab show RUN --json` gives each run)
+    #[arg(long, value_name = "K")]
+    pub(crate) repeat_runs: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)
     #[arg(long, value_name = "N")]
     pub(crate) warmup: Option<String>,

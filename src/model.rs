@@ -198,10 +198,24 @@ pub struct CaseResult {
     /// Where each operation's time went (`iolab run --explain`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) explain: Option<Explain>,
+    /// A value for every pair of CPUs (`c2c`), drawn as a heatmap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matrix: Option<Matrix>,
     /// One-shot observations (`probe`): each call made, what the kernel
     /// answered and the figure read from it, in the order they were made.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) observations: Vec<Observation>,
+}
+
+/// A square table over CPUs: `values[i][j]` is the figure between
+/// `cpus[i]` and `cpus[j]`, null where nothing was measured (the diagonal).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Matrix {
+    pub cpus: Vec<usize>,
+    pub unit: String,
+    pub values: Vec<Vec<Option<f64>>>,
+    /// How the CPUs were chosen (all, or a sample of how many).
+    pub note: String,
 }
 
 /// One call a `probe` check made and what the kernel answered: evidence a
@@ -251,6 +265,7 @@ impl CaseResult {
             flags: Vec::new(),
             profile: None,
             explain: None,
+            matrix: None,
             observations: Vec::new(),
         }
     }

@@ -132,6 +132,46 @@ fn ctrl_c_stops_the_server_client_and_idle_holder() {
     );
 }
 
+#[test]
+fn ctrl_c_stops_fan_in_receiver_and_senders() {
+    interrupt_run(
+        &[
+            "run",
+            "fan-in",
+            "--mech",
+            "mq",
+            "--param",
+            "senders=8",
+            "--param",
+            "count=100M",
+            "--repeat",
+            "1",
+        ],
+        9,
+        Signal::INT,
+    );
+}
+
+#[test]
+fn sigterm_stops_every_hackbench_process() {
+    interrupt_run(
+        &[
+            "run",
+            "hackbench",
+            "--mech",
+            "pipe",
+            "--param",
+            "groups=1",
+            "--param",
+            "loops=100M",
+            "--repeat",
+            "1",
+        ],
+        40,
+        Signal::TERM,
+    );
+}
+
 /// The perf_event fds process `pid` holds.
 fn perf_fds(pid: u32) -> usize {
     std::fs::read_dir(format!("/proc/{pid}/fd"))

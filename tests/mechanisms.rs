@@ -99,3 +99,40 @@ fn channel_runs_verified_as_threads_only_and_a_damaged_message_fails_it() {
 fn condvar_runs_verified_as_threads_only_and_a_damaged_message_fails_it() {
     in_process_baseline("condvar");
 }
+
+#[test]
+fn io_uring_msg_runs_verified_and_a_damaged_value_fails_pingpong() {
+    notification_mechanism("io-uring-msg");
+}
+
+#[test]
+fn io_uring_msg_sides_asleep_in_io_uring_enter_stop_on_ctrl_c() {
+    if here("io-uring-msg") {
+        interrupted("io-uring-msg", "threads");
+        interrupted("io-uring-msg", "processes");
+    }
+}
+
+/// `iolab list` has io-uring-msg's line: a notification of 8 bytes for
+/// processes and threads, or why it cannot run here.
+#[test]
+fn io_uring_msg_has_its_line_in_list() {
+    let out = common::Sandbox::new()
+        .iolab(&["list"])
+        .assert()
+        .success()
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let line = text
+        .lines()
+        .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+        .find(|l| l.starts_with("io-uring-msg "))
+        .expect("a line for io-uring-msg");
+    let supported = "io-uring-msg yes notification counts (may add up) 8 B processes, threads a ring per end, IORING_OP_MSG_RING";
+    match iolab::mechanism::find("io-uring-msg").unwrap().probe() {
+        iolab::mechanism::Support::Yes => assert!(line.starts_with(supported), "{line}"),
+        iolab::mechanism::Support::No(why) => assert!(line.contains(&why), "{line}"),
+    }
+}

@@ -142,26 +142,6 @@ fn a_missing_echo_program_is_a_usage_error_before_anything_runs() {
     sb.assert_tmp_empty();
 }
 
-/// `iolab ARGS` in the sandbox under the shell's `ulimit LIMIT`; it must
-/// exit 0, print JSON and leave nothing in TMPDIR.
-fn under_ulimit(sb: &Sandbox, limit: &str, args: &[&str]) -> serde_json::Value {
-    let out = assert_cmd::Command::new("sh")
-        .arg("-c")
-        .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
-        .arg(env!("CARGO_BIN_EXE_iolab"))
-        .args(args)
-        .env("TMPDIR", sb.tmp())
-        .env("XDG_DATA_HOME", sb.dir.path().join("data"))
-        .env_remove("CI")
-        .assert()
-        .code(0)
-        .get_output()
-        .stdout
-        .clone();
-    sb.assert_tmp_empty();
-    common::json(&out)
-}
-
 /// Rings of 3 relays, one ring and twenty, threads and processes; `echo`
 /// distinct per test, so its leftovers are told apart.
 fn big_and_small_rings(echo: &str) -> Vec<&str> {
@@ -195,7 +175,7 @@ fn needed(reason: &str) -> u64 {
 #[test]
 fn a_ring_beyond_the_hard_descriptor_limit_is_unsupported_with_what_it_needs() {
     let sb = Sandbox::new();
-    let run = under_ulimit(&sb, "-n 64", &big_and_small_rings("echo=cat -u"));
+    let run = sb.under_ulimit("-n 64", &big_and_small_rings("echo=cat -u"));
     let res = results(&run);
     assert_eq!(res.len(), 4);
     for r in res {
@@ -232,7 +212,7 @@ fn a_low_soft_descriptor_limit_is_raised_for_a_ring_that_needs_more() {
         return;
     }
     let sb = Sandbox::new();
-    let run = under_ulimit(&sb, "-S -n 64", &big_and_small_rings("echo=cat -u -u"));
+    let run = sb.under_ulimit("-S -n 64", &big_and_small_rings("echo=cat -u -u"));
     let res = results(&run);
     assert_eq!(res.len(), 4);
     for r in res {

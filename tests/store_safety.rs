@@ -124,7 +124,7 @@ fn read_commands_read_a_store_they_cannot_write() {
         let shown = stdout(&mut as_reader(&sb, &["show", "latest", "--json", "-"]));
         assert_eq!(json(shown.as_bytes())["run_id"].as_str(), Some(id.as_str()));
         let table = stdout(&mut as_reader(&sb, &["show", &id]));
-        assert!(table.contains("5 results"), "{table}");
+        assert!(table.contains("6 results"), "{table}");
         stdout(&mut as_reader(&sb, &["claims"]));
         stdout(&mut as_reader(&sb, &["compare", "latest", "latest"]));
         let md = stdout(&mut as_reader(&sb, &["report", "--markdown", "-"]));
@@ -167,7 +167,7 @@ fn an_older_store_is_read_as_it_is_when_read_only_and_migrated_when_writable() {
     let shown = stdout(&mut as_reader(&sb, &["show", &id, "--json", "-"]));
     assert_eq!(
         json(shown.as_bytes())["results"].as_array().unwrap().len(),
-        5
+        6
     );
     let claims = stdout(&mut as_reader(&sb, &["claims", &id]));
     assert!(!claims.is_empty());

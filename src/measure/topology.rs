@@ -107,6 +107,11 @@ impl Topology {
         self.cpu(cpu).map(|c| c.threads.as_slice()).unwrap_or(&[])
     }
 
+    /// The class of two different CPUs (None: sysfs does not say).
+    pub(crate) fn class(&self, a: usize, b: usize) -> Option<Class> {
+        closest(self.cpu(a)?, self.cpu(b)?).filter(|_| a != b)
+    }
+
     /// The lowest-numbered pair (a < b, first by a then by b) of `allowed`
     /// CPUs whose class is `class`, or why there is none.
     pub(crate) fn pair(&self, class: Class, allowed: &[usize]) -> Result<(usize, usize), String> {

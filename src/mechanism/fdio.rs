@@ -9,7 +9,7 @@
 //! without SA_RESTART) causes it, and it means "give up".
 
 use super::Endpoint;
-use rustix::fd::OwnedFd;
+use rustix::fd::{AsFd, BorrowedFd, OwnedFd};
 use rustix::fs::{fcntl_getfl, fcntl_setfl, OFlags};
 use rustix::io::{read, write, Errno};
 use std::io;
@@ -101,6 +101,10 @@ impl Endpoint for StreamEndpoint {
     fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {
         try_read(&self.rx, buf)
     }
+
+    fn readable_fd(&self) -> Option<BorrowedFd<'_>> {
+        Some(self.rx.as_fd())
+    }
 }
 
 /// One descriptor used in both directions (a stream socket).
@@ -169,6 +173,10 @@ impl Endpoint for DgramEndpoint {
         let flags = rustix::net::RecvFlags::DONTWAIT | rustix::net::RecvFlags::TRUNC;
         let got = rustix::net::recv(&self.fd, buf, flags).map(|(_, full)| full);
         moved(got, want, "recv")
+    }
+
+    fn readable_fd(&self) -> Option<BorrowedFd<'_>> {
+        Some(self.fd.as_fd())
     }
 }
 

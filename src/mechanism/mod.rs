@@ -8,6 +8,7 @@ mod eventfd;
 mod fdio;
 pub(crate) mod fifo;
 mod futex;
+mod io_uring_msg;
 pub mod mq;
 mod pipe;
 mod shm;
@@ -147,6 +148,11 @@ pub trait Endpoint: Send + Any {
     fn syscalls(&self) -> Option<u64> {
         None
     }
+    /// The descriptor that turns readable when a message arrives at this
+    /// end, for a poller waiting on many channels; None when there is none.
+    fn readable_fd(&self) -> Option<std::os::fd::BorrowedFd<'_>> {
+        None
+    }
 }
 
 fn no_try() -> io::Error {
@@ -211,6 +217,7 @@ pub(crate) static ALL: &[&dyn Mechanism] = &[
     &channel::Channel,
     &condvar::CondvarQueue,
     &vmsplice::Vmsplice,
+    &io_uring_msg::IoUringMsg,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Mechanism> {

@@ -59,7 +59,9 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
     for &placement in &placements {
         for point in &points {
             for &mech in &mechs {
-                for mech_point in sweep_specs(mech.params(), inv, common, vec![point.clone()])? {
+                for mut mech_point in sweep_specs(mech.params(), inv, common, vec![point.clone()])?
+                {
+                    inv.scenario.fit_mech_point(mech, &mut mech_point);
                     let (values, unsupported, oversize) =
                         fit::to_mechanism(mech, common.mode, mech_point);
                     let case = spec(Some(mech), Some(placement), values, unsupported);

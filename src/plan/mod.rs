@@ -27,6 +27,8 @@ pub(crate) struct Plan {
     pub(crate) profile: bool,
     /// Say where each operation's time went (`--explain`).
     pub(crate) explain: bool,
+    /// Independent runs of the whole plan (`--repeat-runs`, default 1).
+    pub(crate) runs: u64,
 }
 
 /// One scenario to run, with the parameters its suite sets.
@@ -75,6 +77,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         fault: parse_fault(args.fault.as_deref())?,
         profile: args.profile,
         explain: args.explain,
+        runs: crate::runner::repeat::runs(args)?,
     };
     if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
         eprintln!("{note}");

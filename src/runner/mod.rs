@@ -3,6 +3,7 @@
 //! everything cleaned up after each case, on error and on Ctrl-C.
 
 pub(crate) mod progress;
+pub(crate) mod repeat;
 pub(crate) mod stale;
 mod summary;
 

@@ -4,7 +4,7 @@
 //! futex wake-up round trip across CPUs (the floor under any blocking
 //! cross-CPU IPC).
 
-use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
+use super::{c2c, CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::exec::side;
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, Placement};
@@ -16,12 +16,12 @@ use std::sync::OnceLock;
 
 pub(crate) struct Limits;
 
-const PROBES: &[&str] = &["clock", "syscall", "memcpy", "cacheline", "wake"];
+const PROBES: &[&str] = &["clock", "syscall", "memcpy", "cacheline", "wake", "c2c"];
 
 const PROBE: ParamSpec = ParamSpec {
     name: "probe",
     kind: ParamKind::Choice(PROBES),
-    default: "clock,syscall,memcpy,cacheline,wake",
+    default: "clock,syscall,memcpy,cacheline,wake,c2c",
     about: "which reference points to measure",
     in_name: true,
 };
@@ -73,6 +73,11 @@ const METRICS: &[MetricSpec] = &[
     MEMCPY_BYTES_PER_S,
     CACHELINE_RTT_NS,
     WAKE_RTT_NS,
+    c2c::CLASS_FLOORS[0],
+    c2c::CLASS_FLOORS[1],
+    c2c::CLASS_FLOORS[2],
+    c2c::CLASS_FLOORS[3],
+    c2c::CLASS_FLOORS[4],
 ];
 
 /// The `limits` reference point a result's headline is compared against.
@@ -110,6 +115,9 @@ impl Scenario for Limits {
     fn run(&self, case: &CaseSpec, _ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let count = case.int(&COUNT);
         let reps = case.repeat as usize;
+        if case.text(&PROBE) == "c2c" {
+            return c2c::class_floors(count / 10, reps, out);
+        }
         let (spec, reps, cpus) = match case.text(&PROBE) {
             "clock" => (
                 &CLOCK_NS,
@@ -152,7 +160,7 @@ impl Scenario for Limits {
                 .filter(|r| r.status == crate::model::Status::Ok)
                 .find_map(|r| spec.value(r))
         };
-        let mut lines = Vec::new();
+        let mut lines: Vec<String> = results.iter().filter_map(|r| c2c::floors_line(r)).collect();
         if let (Some(wake), Some(sys)) = (value(&WAKE_RTT_NS), value(&SYSCALL_NS)) {
             lines.push(format!(
                 "a futex wake-up round trip across CPUs costs {}, {} a system call: the floor under blocking cross-CPU IPC",

@@ -2,12 +2,15 @@
 //! behind `trait Scenario`; `ALL` lists them. A scenario expands into cases
 //! (mechanism x placement x parameter point) and runs one case at a time.
 
+pub(crate) mod c2c;
 pub mod classic;
 pub(crate) mod common;
 pub(crate) mod contention;
 pub(crate) mod devnull;
 pub(crate) mod event_bench;
+pub(crate) mod fan_in;
 pub(crate) mod file_transfer;
+pub(crate) mod hackbench;
 pub(crate) mod limits;
 pub(crate) mod pingpong;
 pub(crate) mod pipe_atime;
@@ -114,6 +117,14 @@ pub trait Scenario: Sync {
     /// e.g. drops a parameter that does not apply to it; cases that end up
     /// with the same name run once.
     fn fit_point(&self, _values: &mut std::collections::BTreeMap<&'static str, Value>) {}
+    /// `fit_point` for one mechanism: e.g. drops a parameter that
+    /// mechanism's cases do not use, so they run once.
+    fn fit_mech_point(
+        &self,
+        _mech: &dyn crate::mechanism::Mechanism,
+        _values: &mut BTreeMap<&'static str, Value>,
+    ) {
+    }
     /// The mechanisms to run when `--mech` is not given (None: all).
     fn default_mechs(&self) -> Option<&'static [&'static str]> {
         None
@@ -150,6 +161,9 @@ pub(crate) static ALL: &[&dyn Scenario] = &[
     &contention::Contention,
     &poll_scale::PollScale,
     &event_bench::EventBench,
+    &fan_in::FanIn,
+    &hackbench::Hackbench,
+    &c2c::C2c,
     &probe::Probe,
 ];
 

@@ -71,6 +71,12 @@ pub(crate) static ALL: &[Suite] = &[
             },
             entry("poll-scale", &[("idle", "0,100"), ("requests", "2000")]),
             entry("event-bench", &[("fds", "100"), ("writes", "100")]),
+            entry("fan-in", &[("senders", "4"), ("count", "500")]),
+            Entry {
+                repeat: Some(3),
+                ..entry("hackbench", &[("groups", "1"), ("loops", "20")])
+            },
+            entry("c2c", &[("count", "5000")]),
             Entry {
                 repeat: Some(1),
                 ..entry("probe", &[])
@@ -275,6 +281,10 @@ pub(crate) static ALL: &[Suite] = &[
                     ("dispatch", "nonblocking,blocking"),
                 ],
             ),
+            entry("fan-in", &[("senders", "1,4,16,64")]),
+            // perf bench sched messaging's defaults: 10 groups, 100 loops.
+            entry("hackbench", &[("groups", "10"), ("loops", "100")]),
+            entry("c2c", &[("count", "100000")]),
             Entry {
                 repeat: Some(1),
                 ..entry("probe", &[])

@@ -16,6 +16,7 @@ pub(crate) mod sysv_msg;
 pub(crate) mod tcp_info;
 pub(crate) mod tsc;
 pub(crate) mod uring;
+pub(crate) mod uring_msg;
 pub(crate) mod uring_poll;
 pub(crate) mod vmsplice;
 

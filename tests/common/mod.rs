@@ -64,6 +64,26 @@ impl Sandbox {
 }
 
 impl Sandbox {
+    /// `iolab ARGS` under the shell's `ulimit LIMIT`; it must exit 0,
+    /// print JSON and leave nothing in TMPDIR.
+    pub fn under_ulimit(&self, limit: &str, args: &[&str]) -> serde_json::Value {
+        let out = Command::new("sh")
+            .arg("-c")
+            .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
+            .arg(assert_cmd::cargo::cargo_bin("iolab"))
+            .args(args)
+            .env("TMPDIR", self.tmp())
+            .env("XDG_DATA_HOME", self.dir.path().join("data"))
+            .env_remove("CI")
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        self.assert_tmp_empty();
+        json(&out)
+    }
+
     /// Runs `iolab ARGS`, which must fail with exit 2; returns its stderr.
     pub fn usage_error(&self, args: &[&str]) -> String {
         let out = self

@@ -6,7 +6,8 @@
 //!
 //! Colours: Okabe & Ito's colour-blind-safe set (its yellow dropped: it
 //! vanishes on white), extended with Paul Tol's "muted" scheme, which is
-//! also designed to stay apart for colour-blind readers.
+//! also designed to stay apart for colour-blind readers, and one colour of
+//! his "dark" scheme (its red, a brown no other colour here is near).
 
 use super::marks::Marker;
 
@@ -19,11 +20,13 @@ const TOL_MUTED: [&str; 9] = [
     "#332288", "#882255", "#999933", "#44aa99", "#cc6677", "#aa4499", "#117733", "#ddcc77",
     "#88ccee",
 ];
+/// Paul Tol's dark red, a brown.
+const TOL_DARK_RED: &str = "#663333";
 
 /// The known names of src/mechanism, src/poller and src/copier. Names of
 /// one family share a chart, so they differ within a family; `io-uring`
 /// (a poller and a copier) is one name with one colour.
-const KNOWN: [(&str, &str); 26] = [
+const KNOWN: [(&str, &str); 27] = [
     ("pipe", OKABE_ITO[0]),
     ("fifo", OKABE_ITO[5]),
     ("eventfd", OKABE_ITO[1]),
@@ -40,6 +43,7 @@ const KNOWN: [(&str, &str); 26] = [
     ("channel", TOL_MUTED[6]),
     ("condvar", TOL_MUTED[7]),
     ("vmsplice", TOL_MUTED[8]),
+    ("io-uring-msg", TOL_DARK_RED),
     ("select", OKABE_ITO[3]),
     ("poll", OKABE_ITO[1]),
     ("epoll-lt", OKABE_ITO[0]),

@@ -1,5 +1,5 @@
 //! What the scenarios share: a case and its context, message payloads,
-//! side reports and repetitions, the two-sided run, verdict helpers, the
+//! side reports and repetitions, messages tagged with their sender, the two-sided run, verdict helpers, the
 //! readiness and copier parameters, descriptor budgets and test files.
 //! A scenario lives in its own file or folder next to this one.
 
@@ -11,6 +11,7 @@ pub(crate) mod fd_budget;
 pub(crate) mod payload;
 pub(crate) mod readiness;
 pub(crate) mod side;
+pub(crate) mod tagged;
 pub(crate) mod testfile;
 pub(crate) mod two_sided;
 pub(crate) mod verdict;
