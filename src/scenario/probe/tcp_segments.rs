@@ -2,7 +2,8 @@
 //! 200-byte header written, then a 64 KiB file sent with sendfile, once
 //! under TCP_CORK (cleared after the file) and once with TCP_NODELAY: how
 //! many data segments left (TCP_INFO `tcpi_data_segs_out`), beside the MSS
-//! they were cut to. And the MSS itself (TCP_INFO `tcpi_snd_mss`) over
+//! they were cut to; over loopback, then (as root) over a veth link, where
+//! the MSS is an Ethernet one and the counts tell the two apart. And the MSS itself (TCP_INFO `tcpi_snd_mss`) over
 //! loopback and, as root, over a veth link between two namespaces
 //! (`exec::link`, as `file-transfer` uses it).
 
@@ -38,13 +39,31 @@ pub(super) fn cork_merges_header(p: &mut Probing) -> anyhow::Result<()> {
     let file = File::open(&path).with_context(|| format!("opening {}", path.display()))?;
     std::fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
     for cork in [true, false] {
-        segments(p, cork, &file, &body)?;
+        segments(p, &Link::Loopback, cork, &file, &body)?;
+    }
+    let veth = Link::open("1gbit")?;
+    for cork in [true, false] {
+        segments(p, &veth, cork, &file, &body)?;
     }
     Ok(())
 }
 
-fn segments(p: &mut Probing, cork: bool, file: &File, body: &[u8]) -> anyhow::Result<()> {
-    let (mut tx, mut rx) = loopback_pair()?;
+/// One transfer over `link`; its observations are named `cork_*` and
+/// `nodelay_*` over loopback, `veth_cork_*` and `veth_nodelay_*` over veth.
+fn segments(
+    p: &mut Probing,
+    link: &Link,
+    cork: bool,
+    file: &File,
+    body: &[u8],
+) -> anyhow::Result<()> {
+    let (over, prefix) = match link {
+        Link::Loopback => ("loopback", ""),
+        Link::Emulated(_) => ("veth", "veth_"),
+    };
+    let (mut tx, mut rx) = link
+        .connect()
+        .with_context(|| format!("connecting over {over}"))?;
     let (mode, call) = match cork {
         true => (
             "cork",
@@ -75,11 +94,11 @@ fn segments(p: &mut Probing, cork: bool, file: &File, body: &[u8]) -> anyhow::Re
         "the peer received other bytes than were sent"
     );
     let after = tcp_info(&tx).context("TCP_INFO")?;
-    let name = format!("{mode}_data_segments");
+    let name = format!("{prefix}{mode}_data_segments");
     let (Some(a), Some(b)) = (after.data_segs_out, before.data_segs_out) else {
         p.saw(
             &name,
-            format!("{call}; TCP_INFO"),
+            format!("{call} over {over}; TCP_INFO"),
             "this kernel's TCP_INFO has no tcpi_data_segs_out",
         );
         return Ok(());
@@ -92,14 +111,14 @@ fn segments(p: &mut Probing, cork: bool, file: &File, body: &[u8]) -> anyhow::Re
     );
     p.measured(
         &name,
-        format!("{call}; TCP_INFO tcpi_data_segs_out before and after"),
+        format!("{call} over {over}; TCP_INFO tcpi_data_segs_out before and after"),
         answer,
         f64::from(segs),
         "segments",
     );
     p.measured(
-        &format!("{mode}_snd_mss"),
-        "TCP_INFO tcpi_snd_mss",
+        &format!("{prefix}{mode}_snd_mss"),
+        format!("TCP_INFO tcpi_snd_mss over {over}"),
         after.snd_mss.to_string(),
         f64::from(after.snd_mss),
         "bytes",
