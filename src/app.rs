@@ -2,8 +2,8 @@
 //! report / compare / claims / import / push / fleet.
 
 use crate::cli::{
-    ClaimsArgs, Cli, Command, CompareArgs, FleetArgs, HistoryArgs, ImportArgs, ListArgs, PushArgs,
-    ReportArgs, RunArgs, ShowArgs,
+    AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, FleetArgs, HistoryArgs, ImportArgs, ListArgs,
+    PushArgs, ReportArgs, RunArgs, ShowArgs,
 };
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
@@ -40,7 +40,13 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Import(args) => import(&args),
         Command::Push(args) => push(&args),
         Command::Fleet(args) => fleet(&args),
+        Command::Agent(args) => agent(&args),
     }
+}
+
+fn agent(args: &AgentArgs) -> anyhow::Result<ExitCode> {
+    crate::agent::serve(crate::agent::options(args)?)?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
@@ -62,7 +68,8 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 /// One run of the plan: measured, written and stored.
 fn run_once(args: &RunArgs, plan: &plan::Plan, store: Option<&mut Store>) -> anyhow::Result<Run> {
     let started_at = now_rfc3339();
-    let environment = env::fingerprint();
+    let mut environment = env::fingerprint();
+    environment.peer = plan.peer_environment().map(Box::new);
     let bar = Bar::new(args.quiet);
     let mut results = match prints_tables(args) {
         true => runner::run(plan, &LiveTables::stdout(&bar))?,

@@ -50,6 +50,8 @@ pub(crate) enum Command {
     Push(PushArgs),
     /// One metric of a scenario's cases across every host and kernel in the store
     Fleet(FleetArgs),
+    /// Serve the far side of `iolab run --peer` cases from this host
+    Agent(AgentArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -130,8 +132,20 @@ pub(crate) struct RunArgs {
     /// contention; with --profile also each case's off-CPU flame graph)
     #[arg(long)]
     pub(crate) explain: bool,
-    /// Test-only fault injection: corrupt (one message arrives damaged) or
-    /// store (the store refuses the run at the end)
+    /// Run the far side of each case on an `iolab agent` at HOST[:PORT]
+    /// (default port 5207): pingpong and stream over tcp or udp, and
+    /// file-transfer; --placement then pins the local side
+    #[arg(long, value_name = "HOST[:PORT]")]
+    pub(crate) peer: Option<String>,
+    /// The agent's CPU for the far side (with --peer; default: unpinned)
+    #[arg(long, value_name = "N")]
+    pub(crate) peer_cpu: Option<String>,
+    /// The shared secret the agent asks for (default: $IOLAB_TOKEN)
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) token: Option<String>,
+    /// Test-only fault injection: corrupt (one message arrives damaged),
+    /// stall (pingpong's echoer sleeps once for 50 ms) or store (the store
+    /// refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
     pub(crate) fault: Option<String>,
 }
@@ -311,4 +325,28 @@ pub(crate) struct CompareArgs {
     /// else $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "DB")]
     pub(crate) db: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab agent --listen 0.0.0.0:5207 --token \"$SECRET\"     on the far host\n  \
+iolab run pingpong --mech tcp --peer far-host --token \"$SECRET\"   on the near one\n  \
+iolab agent --listen 127.0.0.1:5207 --once             one client, then exit")]
+pub(crate) struct AgentArgs {
+    /// The address and port clients connect to (port default 5207)
+    #[arg(long, value_name = "ADDR[:PORT]", default_value = "0.0.0.0:5207")]
+    pub(crate) listen: String,
+    /// The shared secret a client must present (default: $IOLAB_TOKEN; none: any client)
+    #[arg(long, value_name = "TOKEN")]
+    pub(crate) token: Option<String>,
+    /// The ports data connections may use, e.g. 5201-5210 for a firewall
+    /// (default: any the kernel picks)
+    #[arg(long, value_name = "A-B")]
+    pub(crate) data_ports: Option<String>,
+    /// Serve one client (one `iolab run`), then exit
+    #[arg(long)]
+    pub(crate) once: bool,
+    /// Drop a client that sends nothing for SECS seconds between tests
+    #[arg(long, value_name = "SECS", default_value = "60")]
+    pub(crate) idle_timeout: String,
 }

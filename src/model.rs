@@ -130,6 +130,10 @@ pub struct Environment {
     /// Cost of one read of that clock.
     #[serde(default)]
     pub tick_ns: Option<f64>,
+    /// The far host's environment, when the cases ran across hosts on an
+    /// `iolab agent` (`run --peer`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<Box<Environment>>,
 }
 
 /// Whether a kernel facility can be used here, and why not.
@@ -201,10 +205,25 @@ pub struct CaseResult {
     /// A value for every pair of CPUs (`c2c`), drawn as a heatmap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub matrix: Option<Matrix>,
+    /// Each pair of sides of a case that ran several at once (`pairs=N`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) pairs: Vec<PairFigures>,
     /// One-shot observations (`probe`): each call made, what the kernel
     /// answered and the figure read from it, in the order they were made.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) observations: Vec<Observation>,
+}
+
+/// One pair of sides among several run at once: what it carried and how
+/// fast (median over repetitions).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct PairFigures {
+    /// 0 to pairs - 1; the sides' roles carry the same number.
+    pub(crate) pair: u64,
+    /// Messages the pair verified (both sides).
+    pub(crate) messages: u64,
+    pub(crate) ops_per_s: f64,
+    pub(crate) bytes_per_s: f64,
 }
 
 /// A square table over CPUs: `values[i][j]` is the figure between
@@ -266,6 +285,7 @@ impl CaseResult {
             profile: None,
             explain: None,
             matrix: None,
+            pairs: Vec::new(),
             observations: Vec::new(),
         }
     }

@@ -13,6 +13,8 @@ pub enum ParamKind {
     BytesOrAuto,
     /// A positive count: 2000, 100k, 10M (powers of 1000).
     Count,
+    /// A positive count, or `max` (carried as text): as many as go.
+    CountOrMax,
     /// A count that may be 0: 0, 10, 10k (powers of 1000).
     Number,
     /// One of a fixed set of words.
@@ -96,6 +98,9 @@ impl ParamKind {
                 "auto or a positive byte count such as 64, 4k or 9M".to_string()
             }
             ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
+            ParamKind::CountOrMax => {
+                "max or a positive count such as 2000, 100k or 10M".to_string()
+            }
             ParamKind::Number => "a count such as 0, 10 or 10k".to_string(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
             ParamKind::Text => "non-empty text".to_string(),
@@ -112,6 +117,8 @@ impl ParamKind {
             ParamKind::BytesOrAuto if text.trim() == "auto" => Some(Value::Text("auto".into())),
             ParamKind::BytesOrAuto => ParamKind::Bytes.parse(text),
             ParamKind::Count => parse_scaled(text, 1000).filter(|n| *n > 0).map(Value::Int),
+            ParamKind::CountOrMax if text.trim() == "max" => Some(Value::Text("max".into())),
+            ParamKind::CountOrMax => ParamKind::Count.parse(text),
             ParamKind::Number => parse_scaled(text, 1000).map(Value::Int),
             ParamKind::Choice(words) => words
                 .iter()

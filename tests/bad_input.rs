@@ -46,7 +46,7 @@ fn unknown_placement() {
 fn unknown_parameter_key() {
     refused(
         &["run", "pingpong", "--param", "colour=blue"],
-        "unknown parameter 'colour' for pingpong: expected one of count, size",
+        "unknown parameter 'colour' for pingpong: expected one of count, pairs, rate, size",
     );
 }
 

@@ -113,6 +113,26 @@ fn sigterm_stops_threads_too() {
 }
 
 #[test]
+fn ctrl_c_stops_sixty_four_pairs() {
+    interrupt_run(
+        &[
+            "run",
+            "pingpong",
+            "--mech",
+            "pipe",
+            "--param",
+            "pairs=64",
+            "--param",
+            "count=100M",
+            "--repeat",
+            "1",
+        ],
+        128,
+        Signal::INT,
+    );
+}
+
+#[test]
 fn ctrl_c_stops_the_server_client_and_idle_holder() {
     interrupt_run(
         &[

@@ -22,10 +22,12 @@ use std::sync::atomic::{AtomicU32, Ordering};
 pub(crate) const LINKS: &[&str] = &["loopback", "10mbit", "100mbit", "1gbit"];
 
 const SENDER_ADDR: &str = "10.203.0.1/30";
-const RECEIVER_IP: Ipv4Addr = Ipv4Addr::new(10, 203, 0, 2);
+/// The receiver's address, in the receiver's namespace.
+pub const RECEIVER_IP: Ipv4Addr = Ipv4Addr::new(10, 203, 0, 2);
 const RECEIVER_ADDR: &str = "10.203.0.2/30";
 const VETH_SENDER: &str = "iolab-s";
-const VETH_RECEIVER: &str = "iolab-r";
+/// The receiver's end of the veth pair, in its namespace.
+pub const VETH_RECEIVER: &str = "iolab-r";
 /// Where `ip netns` keeps the named namespaces.
 pub(crate) const NETNS_DIR: &str = "/var/run/netns";
 
@@ -44,7 +46,7 @@ impl Link {
         if link == "loopback" {
             return Ok(Link::Loopback);
         }
-        Namespaces::create(link).map(Link::Emulated)
+        Namespaces::create(Some(link)).map(Link::Emulated)
     }
 
     /// A connected TCP pair: (sender's end, receiver's end).
@@ -60,14 +62,18 @@ impl Link {
     }
 }
 
-/// The sender's and the receiver's namespaces; deleted on drop.
-pub(crate) struct Namespaces {
+/// The sender's and the receiver's namespaces; deleted on drop. The
+/// agent's tests put `iolab agent` in the receiver's and the client in the
+/// sender's (`ip netns exec`).
+pub struct Namespaces {
     names: [String; 2],
     teardowns: Vec<u64>,
 }
 
 impl Namespaces {
-    fn create(rate: &str) -> anyhow::Result<Namespaces> {
+    /// Two namespaces joined by a veth pair, the sender's end limited to
+    /// `rate` (a `tc` rate) if given.
+    pub fn create(rate: Option<&str>) -> anyhow::Result<Namespaces> {
         check_can_emulate()?;
         let n = NEXT.fetch_add(1, Ordering::SeqCst);
         let prefix = crate::sys::owner::own_prefix();
@@ -85,8 +91,13 @@ impl Namespaces {
         Ok(ns)
     }
 
+    /// The sender's and the receiver's namespace names.
+    pub fn names(&self) -> [&str; 2] {
+        [&self.names[0], &self.names[1]]
+    }
+
     /// veth pair across the two namespaces, addresses, and the rate limit.
-    fn wire(&self, rate: &str) -> anyhow::Result<()> {
+    fn wire(&self, rate: Option<&str>) -> anyhow::Result<()> {
         let [s, r] = [self.names[0].as_str(), self.names[1].as_str()];
         run(&[
             "ip",
@@ -125,6 +136,9 @@ impl Namespaces {
         ])?;
         run(&["ip", "-n", s, "link", "set", VETH_SENDER, "up"])?;
         run(&["ip", "-n", r, "link", "set", VETH_RECEIVER, "up"])?;
+        let Some(rate) = rate else {
+            return Ok(());
+        };
         run(&[
             "tc",
             "-n",

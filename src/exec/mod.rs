@@ -18,12 +18,15 @@
 //! - `cleanup`: the registry of children, threads, temp dirs and teardown
 //!   commands that Ctrl-C stops and removes.
 //! - `link`: the emulated network link in namespaces.
+//! - `remote`: a side on another host, run by `iolab agent` (the control
+//!   protocol, the data connection, the client's handle).
 
 pub(crate) mod cleanup;
-pub(crate) mod link;
+pub mod link;
 pub(crate) mod peers;
 pub(crate) mod procs;
 pub(crate) mod program;
+pub(crate) mod remote;
 pub(crate) mod side;
 
 /// How the sides of a case run: threads of iolab or forked processes.

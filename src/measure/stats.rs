@@ -38,9 +38,26 @@ pub(crate) fn clearly_differs(a: &Metric, b: &Metric) -> bool {
     a_hi < b_lo || b_hi < a_lo
 }
 
+/// Jain's fairness index: (sum x)^2 / (n * sum x^2); 1 when all are equal.
+pub(crate) fn jain(xs: &[f64]) -> f64 {
+    let sum: f64 = xs.iter().sum();
+    let squares: f64 = xs.iter().map(|x| x * x).sum();
+    if squares == 0.0 {
+        return 1.0;
+    }
+    sum * sum / (xs.len() as f64 * squares)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn jain_is_one_when_equal_and_one_over_n_when_one_takes_all() {
+        assert_eq!(jain(&[5.0, 5.0, 5.0, 5.0]), 1.0);
+        assert_eq!(jain(&[8.0, 0.0, 0.0, 0.0]), 0.25);
+        assert!((jain(&[1.0, 3.0]) - 0.8).abs() < 1e-12);
+    }
 
     #[test]
     fn median_odd_and_even() {

@@ -198,6 +198,46 @@ pub trait Mechanism: Sync {
     /// filesystem objects (FIFOs), removed by the runner after the case;
     /// `values` are the case's parameter values (message size, `wake`).
     fn connect(&self, dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)>;
+    /// The network transport whose one connected socket can carry this
+    /// mechanism between two hosts (`--peer`); None for the local-only ones.
+    fn transport(&self) -> Option<Transport> {
+        None
+    }
+}
+
+/// A socket type that crosses hosts: the mechanisms `tcp` and `udp`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Transport {
+    Tcp,
+    Udp,
+}
+
+impl Transport {
+    /// ONE endpoint of the mechanism over `fd`, a socket of this transport
+    /// already connected to the other host.
+    pub(crate) fn endpoint(self, fd: rustix::fd::OwnedFd) -> io::Result<BoxEndpoint> {
+        match self {
+            Transport::Tcp => tcp::endpoint(fd),
+            Transport::Udp => udp::endpoint(std::net::UdpSocket::from(fd)),
+        }
+    }
+
+    /// Readies a socket of this transport before the other host may send
+    /// to it: a UDP socket gets the buffers its window counts on, since
+    /// datagrams may arrive before its endpoint is made.
+    pub(crate) fn prepare(self, fd: impl rustix::fd::AsFd) {
+        if self == Transport::Udp {
+            udp::grow_buffers(fd);
+        }
+    }
+
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Transport::Tcp => "tcp",
+            Transport::Udp => "udp",
+        }
+    }
 }
 
 pub(crate) static ALL: &[&dyn Mechanism] = &[

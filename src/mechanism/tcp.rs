@@ -24,16 +24,23 @@ impl Mechanism for Tcp {
     }
     fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
         let (a, b) = loopback_pair()?;
-        Ok((Box::new(socket_stream(a)?), Box::new(socket_stream(b)?)))
+        Ok((endpoint(a)?, endpoint(b)?))
+    }
+    fn transport(&self) -> Option<super::Transport> {
+        Some(super::Transport::Tcp)
     }
 }
 
-/// A connected pair of TCP sockets over 127.0.0.1, NODELAY set.
+/// One end over a connected TCP socket, NODELAY set (also across hosts).
+pub(super) fn endpoint(fd: OwnedFd) -> io::Result<BoxEndpoint> {
+    rustix::net::sockopt::set_tcp_nodelay(&fd, true)?;
+    Ok(Box::new(socket_stream(fd)?))
+}
+
+/// A connected pair of TCP sockets over 127.0.0.1.
 pub(crate) fn loopback_pair() -> io::Result<(OwnedFd, OwnedFd)> {
     let listener = TcpListener::bind((Ipv4Addr::LOCALHOST, 0))?;
     let client = TcpStream::connect(listener.local_addr()?)?;
     let (server, _) = listener.accept()?;
-    client.set_nodelay(true)?;
-    server.set_nodelay(true)?;
     Ok((OwnedFd::from(client), OwnedFd::from(server)))
 }

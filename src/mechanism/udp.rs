@@ -45,13 +45,17 @@ impl Mechanism for Udp {
         b.connect(a.local_addr()?)?;
         Ok((endpoint(a)?, endpoint(b)?))
     }
+    fn transport(&self) -> Option<super::Transport> {
+        Some(super::Transport::Udp)
+    }
 }
 
 fn bound_socket() -> io::Result<UdpSocket> {
     UdpSocket::bind((Ipv4Addr::LOCALHOST, 0))
 }
 
-fn endpoint(sock: UdpSocket) -> io::Result<BoxEndpoint> {
+/// One end over a connected UDP socket (also across hosts).
+pub(super) fn endpoint(sock: UdpSocket) -> io::Result<BoxEndpoint> {
     sock.set_read_timeout(Some(RECV_TIMEOUT))?;
     let fd = OwnedFd::from(sock);
     grow_buffers(&fd);
@@ -62,7 +66,8 @@ fn endpoint(sock: UdpSocket) -> io::Result<BoxEndpoint> {
 }
 
 /// Asks for large buffers; as root the `_force` variants pass rmem_max.
-fn grow_buffers(fd: &OwnedFd) {
+pub(super) fn grow_buffers(fd: impl rustix::fd::AsFd) {
+    let fd = fd.as_fd();
     if sockopt::set_socket_recv_buffer_size_force(fd, BUFFER_BYTES).is_err() {
         let _ = sockopt::set_socket_recv_buffer_size(fd, BUFFER_BYTES);
     }

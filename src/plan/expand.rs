@@ -30,6 +30,7 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
             .unwrap_or(super::DEFAULT_REPEAT),
         warmup: common.warmup,
         unsupported,
+        peer: common.peer.clone(),
     };
     if !inv.scenario.uses_mechanisms() {
         let mut unique: Vec<Point> = Vec::new();

@@ -158,7 +158,7 @@ mod tests {
     fn an_unknown_key_lists_the_known_ones() {
         assert_eq!(
             refused(&["pingpong", "pingpong"], &["pipe"], "colour=blue"),
-            "unknown parameter 'colour' for pingpong: expected one of count, size"
+            "unknown parameter 'colour' for pingpong: expected one of count, pairs, rate, size"
         );
     }
 

@@ -6,6 +6,7 @@ mod expand;
 mod fit;
 mod keys;
 mod memory;
+mod peer;
 
 use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
@@ -29,6 +30,17 @@ pub(crate) struct Plan {
     pub(crate) explain: bool,
     /// Independent runs of the whole plan (`--repeat-runs`, default 1).
     pub(crate) runs: u64,
+}
+
+impl Plan {
+    /// The agent's environment when the cases run on one (`--peer`); an
+    /// agent that cannot be reached now fails each case with the reason.
+    pub(crate) fn peer_environment(&self) -> Option<crate::model::Environment> {
+        let peer = self.cases.iter().find_map(|c| c.peer.as_ref())?;
+        crate::exec::remote::client::environment(peer)
+            .map_err(|e| eprintln!("warning: {e:#}"))
+            .ok()
+    }
 }
 
 /// One scenario to run, with the parameters its suite sets.
@@ -59,6 +71,8 @@ pub(crate) struct Common {
     pub(crate) params: BTreeMap<String, String>,
     /// What the buffers of one case may take (None: unknown, not checked).
     pub(crate) memory: Option<memory::Limit>,
+    /// The agent that runs the far sides (`--peer`).
+    pub(crate) peer: Option<crate::exec::remote::Peer>,
 }
 
 pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
@@ -70,6 +84,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         planned.extend(expand::cases(inv, &common)?);
     }
     let planned = dedupe(planned);
+    peer::check_cases(&planned)?;
     fit::refuse_if_nothing_fits(&planned)?;
     let plan = Plan {
         cases: planned.into_iter().map(|p| p.case).collect(),
@@ -100,13 +115,22 @@ fn targets_of(args: &RunArgs) -> Vec<String> {
 }
 
 fn common(args: &RunArgs, invocations: &[Invocation]) -> UsageResult<Common> {
-    let mechs = select_mechs(&args.mech)?;
+    let peer = peer::of(args)?;
+    let mut mechs = select_mechs(&args.mech)?;
+    let mut placements = select_placements(&args.placement)?;
+    if peer.is_some() {
+        peer::check_scenarios(invocations)?;
+        mechs = peer::mechs(mechs, !args.mech.is_empty())?;
+        if args.placement.is_empty() {
+            placements = vec![peer::DEFAULT_PLACEMENT];
+        }
+    }
     let params = keys::parse_params(&args.params, invocations, &mechs)?;
     Ok(Common {
         mechs,
         mechs_explicit: !args.mech.is_empty(),
-        placements: select_placements(&args.placement)?,
-        placements_explicit: !args.placement.is_empty(),
+        placements,
+        placements_explicit: !args.placement.is_empty() || peer.is_some(),
         mode: match args.mode {
             ModeArg::Threads => Mode::Threads,
             ModeArg::Processes => Mode::Processes,
@@ -130,6 +154,7 @@ fn common(args: &RunArgs, invocations: &[Invocation]) -> UsageResult<Common> {
             .transpose()?,
         params,
         memory: memory::Limit::here(),
+        peer,
     })
 }
 
@@ -236,10 +261,11 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
     match text {
         None => Ok(None),
         Some("corrupt") => Ok(Some(Fault::Corrupt)),
+        Some("stall") => Ok(Some(Fault::Stall)),
         // Not the cases': app.rs makes the store refuse the run at the end.
         Some("store") => Ok(None),
         Some(other) => Err(UsageError::new(format!(
-            "unknown fault '{other}': expected corrupt or store"
+            "unknown fault '{other}': expected corrupt, stall or store"
         ))),
     }
 }

@@ -142,3 +142,19 @@ fn topology_placements_are_accepted_and_listed_when_refused() {
          smt-sibling, shared-l2, shared-l3, cross-l3, cross-node"
     );
 }
+
+#[test]
+fn one_pair_and_a_closed_loop_keep_the_names_cases_always_had() {
+    let args = ["pingpong", "--mech", "pipe", "--placement", "same-cpu"];
+    let sweep = ["--param", "pairs=1,4", "--param", "rate=max,10k"];
+    let planned = plan(&[&args[..], &sweep[..]].concat()).unwrap();
+    assert_eq!(
+        names(&planned),
+        [
+            "pipe/same-cpu/processes/1B",
+            "pipe/same-cpu/processes/1B/rate=10000",
+            "pipe/same-cpu/processes/1B/pairs=4",
+            "pipe/same-cpu/processes/1B/pairs=4/rate=10000",
+        ]
+    );
+}

@@ -344,7 +344,8 @@ pub(super) fn headline(r: &CaseResult) -> Option<String> {
     })
 }
 
-/// Where the sides ran: `0|1`, with `0,1` for a side seen on both CPUs.
+/// Where the sides ran: `0|1`, with `0,1` for a side seen on both CPUs;
+/// many pairs placed alike as one period and its repeats: `0|1 x64`.
 fn cpus(sides: &[Side]) -> String {
     let side = |s: &Side| {
         s.cpus
@@ -353,7 +354,14 @@ fn cpus(sides: &[Side]) -> String {
             .collect::<Vec<_>>()
             .join(",")
     };
-    sides.iter().map(side).collect::<Vec<_>>().join("|")
+    let each: Vec<String> = sides.iter().map(side).collect();
+    let period = (2..each.len())
+        .step_by(2)
+        .find(|p| each.len().is_multiple_of(*p) && each.chunks(*p).all(|c| c == &each[..*p]));
+    match period {
+        Some(p) => format!("{} x{}", each[..p].join("|"), each.len() / p),
+        None => each.join("|"),
+    }
 }
 
 /// `N results: X ok, Y failed, Z unsupported` (`1 result: ...`).

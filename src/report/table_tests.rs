@@ -231,6 +231,10 @@ fn cpus_format() {
     assert_eq!(cpus(&[side(vec![0]), side(vec![1])]), "0|1");
     assert_eq!(cpus(&[side(vec![0, 1]), side(vec![1])]), "0,1|1");
     assert_eq!(cpus(&[]), "");
+    let pairs: Vec<Side> = (0..8).map(|k| side(vec![k % 2])).collect();
+    assert_eq!(cpus(&pairs), "0|1 x4");
+    let odd = [0, 1, 0, 1, 1, 1].map(|c| side(vec![c]));
+    assert_eq!(cpus(&odd), "0|1|0|1|1|1");
 }
 
 #[test]

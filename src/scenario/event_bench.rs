@@ -167,8 +167,9 @@ fn bench(
         stall: STALL,
         warmup: case.warmup_or(1),
         reps: case.repeat,
-        damage: ctx.fault.map(|f| match f {
-            Fault::Corrupt => Damage::Corrupt,
+        damage: ctx.fault.and_then(|f| match f {
+            Fault::Corrupt => Some(Damage::Corrupt),
+            Fault::Stall => None,
         }),
     };
     let report = run_forked(&plan, Instant::now() + ctx.timeout)?;

@@ -9,6 +9,7 @@ use super::classic::{ClassicChart, ClassicKind, Figure, Mark, Original};
 use super::common::copier_verdict;
 use super::common::side::cpu_usage;
 use super::common::testfile::{self, Digest, TestFile};
+use super::far::{self, FarSide};
 use super::{common::copier_params, Value};
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::copier::{self, Copier, CopyOpts, SinkKind};
@@ -179,9 +180,10 @@ impl Scenario for FileTransfer {
             cork: case.text(&TCP) == "cork",
             nodelay: case.text(&TCP) == "nodelay",
             sink: to_file.then(|| ctx.dir.join("received")),
-            fault: ctx.fault,
+            fault: ctx.fault.filter(|f| *f == Fault::Corrupt),
             cpus: pin::choose(Placement::CrossCpu).unwrap_or([None, None]),
             timeout: ctx.timeout,
+            peer: case.peer.clone(),
         };
         let mut reps = Vec::new();
         for _ in 0..case.repeat {
@@ -215,11 +217,13 @@ struct Setup {
     fault: Option<Fault>,
     cpus: pin::Cpus,
     timeout: std::time::Duration,
+    /// The agent that receives (`--peer`).
+    peer: Option<crate::exec::remote::Peer>,
 }
 
 /// What one side reports about one transfer.
 #[derive(Debug, Default, Serialize, Deserialize)]
-struct End {
+pub(super) struct End {
     /// CLOCK_MONOTONIC when the sender started / the receiver had it all.
     at_ns: u64,
     usage: Usage,
@@ -248,27 +252,42 @@ impl Endpoint for NoEndpoint {
 
 /// One transfer on a fresh connection: (sender's report, receiver's).
 fn transfer(setup: &Setup, file: &TestFile, link: &Link) -> anyhow::Result<[End; 2]> {
-    let (tx, rx) = link.connect().context("connecting sender and receiver")?;
-    tx.set_nodelay(setup.nodelay)?;
     let sink = match &setup.sink {
         Some(path) => Some(File::create(path)?),
         None => None,
     };
-    let (copier, opts, cork) = (setup.copier, setup.opts, setup.cork);
+    let (copier, opts, cork, nodelay) = (setup.copier, setup.opts, setup.cork, setup.nodelay);
     let source = file.file.try_clone()?;
     let (len, hash, fault) = (file.len, file.hash, setup.fault);
-    let ends: (BoxEndpoint, BoxEndpoint) = (Box::new(NoEndpoint), Box::new(NoEndpoint));
-    let [s, r] = run_pair(Pair {
-        mode: super::Mode::Processes,
-        cpus: setup.cpus,
-        timeout: setup.timeout,
-        ends,
-        sides: (
-            move |_| send(copier, &source, len, tx, opts, cork),
-            move |_| receive(rx, len, hash, sink, fault),
-        ),
-        _report: std::marker::PhantomData,
-    })?;
+    let sender = move |tx: TcpStream| {
+        tx.set_nodelay(nodelay)?;
+        send(copier, &source, len, tx, opts, cork)
+    };
+    let [s, r] = match &setup.peer {
+        Some(peer) => {
+            let far = FarSide::FileReceiver {
+                len,
+                hash,
+                corrupt: fault.is_some(),
+            };
+            far::run_over_tcp(peer, setup.cpus[0], setup.timeout, far, sender)?
+        }
+        None => {
+            let (tx, rx) = link.connect().context("connecting sender and receiver")?;
+            let ends: (BoxEndpoint, BoxEndpoint) = (Box::new(NoEndpoint), Box::new(NoEndpoint));
+            run_pair(Pair {
+                mode: super::Mode::Processes,
+                cpus: setup.cpus,
+                timeout: setup.timeout,
+                ends,
+                sides: (
+                    move |_| sender(tx),
+                    move |_| receive(rx, len, hash, sink, fault),
+                ),
+                _report: std::marker::PhantomData,
+            })?
+        }
+    };
     let (s, r) = (
         s.map_err(|e| anyhow::anyhow!("sender: {e}"))?,
         r.map_err(|e| anyhow::anyhow!("receiver: {e}"))?,
@@ -318,7 +337,7 @@ fn send(
 
 /// Reads exactly `len` bytes (or to EOF), writes them to the sink if any,
 /// and hashes them; the test-only fault flips one byte before hashing.
-fn receive(
+pub(super) fn receive(
     mut sock: TcpStream,
     len: u64,
     hash: u64,

@@ -9,6 +9,7 @@ pub(crate) mod contention;
 pub(crate) mod devnull;
 pub(crate) mod event_bench;
 pub(crate) mod fan_in;
+pub(crate) mod far;
 pub(crate) mod file_transfer;
 pub(crate) mod hackbench;
 pub(crate) mod limits;
@@ -22,7 +23,7 @@ pub(crate) mod suite;
 
 pub(crate) use crate::error::Unsupported;
 pub use crate::params::{ParamKind, ParamSpec, Value};
-pub(crate) use common::case::{CaseCtx, CaseSpec, Fault, Mode};
+pub(crate) use common::case::{CaseCtx, CaseSpec, Fault, Mode, STALL};
 pub use devnull::verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
 

@@ -1,17 +1,22 @@
 //! `pingpong`: round trips of a `size`-byte message between two sides. Side
 //! A stamps and sends, side B checks and echoes, A checks the echo and times
-//! every round trip into a histogram.
+//! every round trip into a histogram. `pairs=N` runs N such pairs at once
+//! (`common::pairs`); `rate=R` sends on a fixed schedule (`common::open_loop`).
 
 use super::common::explain;
+use super::common::open_loop::{self, OFFERED_PER_S, RATE};
+use super::common::pairs::{self, FAIRNESS, PAIRS};
 use super::common::payload::Payload;
-use super::common::side::{syscalls_per_msg, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
-use super::common::two_sided::{per_rep, run_sides, settle};
+use super::common::side::{Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
+use super::common::two_sided::per_rep;
+use super::far::{pairs_or_far, FarSide};
 use super::{
-    common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
+    common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec,
+    Scenario, STALL,
 };
 use crate::measure::histogram::Latencies;
 use crate::measure::ticks::tick_clock;
-use crate::mechanism::{self, run_typed, Endpoint, EndpointLoop};
+use crate::mechanism::{self, run_typed, BoxEndpoint, Endpoint, EndpointLoop};
 use crate::model::{CaseResult, LatencyKind};
 
 pub(crate) struct PingPong;
@@ -32,27 +37,35 @@ const COUNT: ParamSpec = ParamSpec {
 
 const ROLES: [&str; 2] = ["initiator", "echoer"];
 
-const PARAMS: &[ParamSpec] = &[SIZE, COUNT];
+const PARAMS: &[ParamSpec] = &[SIZE, COUNT, PAIRS, RATE];
 
 const RTT_NS: MetricSpec = MetricSpec {
     name: "rtt_ns",
     unit: "ns",
-    about: "round-trip time: median over repetitions of each repetition's mean",
+    about: "round-trip time: median over repetitions of each repetition's mean (over all \
+            pairs; with rate=R timed from each request's intended send time)",
 };
 
 const OPS_PER_S: MetricSpec = MetricSpec {
     name: "ops_per_s",
     unit: "1/s",
-    about: "round trips per second",
+    about: "round trips per second (all pairs together; with rate=R, the rate achieved)",
 };
 
 const CSW_PER_OP: MetricSpec = MetricSpec {
     name: "csw_per_op",
     unit: "csw",
-    about: "context switches (both sides, voluntary + involuntary) per round trip",
+    about: "context switches (all sides, voluntary + involuntary) per round trip",
 };
 
-const METRICS: &[MetricSpec] = &[RTT_NS, OPS_PER_S, CSW_PER_OP, SYSCALLS_PER_MSG];
+const METRICS: &[MetricSpec] = &[
+    RTT_NS,
+    OPS_PER_S,
+    CSW_PER_OP,
+    SYSCALLS_PER_MSG,
+    FAIRNESS,
+    OFFERED_PER_S,
+];
 
 impl Scenario for PingPong {
     fn name(&self) -> &'static str {
@@ -80,36 +93,56 @@ impl Scenario for PingPong {
             count,
             explain: ctx.explain,
         };
-        let fault = ctx.fault;
+        let (n, rate) = (pairs::count(case), open_loop::rate(case));
         let tracing = explain::Tracing::for_case(ctx);
-        let reports = run_sides(
+        let far = FarSide::PingpongEchoer {
+            size: size as u64,
+            sched,
+            corrupt: ctx.fault == Some(Fault::Corrupt),
+        };
+        let reports = pairs_or_far(
             case,
             ctx,
-            move |mut ep| run_typed(ep.as_mut(), Initiator { size, sched }),
-            move |mut ep| run_typed(ep.as_mut(), Echoer { size, sched, fault }),
+            n,
+            |_| move |mut ep: BoxEndpoint| run_typed(ep.as_mut(), Initiator { size, sched, rate }),
+            |i| {
+                let fault = pairs::fault_for(ctx.fault, i, n);
+                move |ep: BoxEndpoint| echo(ep, size, sched, fault)
+            },
+            far,
         )?;
         let trace = tracing.map(explain::Tracing::finish);
-        let Some([a, b]) = settle(out, reports, ROLES) else {
+        let Some(settled) = pairs::settle(out, reports, ROLES) else {
             return Ok(());
         };
-        fill_metrics(out, &a, &b, sched);
+        fill_metrics(out, &settled, sched, size as u64);
+        if let Some(rate) = rate {
+            let achieved = OPS_PER_S.of(out).map_or(0.0, |m| m.value);
+            open_loop::record(out, rate, n, achieved);
+        }
         if let Some(trace) = trace {
-            let sides = [(&a, ROLES[0]), (&b, ROLES[1])];
+            let [a, b] = &settled[0];
+            let sides = [(a, ROLES[0]), (b, ROLES[1])];
             out.explain = Some(explain::from_reps(sides, count, &trace));
         }
         Ok(())
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        let mut lines = verdict::fastest_per_group(results, "pingpong", "median RTT", false);
-        lines.extend(verdict::cross_cpu_cost(results, "round trips"));
-        lines
+        pairs::verdicts_by_load(results, |results| {
+            let mut lines = verdict::fastest_per_group(results, "pingpong", "median RTT", false);
+            lines.extend(verdict::cross_cpu_cost(results, "round trips"));
+            lines
+        })
     }
 
     /// Blocking round trips are held to a system call (same CPU) or a
     /// wake-up (across CPUs); a spinning shm ring across CPUs to the cache
     /// line bounced between the same two CPUs, the most it could approach.
     fn limit_for(&self, result: &CaseResult) -> Option<LimitRef> {
+        if OFFERED_PER_S.of(result).is_some() {
+            return None; // an open-loop round trip waits on its schedule too
+        }
         let spins = result.param_str(mechanism::SHM_WAKE.name).as_deref() == Some("spin");
         Some(match (result.param_str("placement").as_deref(), spins) {
             (Some("cross-cpu"), true) => LimitRef::CACHELINE,
@@ -119,26 +152,62 @@ impl Scenario for PingPong {
     }
 }
 
-fn fill_metrics(out: &mut CaseResult, a: &SideOut, b: &SideOut, sched: Schedule) {
-    let reps = a.rep_ns.len().min(b.rep_usage.len());
-    let count = sched.count as f64;
-    let rtt = per_rep(reps, |i| a.rep_ns[i] as f64 / count);
-    let ops = per_rep(reps, |i| count * 1e9 / a.rep_ns[i] as f64);
+/// Figures of every pair together: rates summed, round trips and context
+/// switches per round trip over all sides, the pairs' histograms merged.
+fn fill_metrics(out: &mut CaseResult, settled: &[[SideOut; 2]], sched: Schedule, size: u64) {
+    let reps = settled
+        .iter()
+        .map(|[a, b]| a.rep_ns.len().min(b.rep_usage.len()))
+        .min()
+        .unwrap_or(0);
+    let (count, n) = (sched.count as f64, settled.len() as f64);
+    let rates = pairs::rates(settled.len(), reps, |p, i| {
+        count * 1e9 / settled[p][0].rep_ns[i] as f64
+    });
+    let rtt = per_rep(reps, |i| {
+        settled
+            .iter()
+            .map(|[a, _]| trip_ns(a, i, count))
+            .sum::<f64>()
+            / n
+    });
     let csw = per_rep(reps, |i| {
-        (a.rep_usage[i].csw() + b.rep_usage[i].csw()) as f64 / count
+        let all: u64 = settled
+            .iter()
+            .map(|[a, b]| a.rep_usage[i].csw() + b.rep_usage[i].csw())
+            .sum();
+        all as f64 / (count * n)
     });
     RTT_NS.set(out, rtt);
-    OPS_PER_S.set(out, ops);
+    OPS_PER_S.set(out, rates.total.clone());
     CSW_PER_OP.set(out, csw);
-    if let Some(calls) = syscalls_per_msg(a, b, 2 * sched.total()) {
+    if let Some(calls) = pairs::syscalls_per_msg(settled, 2 * sched.total()) {
         SYSCALLS_PER_MSG.set(out, vec![calls]);
     }
+    pairs::record(out, &rates, settled, size);
     RTT_NS.set_headline(out);
-    if let Some(blob) = &a.histogram {
-        if let Ok(hist) = Latencies::from_v2(blob) {
-            out.latency = Some(hist.summary(LatencyKind::RoundTrip));
+    let mut merged: Option<Latencies> = None;
+    for blob in settled.iter().filter_map(|[a, _]| a.histogram.as_deref()) {
+        let Ok(hist) = Latencies::from_v2(blob) else {
+            continue;
+        };
+        match merged.as_mut() {
+            Some(all) => all.merge(&hist),
+            None => merged = Some(hist),
         }
-        out.histogram = Some(blob.clone());
+    }
+    if let Some(hist) = merged {
+        out.latency = Some(hist.summary(LatencyKind::RoundTrip));
+        out.histogram = Some(hist.to_v2());
+    }
+}
+
+/// One pair's mean round trip in repetition `i`: back to back, the
+/// repetition's time over its round trips; open loop, their mean latency.
+fn trip_ns(initiator: &SideOut, i: usize, count: f64) -> f64 {
+    match initiator.rep_sum_ns.get(i) {
+        Some(sum) => *sum as f64 / count,
+        None => initiator.rep_ns[i] as f64 / count,
     }
 }
 
@@ -154,12 +223,16 @@ fn fill_metrics(out: &mut CaseResult, a: &SideOut, b: &SideOut, sched: Schedule)
 struct Initiator {
     size: usize,
     sched: Schedule,
+    rate: Option<u64>,
 }
 
 impl EndpointLoop for Initiator {
     type Out = anyhow::Result<SideOut>;
     fn run<E: Endpoint + ?Sized>(self, ep: &mut E) -> Self::Out {
-        let Initiator { size, sched } = self;
+        let Initiator { size, sched, rate } = self;
+        if let Some(rate) = rate {
+            return open_loop::initiate(ep, size, sched, rate);
+        }
         let payload = Payload::new(size)?;
         let (mut msg, mut echo) = (payload.buffer()?, payload.buffer()?);
         let mut out = SideOut::default();
@@ -197,8 +270,18 @@ impl EndpointLoop for Initiator {
     }
 }
 
+/// Side B, here or on an agent (`scenario::far`).
+pub(super) fn echo(
+    mut ep: mechanism::BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+    fault: Option<Fault>,
+) -> anyhow::Result<SideOut> {
+    run_typed(ep.as_mut(), Echoer { size, sched, fault })
+}
+
 /// Side B: receives message `seq`, sends it back unchanged (or damaged
-/// once, under the test-only fault), then checks it.
+/// once, or after sleeping once, under the test-only faults), then checks it.
 struct Echoer {
     size: usize,
     sched: Schedule,
@@ -213,10 +296,13 @@ impl EndpointLoop for Echoer {
         let mut msg = payload.buffer()?;
         let mut out = SideOut::default();
         let mut reps = Reps::start(&sched, &mut out);
-        let corrupt_at = sched.fault_at(fault);
+        let (corrupt_at, stall_at) = (sched.fault_at(fault), sched.stall_at(fault));
         for seq in 0..sched.total() {
             reps.begin(seq);
             ep.recv(&mut msg)?;
+            if stall_at == Some(seq) {
+                std::thread::sleep(STALL);
+            }
             // Echo first, check after: the check overlaps the echo's flight.
             // The test-only fault damages the echo, not the copy checked here.
             let damage = corrupt_at == Some(seq);

@@ -8,12 +8,15 @@
 //! A repetition is sized by time, not bytes (`bytes=auto`): a short probe
 //! run measures the rate and each repetition then carries about `rep_time`
 //! of traffic, because short repetitions land in whichever mode the host is
-//! in and their median jumps between runs.
+//! in and their median jumps between runs. `pairs=N` runs N streams at
+//! once (`common::pairs`), each with the probed message count.
 
 use super::common::explain;
+use super::common::pairs::{self, FAIRNESS, PAIRS};
 use super::common::payload::Payload;
-use super::common::side::{syscalls_per_msg, Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
-use super::common::two_sided::{per_rep, run_sides, settle};
+use super::common::side::{Meter, Reps, Schedule, SideOut, SYSCALLS_PER_MSG};
+use super::common::two_sided::settle;
+use super::far::{pairs_or_far, FarSide};
 use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
@@ -46,21 +49,21 @@ const REP_TIME: ParamSpec = ParamSpec {
     in_name: false,
 };
 
-const PARAMS: &[ParamSpec] = &[SIZE, BYTES, REP_TIME];
+const PARAMS: &[ParamSpec] = &[SIZE, BYTES, REP_TIME, PAIRS];
 
 const BYTES_PER_S: MetricSpec = MetricSpec {
     name: "bytes_per_s",
     unit: "bytes/s",
-    about: "throughput at the receiver",
+    about: "throughput at the receiver (all pairs together)",
 };
 
 const MSGS_PER_S: MetricSpec = MetricSpec {
     name: "msgs_per_s",
     unit: "1/s",
-    about: "messages per second at the receiver",
+    about: "messages per second at the receiver (all pairs together)",
 };
 
-const METRICS: &[MetricSpec] = &[BYTES_PER_S, MSGS_PER_S, SYSCALLS_PER_MSG];
+const METRICS: &[MetricSpec] = &[BYTES_PER_S, MSGS_PER_S, SYSCALLS_PER_MSG, FAIRNESS];
 
 impl Scenario for Stream {
     fn name(&self) -> &'static str {
@@ -96,29 +99,35 @@ impl Scenario for Stream {
             explain: ctx.explain,
         };
         let tracing = explain::Tracing::for_case(ctx);
-        let mut reports = run_stream(case, ctx, size, sched, ctx.fault)?;
+        let n = pairs::count(case);
+        let mut reports = run_stream(case, ctx, size, sched, n)?;
         let trace = tracing.map(explain::Tracing::finish);
         let counter = case.mech.is_some_and(|m| m.caps().counter);
-        if let (true, [Ok(sender), Ok(receiver)]) = (counter, &mut reports) {
-            check_counted(sender, receiver);
+        for report in reports.iter_mut() {
+            if let (true, [Ok(sender), Ok(receiver)]) = (counter, report) {
+                check_counted(sender, receiver);
+            }
         }
-        let Some([a, b]) = settle(out, reports, ROLES) else {
+        let Some(settled) = pairs::settle(out, reports, ROLES) else {
             return Ok(());
         };
-        fill_metrics(out, &b, size, sched);
-        if let Some(calls) = syscalls_per_msg(&a, &b, sched.total()) {
+        fill_metrics(out, &settled, size, sched);
+        if let Some(calls) = pairs::syscalls_per_msg(&settled, sched.total()) {
             SYSCALLS_PER_MSG.set(out, vec![calls]);
         }
         if let Some(trace) = trace {
             // The receiver times the stream: one operation is one message.
-            let sides = [(&b, ROLES[1]), (&a, ROLES[0])];
+            let [a, b] = &settled[0];
+            let sides = [(b, ROLES[1]), (a, ROLES[0])];
             out.explain = Some(explain::from_reps(sides, count, &trace));
         }
         Ok(())
     }
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        verdict::fastest_per_group(results, "stream", "median throughput", true)
+        pairs::verdicts_by_load(results, |results| {
+            verdict::fastest_per_group(results, "stream", "median throughput", true)
+        })
     }
 
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
@@ -128,27 +137,43 @@ impl Scenario for Stream {
 
 const ROLES: [&str; 2] = ["sender", "receiver"];
 
-/// Both sides of one stream schedule; eventfd sends counter increments.
+/// Both sides of `n` streams on one schedule, the test-only fault in the
+/// last (none when `n` is 0: the probe, one stream); eventfd sends
+/// counter increments.
 fn run_stream(
     case: &CaseSpec,
     ctx: &CaseCtx,
     size: usize,
     sched: Schedule,
-    fault: Option<Fault>,
-) -> anyhow::Result<[SideResult<SideOut>; 2]> {
+    n: u64,
+) -> anyhow::Result<Vec<[SideResult<SideOut>; 2]>> {
+    let fault = |i| pairs::fault_for(ctx.fault, i, n);
     if case.mech.is_some_and(|m| m.caps().counter) {
-        return run_sides(
+        return pairs::run(
             case,
             ctx,
-            move |ep| count_sender(ep, sched, fault),
-            move |ep| count_receiver(ep, sched),
+            n.max(1),
+            |i| {
+                let fault = fault(i);
+                move |ep| count_sender(ep, sched, fault)
+            },
+            |_| move |ep| count_receiver(ep, sched),
         );
     }
-    run_sides(
+    let far = FarSide::StreamReceiver {
+        size: size as u64,
+        sched,
+    };
+    pairs_or_far(
         case,
         ctx,
-        move |ep| sender(ep, size, sched, fault),
-        move |ep| receiver(ep, size, sched),
+        n.max(1),
+        |i| {
+            let fault = fault(i);
+            move |ep| sender(ep, size, sched, fault)
+        },
+        |_| move |ep| receiver(ep, size, sched),
+        far,
     )
 }
 
@@ -167,7 +192,8 @@ fn calibrate(
         count: (PROBE_BYTES / size.max(64) as u64).max(PROBE_MIN_MESSAGES),
         explain: false,
     };
-    let reports = ctx.in_subdir("probe", |ctx| run_stream(case, ctx, size, probe, None))?;
+    let mut reports = ctx.in_subdir("probe", |ctx| run_stream(case, ctx, size, probe, 0))?;
+    let reports = reports.pop().expect("the probe is one pair");
     let probe_ns = match &reports {
         [Ok(a), Ok(b)] if a.mismatch.is_none() && b.mismatch.is_none() => b.rep_ns.first(),
         _ => None,
@@ -205,12 +231,20 @@ fn messages_per_rep(bytes: u64, size: usize) -> u64 {
 
 const MIN_MESSAGES: u64 = 1024;
 
-fn fill_metrics(out: &mut CaseResult, receiver: &SideOut, size: usize, sched: Schedule) {
+/// Throughput of every pair's receiver, summed per repetition.
+fn fill_metrics(out: &mut CaseResult, settled: &[[SideOut; 2]], size: usize, sched: Schedule) {
     let count = sched.count as f64;
-    let secs = |i: usize| receiver.rep_ns[i].max(1) as f64 / 1e9;
-    let reps = receiver.rep_ns.len();
-    BYTES_PER_S.set(out, per_rep(reps, |i| count * size as f64 / secs(i)));
-    MSGS_PER_S.set(out, per_rep(reps, |i| count / secs(i)));
+    let reps = settled
+        .iter()
+        .map(|[_, b]| b.rep_ns.len())
+        .min()
+        .unwrap_or(0);
+    let rates = pairs::rates(settled.len(), reps, |p, i| {
+        count * 1e9 / settled[p][1].rep_ns[i].max(1) as f64
+    });
+    BYTES_PER_S.set(out, rates.total.iter().map(|r| r * size as f64).collect());
+    MSGS_PER_S.set(out, rates.total.clone());
+    pairs::record(out, &rates, settled, size as u64);
     BYTES_PER_S.set_headline(out);
 }
 
@@ -271,7 +305,11 @@ fn await_ack(ep: &mut BoxEndpoint, expected: u64) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn receiver(mut ep: BoxEndpoint, size: usize, sched: Schedule) -> anyhow::Result<SideOut> {
+pub(super) fn receiver(
+    mut ep: BoxEndpoint,
+    size: usize,
+    sched: Schedule,
+) -> anyhow::Result<SideOut> {
     let payload = Payload::new(size)?;
     let mut msg = payload.buffer()?;
     let mut out = SideOut::default();

@@ -35,6 +35,22 @@ pub(crate) static ALL: &[Suite] = &[
             entry("limits", &[("count", "100000")]),
             entry("pingpong", &[("count", "2000"), ("wake", "spin,futex")]),
             entry("stream", &[("rep_time", "20ms"), ("wake", "spin,futex")]),
+            // One small point each of many pairs and of open-loop latency.
+            Entry {
+                repeat: Some(1),
+                ..entry("pingpong", &[("count", "500"), ("pairs", "4")])
+            },
+            Entry {
+                repeat: Some(1),
+                ..entry(
+                    "stream",
+                    &[("size", "4096"), ("rep_time", "20ms"), ("pairs", "4")],
+                )
+            },
+            Entry {
+                repeat: Some(1),
+                ..entry("pingpong", &[("count", "500"), ("rate", "10k")])
+            },
             entry(
                 "file-transfer",
                 &[
@@ -245,6 +261,28 @@ pub(crate) static ALL: &[Suite] = &[
                 "stream",
                 &[("size", "64,512,4096,65536,1M"), ("rep_time", "500ms")],
             ),
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "pingpong",
+                    &[("count", "5000"), ("pairs", "1,2,4,8,16,32")],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "stream",
+                    &[("size", "4096"), ("rep_time", "250ms"), ("pairs", "1,2,4,8,16,32")],
+                )
+            },
+            // Offered load from well below to past the knee of most mechanisms.
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "pingpong",
+                    &[("count", "5000"), ("rate", "10k,20k,50k,100k,200k,500k,max")],
+                )
+            },
             entry(
                 "file-transfer",
                 &[("cache", "warm,cold"), ("link", "loopback,100mbit")],

@@ -93,6 +93,7 @@ fn case(scenario: &str, mech: &str) -> CaseSpec {
         repeat: 1,
         warmup: None,
         unsupported: None,
+        peer: None,
     }
 }
 

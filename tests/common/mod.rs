@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod agent;
 pub mod mech;
 
 use assert_cmd::Command;

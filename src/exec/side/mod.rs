@@ -5,8 +5,8 @@
 //! CPU time and context switches the body cost, and hands back a `Side`:
 //! the one handle through which the scenario waits for the side,
 //! interrupts or kills it, and takes what it reported. Where a side runs is
-//! the harness's business: a side on another host would be one more
-//! `Mode` here, behind the same handle.
+//! the harness's business; a side on another host, whose body cannot be a
+//! closure, is `exec::remote`'s, and reports the same way.
 //!
 //! Every side has a status pipe. The side writes a "ready" byte there when
 //! its body says so, then its report (JSON, from a thread as from a

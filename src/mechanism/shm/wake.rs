@@ -122,7 +122,9 @@ impl Waker {
             std::hint::spin_loop();
             spins = spins.wrapping_add(1);
             if spins.is_multiple_of(SPINS_PER_CHECK) {
-                self.checkpoint()?;
+                if let Err(e) = self.checkpoint() {
+                    return ready().ok_or(e);
+                }
             }
         }
     }
@@ -143,10 +145,16 @@ impl Waker {
         let flag = self.word(self.mine, want as usize);
         flag.store(1, Ordering::SeqCst);
         fence(Ordering::SeqCst);
+        // The peer publishes its last data before it closes: a side that
+        // sees it closed looks for data once more before giving up.
         let result = if ready() {
             Ok(())
         } else if self.peer_closed() {
-            Err(closed())
+            if ready() {
+                Ok(())
+            } else {
+                Err(closed())
+            }
         } else {
             self.syscalls += 1;
             self.block(want)

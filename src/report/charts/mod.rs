@@ -1,8 +1,9 @@
 //! SVG charts drawn from the shape of the data, not from knowledge of a
 //! scenario: a latency histogram gets a percentile plot, a headline gets
 //! bars with its repetition spread, a numeric parameter that varies gets
-//! sweep lines, a result with series gets a time chart, a result with a
-//! matrix over CPUs a heatmap. A new scenario gets
+//! sweep lines, open-loop cases get latency percentiles by offered rate,
+//! a result with series gets a time chart, a result with a matrix over
+//! CPUs a heatmap. A new scenario gets
 //! charts without touching this module. One file per chart kind; `lines.rs`
 //! and `bars.rs` draw, the others only shape data. `palette.rs` and
 //! `style.rs` keep one visual language (a mechanism's colour is the same on
@@ -19,6 +20,7 @@ mod frame;
 mod heatmap;
 mod ident;
 mod lines;
+mod load;
 mod marks;
 mod palette;
 mod panels;
@@ -97,6 +99,7 @@ pub(crate) fn for_group(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     charts.extend(percentile::charts(sources)?);
     charts.extend(bars::charts(sources)?);
     charts.extend(sweep::charts(sources)?);
+    charts.extend(load::charts(sources)?);
     charts.extend(series::charts(sources)?);
     charts.extend(heatmap::charts(sources)?);
     Ok(charts)

@@ -15,7 +15,13 @@ use std::time::Duration;
 pub(crate) enum Fault {
     /// One message arrives with a damaged payload.
     Corrupt,
+    /// The side that answers sleeps once for `STALL`, half-way through
+    /// the first repetition (pingpong's echoer).
+    Stall,
 }
+
+/// How long the test-only stall lasts.
+pub(crate) const STALL: Duration = Duration::from_millis(50);
 
 /// See `CaseSpec::identity`.
 pub(crate) type CaseIdentity = (
@@ -37,6 +43,8 @@ pub struct CaseSpec {
     pub(crate) warmup: Option<u64>,
     /// Known before running that this case cannot run here, and why.
     pub(crate) unsupported: Option<String>,
+    /// The agent that runs the far side (`--peer`); None: both sides here.
+    pub(crate) peer: Option<crate::exec::remote::Peer>,
 }
 
 impl CaseSpec {
@@ -66,22 +74,29 @@ impl CaseSpec {
     }
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
-    /// parameters marked `in_name`.
+    /// parameters marked `in_name`; a case across hosts says `tcp@peer`
+    /// (or, without a mechanism, ends in `@peer` instead of its `link`).
     pub(crate) fn name(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
-        if let Some(mech) = self.mech {
-            parts.push(mech.name().to_string());
+        match (self.mech, &self.peer) {
+            (Some(mech), None) => parts.push(mech.name().to_string()),
+            (Some(mech), Some(_)) => parts.push(format!("{}@peer", mech.name())),
+            _ => {}
         }
         if let Some(placement) = self.placement {
             parts.push(placement.name().to_string());
             parts.push(self.mode.name().to_string());
         }
-        for spec in self.scenario.params().iter().filter(|p| p.in_name) {
+        // Across hosts the link is the real one, not a `link=` value.
+        let crossed = |p: &&ParamSpec| !(self.peer.is_some() && p.name == "link");
+        let named = |p: &&ParamSpec| p.in_name && !self.at_quiet_default(p);
+        for spec in self.scenario.params().iter().filter(named).filter(crossed) {
             match (self.values.get(spec.name), spec.kind) {
                 (Some(v), crate::scenario::ParamKind::Bytes) => parts.push(format!("{v}B")),
                 (
                     Some(v),
                     crate::scenario::ParamKind::Count
+                    | crate::scenario::ParamKind::CountOrMax
                     | crate::scenario::ParamKind::Text
                     | crate::scenario::ParamKind::Number,
                 ) => parts.push(format!("{}={v}", spec.name)),
@@ -95,7 +110,18 @@ impl CaseSpec {
                 parts.push(format!("{}={v}", spec.name));
             }
         }
+        if self.mech.is_none() && self.peer.is_some() {
+            parts.push("@peer".into());
+        }
         parts.join("/")
+    }
+
+    /// True for `pairs=1` and `rate=max`: how every case ran before those
+    /// parameters existed, so the name stays the one it always had.
+    fn at_quiet_default(&self, spec: &ParamSpec) -> bool {
+        let quiet = [super::pairs::PAIRS, super::open_loop::RATE];
+        quiet.iter().any(|q| q.same(spec))
+            && self.values.get(spec.name).map(Value::to_string).as_deref() == Some(spec.default)
     }
 
     /// Every parameter of the case, for the result's `params`.
@@ -113,6 +139,10 @@ impl CaseSpec {
             map.insert("mode".into(), self.mode.name().into());
         }
         map.insert("repeat".into(), self.repeat.into());
+        if let Some(peer) = &self.peer {
+            map.insert("peer".into(), peer.addr.clone().into());
+            map.insert("peer_cpu".into(), peer.cpu.into());
+        }
         map
     }
 

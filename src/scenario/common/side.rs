@@ -36,7 +36,16 @@ impl Schedule {
     /// The message the test-only fault damages: half-way through the
     /// first repetition, so a run that goes on past it is caught.
     pub(crate) fn fault_at(&self, fault: Option<Fault>) -> Option<u64> {
-        fault.map(|_| self.warmup + self.count / 2)
+        self.at_fault(fault, Fault::Corrupt)
+    }
+
+    /// The message before which the test-only stall sleeps, as `fault_at`.
+    pub(crate) fn stall_at(&self, fault: Option<Fault>) -> Option<u64> {
+        self.at_fault(fault, Fault::Stall)
+    }
+
+    fn at_fault(&self, fault: Option<Fault>, kind: Fault) -> Option<u64> {
+        (fault == Some(kind)).then_some(self.warmup + self.count / 2)
     }
 
     /// The repetition that ends with message `seq` (counted from 0), if any.
@@ -101,6 +110,10 @@ pub(crate) struct SideOut {
     /// What a counter mechanism's sender added up in all (stream).
     #[serde(default)]
     pub(crate) counted_in: u64,
+    /// The sum of each repetition's timed latencies, when they are not
+    /// back to back (open loop: from each request's intended send time).
+    #[serde(default)]
+    pub(crate) rep_sum_ns: Vec<u64>,
 }
 
 /// Reads CPU counters and the CPU at repetition boundaries.
@@ -248,11 +261,6 @@ pub(crate) const SYSCALLS_PER_MSG: crate::scenario::MetricSpec = crate::scenario
     unit: "calls",
     about: "system calls (both sides) per message, where the mechanism counts them (shm)",
 };
-
-/// Both sides' counted system calls per message carried, when known.
-pub(crate) fn syscalls_per_msg(a: &SideOut, b: &SideOut, messages: u64) -> Option<f64> {
-    Some((a.syscalls? + b.syscalls?) as f64 / messages.max(1) as f64)
-}
 
 impl SideOut {
     pub(crate) fn total_usage(&self) -> Usage {

@@ -157,12 +157,8 @@ impl Tally {
 /// Jain's fairness index of per-sender counts: 1 when every sender got
 /// the same share, 1/n when one got everything.
 pub(crate) fn jain(counts: &[u64]) -> f64 {
-    let sum: f64 = counts.iter().map(|c| *c as f64).sum();
-    let squares: f64 = counts.iter().map(|c| (*c as f64).powi(2)).sum();
-    if squares == 0.0 {
-        return 1.0;
-    }
-    sum * sum / (counts.len() as f64 * squares)
+    let shares: Vec<f64> = counts.iter().map(|c| *c as f64).collect();
+    crate::measure::stats::jain(&shares)
 }
 
 #[cfg(test)]

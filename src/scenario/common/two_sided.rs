@@ -3,6 +3,7 @@
 //! result's status, verification, sides and CPU figures.
 
 use crate::exec::peers::{run_pair, Pair, SideFn, SideResult};
+use crate::exec::remote::client::{run_remote, Remote};
 use crate::measure::pin;
 use crate::mechanism::BoxEndpoint;
 use crate::model::{CaseResult, Status, Verified};
@@ -34,6 +35,36 @@ where
         ends,
         sides: (a, b),
         _report: std::marker::PhantomData,
+    })
+}
+
+/// Runs `a` here, on the placement's first CPU, and `far` on the case's
+/// peer (`--peer`), over the mechanism's transport.
+pub(crate) fn run_remote_side<FA>(
+    case: &CaseSpec,
+    ctx: &CaseCtx,
+    a: FA,
+    far: crate::scenario::far::FarSide,
+) -> anyhow::Result<[SideResult<SideOut>; 2]>
+where
+    FA: SideFn<SideOut>,
+{
+    let peer = case.peer.as_ref().expect("a remote case has a peer");
+    let mech = case.mech.expect("a two-sided scenario has a mechanism");
+    let transport = mech
+        .transport()
+        .ok_or_else(|| Unsupported(format!("{} does not cross hosts", mech.name())))?;
+    let placement = case.placement.unwrap_or(pin::Placement::Unpinned);
+    let cpus = pin::choose(placement).map_err(Unsupported)?;
+    run_remote(Remote {
+        peer,
+        transport,
+        role: far.role(),
+        side: serde_json::to_value(far)?,
+        mode: case.mode,
+        cpu: cpus[0],
+        timeout: ctx.timeout,
+        local: move |fd| a(transport.endpoint(fd)?),
     })
 }
 

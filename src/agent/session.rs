@@ -1,0 +1,236 @@
+//! One client of the agent: the handshake (version, token), then its
+//! requests one after another, each a far side run through the harness
+//! and answered with its report. Every read has a limit and a timeout;
+//! every refusal is an `error` line naming what was wrong, then the
+//! connection closes.
+
+use super::Options;
+use crate::exec::remote::data::{readable, Listener};
+use crate::exec::remote::proto::{
+    version_mismatch, FromAgent, Hello, Outcome, Request, ToAgent, LINE_LIMIT, VERSION,
+};
+use crate::exec::remote::wire::{Wire, WireError};
+use crate::exec::side::{self, Ended, Side, Spec};
+use crate::exec::{cleanup, Mode};
+use crate::model::Environment;
+use crate::scenario::far::{FarSide, ROLES};
+use anyhow::Context;
+use std::net::{SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
+
+/// The longest a client may ask one far side to run.
+pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(600);
+/// How long the client has to connect its data socket.
+const CONNECT_WAIT: Duration = Duration::from_secs(10);
+const TICK: Duration = Duration::from_millis(100);
+
+/// Tells a client that another one is being served, and closes.
+pub(crate) fn refuse_busy(stream: TcpStream, from: SocketAddr) {
+    eprintln!("iolab agent: {from}: refused, busy with another client");
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    if let Ok(mut wire) = Wire::new(stream) {
+        let _ = wire.send(&FromAgent::Error {
+            message: "busy: this agent is serving another client; try again when it is done".into(),
+        });
+    }
+}
+
+/// Serves one client until it leaves, errs or falls silent.
+/// `free` runs once the client has been served, before its last answer,
+/// so a client that reads that answer finds the agent free for its next.
+pub(crate) fn serve(
+    stream: TcpStream,
+    from: SocketAddr,
+    opts: &Options,
+    env: &Environment,
+    free: impl FnOnce(),
+) {
+    eprintln!("iolab agent: {from}: connected");
+    let _ = stream.set_nodelay(true);
+    let _ = crate::exec::remote::data::notice_dead_link(&stream);
+    let _ = stream.set_write_timeout(Some(opts.idle));
+    let Ok(mut wire) = Wire::new(stream) else {
+        return free();
+    };
+    let why = match handshake(&mut wire, opts, env) {
+        Ok(()) => requests(&mut wire, opts),
+        Err(why) => Some(why),
+    };
+    free();
+    if let Some(message) = why {
+        eprintln!("iolab agent: {from}: {message}");
+        let _ = wire.send(&FromAgent::Error { message });
+    }
+    eprintln!("iolab agent: {from}: gone");
+}
+
+/// The client's hello: its version first (a hello of another version may
+/// have another shape), then its token.
+fn handshake(wire: &mut Wire, opts: &Options, env: &Environment) -> Result<(), String> {
+    let raw: serde_json::Value = wire
+        .recv(LINE_LIMIT, Some(opts.idle))
+        .map_err(|e| said(&e))?;
+    if let Some(version) = raw.get("version").and_then(serde_json::Value::as_u64) {
+        if version != u64::from(VERSION) {
+            return Err(version_mismatch(version));
+        }
+    }
+    let hello: Hello = match serde_json::from_value(raw) {
+        Ok(ToAgent::Hello(hello)) => hello,
+        Ok(ToAgent::Run(_)) => return Err("a request before the hello".into()),
+        Err(e) => return Err(format!("malformed control message: {e}")),
+    };
+    if !token_matches(opts.token.as_deref(), hello.token.as_deref()) {
+        return Err(
+            "wrong token: start the client with --token or IOLAB_TOKEN as given to this agent"
+                .into(),
+        );
+    }
+    let mut capabilities: Vec<String> = ROLES.iter().map(|r| r.to_string()).collect();
+    capabilities.extend(["tcp".to_string(), "udp".to_string()]);
+    wire.send(&FromAgent::Welcome {
+        version: VERSION,
+        capabilities,
+        environment: Box::new(env.clone()),
+    })
+    .map_err(|e| e.to_string())
+}
+
+/// Compares every byte, so the time taken does not tell how much matched.
+fn token_matches(want: Option<&str>, got: Option<&str>) -> bool {
+    match (want, got) {
+        (None, _) => true,
+        (Some(want), Some(got)) => {
+            let same_len = want.len() == got.len();
+            let diff = want
+                .bytes()
+                .zip(got.bytes().chain(std::iter::repeat(0)))
+                .fold(0u8, |acc, (a, b)| acc | (a ^ b));
+            same_len && diff == 0
+        }
+        (Some(_), None) => false,
+    }
+}
+
+/// The error line for what the client sent.
+fn said(e: &WireError) -> String {
+    match e {
+        WireError::Silent(s) => format!("the client said nothing for {s} s"),
+        other => other.to_string(),
+    }
+}
+
+/// Requests until the client leaves (None) or one is refused (Some(why)).
+fn requests(wire: &mut Wire, opts: &Options) -> Option<String> {
+    while !cleanup::cancelled() {
+        let request = match wire.recv::<ToAgent>(LINE_LIMIT, Some(opts.idle)) {
+            Ok(ToAgent::Run(request)) => request,
+            Ok(ToAgent::Hello(_)) => return Some("a second hello".into()),
+            Err(WireError::Closed) => return None,
+            Err(e) => return Some(said(&e)),
+        };
+        match run(wire, request, opts) {
+            Ok(true) => {}
+            Ok(false) => return None,
+            Err(why) => return Some(why),
+        }
+    }
+    Some("the agent was stopped".into())
+}
+
+/// Checks the request against the limits; the far side and its CPU.
+fn admit(request: &Request) -> Result<FarSide, String> {
+    let far: FarSide = serde_json::from_value(request.side.clone())
+        .map_err(|e| format!("malformed request: {e}"))?;
+    far.check(request.transport)?;
+    if let Some(cpu) = request.cpu {
+        let allowed = crate::measure::pin::allowed_cpus();
+        if !allowed.contains(&cpu) {
+            let list: Vec<String> = allowed.iter().map(usize::to_string).collect();
+            return Err(format!(
+                "--peer-cpu {cpu}: not a CPU this agent may use (expected one of {})",
+                list.join(", ")
+            ));
+        }
+    }
+    Ok(far)
+}
+
+/// Runs one far side. Ok(false): the client went away during it.
+fn run(wire: &mut Wire, request: Request, opts: &Options) -> Result<bool, String> {
+    let far = admit(&request)?;
+    let fd = connect_data(wire, &request, opts).map_err(|e| format!("{e:#}"))?;
+    let transport = request.transport;
+    let spec = Spec::new("far side", Mode::Processes).on(request.cpu);
+    let mut side =
+        side::start(spec, move |_| far.run(transport, fd)).map_err(|e| format!("{e:#}"))?;
+    let limit = Duration::from_millis(request.timeout_ms).min(MAX_TIMEOUT);
+    if !watch(&mut side, wire, limit) {
+        return Ok(false);
+    }
+    let outcome = match side.take::<serde_json::Value>() {
+        Ended::Done(value, _) => Outcome::Done(value),
+        other => Outcome::Failed(format!("{:#}", other.into_result("far side").unwrap_err())),
+    };
+    wire.send(&FromAgent::Report { outcome })
+        .map_err(|e| e.to_string())?;
+    Ok(true)
+}
+
+/// Listens on a data port, tells the client which, and takes its
+/// connection (from the control connection's address only).
+fn connect_data(
+    wire: &mut Wire,
+    request: &Request,
+    opts: &Options,
+) -> anyhow::Result<rustix::fd::OwnedFd> {
+    let ip = wire.stream().local_addr()?.ip();
+    let client = wire.stream().peer_addr()?.ip();
+    let listener = Listener::bind(ip, opts.data_ports, request.transport)?;
+    wire.send(&FromAgent::Ready {
+        port: listener.port()?,
+    })?;
+    listener
+        .accept(client, CONNECT_WAIT)
+        .context("data connection")
+}
+
+/// Waits for the far side, killing it at `limit`, on Ctrl-C, or when the
+/// control connection shows the client gone (it sends nothing while a
+/// side runs). False when the client is gone.
+fn watch(side: &mut Side, wire: &Wire, limit: Duration) -> bool {
+    let deadline = Instant::now() + limit;
+    while !side.ended() {
+        if readable(wire.stream(), Duration::ZERO).is_ok() {
+            side.kill();
+            let _ = side.take::<serde_json::Value>();
+            return false;
+        }
+        if Instant::now() >= deadline || cleanup::cancelled() {
+            side.kill();
+        }
+        side::wait_any(std::slice::from_mut(side), TICK);
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::token_matches;
+
+    #[test]
+    fn a_token_matches_only_itself() {
+        assert!(token_matches(None, None));
+        assert!(token_matches(None, Some("anything")));
+        assert!(token_matches(Some("s3cret"), Some("s3cret")));
+        for wrong in [
+            None,
+            Some(""),
+            Some("s3cre"),
+            Some("s3cret!"),
+            Some("S3cret"),
+        ] {
+            assert!(!token_matches(Some("s3cret"), wrong), "{wrong:?}");
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! What goes wrong between a client and an agent is a clear error or a
+//! `failed` case with the reason, within a bounded time, and the run goes
+//! on: a wrong token, another protocol version, a busy agent, a silent
+//! client, a request past the agent's limits, the agent killed mid-case,
+//! the client killed mid-case (the agent serves the next one). Bad options
+//! are usage errors.
+
+mod common;
+
+use common::agent::{wait_until, Agent, Net, Raw, BOUND, VERSION};
+use common::{alive, results, Sandbox};
+use std::process::Stdio;
+use std::time::Instant;
+
+const SMALL: &[&str] = &[
+    "pingpong", "--mech", "tcp", "--param", "count=50", "--repeat", "1",
+];
+
+fn reasons(run: &serde_json::Value) -> Vec<String> {
+    results(run)
+        .iter()
+        .map(|r| {
+            assert_eq!(r["status"], "failed", "{r}");
+            r["reason"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+fn assert_ok(run: &serde_json::Value) {
+    for r in results(run) {
+        assert_eq!(r["status"], "ok", "{} {}", r["case"], r["reason"]);
+    }
+}
+
+#[test]
+fn a_wrong_token_fails_each_case_and_the_right_one_is_served() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &["--token", "s3cret"]);
+    let args: Vec<&str> = SMALL.iter().copied().chain(["--token", "guess"]).collect();
+    let run = agent.run(&sb, &args);
+    for why in reasons(&run) {
+        assert!(why.contains("refused: wrong token"), "{why}");
+    }
+    assert_eq!(run["environment"]["peer"], serde_json::Value::Null);
+    let none = agent.run(&sb, SMALL);
+    assert!(reasons(&none)[0].contains("wrong token"));
+    let mut all = vec!["run"];
+    all.extend(SMALL);
+    all.extend([
+        "--peer",
+        &agent.addr,
+        "--json",
+        "-",
+        "--no-store",
+        "--quiet",
+    ]);
+    let out = agent
+        .client(&sb, &all)
+        .env("IOLAB_TOKEN", "s3cret")
+        .timeout(BOUND)
+        .assert()
+        .success();
+    assert_ok(&common::json(&out.get_output().stdout));
+    agent.stop(&sb);
+}
+
+#[test]
+fn another_protocol_version_is_refused_by_name() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &[]);
+    let mut raw = Raw::connect(&agent.addr);
+    let reply = raw.hello(999, None).reply().unwrap();
+    assert_eq!(reply["type"], "error");
+    assert_eq!(
+        reply["message"],
+        "protocol version mismatch: the client speaks version 999, this agent 1 \
+         (run the same iolab release on both hosts)"
+    );
+    assert_eq!(raw.reply(), None, "the agent closes after the error");
+    assert_ok(&agent.run(&sb, SMALL));
+    agent.stop(&sb);
+}
+
+#[test]
+fn a_busy_agent_says_so_and_serves_the_next_client() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &[]);
+    let mut first = Raw::connect(&agent.addr);
+    let welcome = first.hello(VERSION, None).reply().unwrap();
+    assert_eq!(welcome["type"], "welcome");
+    assert!(welcome["capabilities"]
+        .as_array()
+        .unwrap()
+        .contains(&"pingpong/echoer".into()));
+    let run = agent.run(&sb, SMALL);
+    assert!(reasons(&run)[0].contains("refused: busy: this agent is serving another client"));
+    drop(first);
+    wait_until(
+        || agent.log().contains(": gone"),
+        "the first client to be gone",
+    );
+    assert_ok(&agent.run(&sb, SMALL));
+    agent.stop(&sb);
+}
+
+#[test]
+fn a_silent_client_is_dropped_with_the_reason() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &["--idle-timeout", "1"]);
+    let mut raw = Raw::connect(&agent.addr);
+    let reply = raw.reply().unwrap();
+    assert_eq!(reply["message"], "the client said nothing for 1 s");
+    assert_eq!(raw.reply(), None);
+    agent.stop(&sb);
+}
+
+fn request(side: serde_json::Value) -> Vec<u8> {
+    let run =
+        serde_json::json!({"type": "run", "transport": "tcp", "timeout_ms": 1000, "side": side});
+    format!("{run}\n").into_bytes()
+}
+
+#[test]
+fn requests_past_the_limits_or_for_other_programs_are_refused() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &[]);
+    let sched = serde_json::json!({"warmup": 0, "reps": 1, "count": 1});
+    let cases = [
+        (
+            serde_json::json!({"side": "pingpong-echoer", "size": 1u64 << 40, "sched": sched, "corrupt": false}),
+            "message size 1099511627776: expected 1 to 67108864 bytes",
+        ),
+        (
+            serde_json::json!({"side": "stream-receiver", "size": 64, "sched": {"warmup": 0, "reps": 1u64 << 40, "count": 1u64 << 20}}),
+            "messages: at most 17179869184",
+        ),
+        (
+            serde_json::json!({"side": "port-ring", "echo": "/bin/sh"}),
+            "malformed request: unknown variant `port-ring`",
+        ),
+    ];
+    for (side, expected) in cases {
+        let mut raw = Raw::connect(&agent.addr);
+        assert_eq!(raw.hello(VERSION, None).reply().unwrap()["type"], "welcome");
+        let reply = raw.send(&request(side)).reply().unwrap();
+        assert_eq!(reply["type"], "error");
+        assert!(
+            reply["message"].as_str().unwrap().contains(expected),
+            "{reply}"
+        );
+        assert_eq!(raw.reply(), None);
+    }
+    assert!(common::children_of(agent.pid()).is_empty(), "no side ran");
+    agent.stop(&sb);
+}
+
+/// A client that runs one long pingpong case, then a stream case.
+fn long_client(agent: &Agent, sb: &Sandbox, json: &std::path::Path) -> std::process::Child {
+    let args = [
+        "run",
+        "pingpong",
+        "stream",
+        "--mech",
+        "tcp",
+        "--param",
+        "count=100000000",
+        "--param",
+        "size=64",
+        "--param",
+        "bytes=1M",
+        "--repeat",
+        "1",
+        "--peer",
+        &agent.addr,
+        "--json",
+        json.to_str().unwrap(),
+        "--no-store",
+        "--quiet",
+    ];
+    let mut cmd = agent.client_std(sb, &args);
+    cmd.stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.spawn().unwrap()
+}
+
+#[test]
+fn the_agent_killed_mid_case_fails_it_in_bounded_time_and_the_run_goes_on() {
+    let sb = Sandbox::new();
+    let mut agent = Agent::start(&sb, Net::Loopback, &[]);
+    let json = sb.dir.path().join("run.json");
+    let mut client = long_client(&agent, &sb, &json);
+    let far = agent.await_far_side();
+    agent.child.kill().unwrap();
+    let killed = Instant::now();
+    wait_until(
+        || client.try_wait().unwrap().is_some(),
+        "the client to finish",
+    );
+    assert!(client.wait().unwrap().success());
+    assert!(killed.elapsed() < BOUND);
+    wait_until(|| !alive(far), "the far side to die with its agent");
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let why = reasons(&run);
+    assert_eq!(why.len(), 2, "pingpong's case and stream's: {why:?}");
+    assert!(
+        why[0].contains("echoer: the agent closed the control connection"),
+        "{}",
+        why[0]
+    );
+    assert!(why[1].starts_with("agent at 127.0.0.1:"), "{}", why[1]);
+    sb.assert_tmp_empty();
+}
+
+#[test]
+fn a_link_that_drops_mid_case_fails_it_in_bounded_time() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Veth(None), &[]);
+    let json = sb.dir.path().join("run.json");
+    let args = [
+        "run",
+        "pingpong",
+        "--mech",
+        "tcp",
+        "--param",
+        "count=100000000",
+        "--repeat",
+        "1",
+        "--peer",
+        &agent.addr,
+        "--json",
+        json.to_str().unwrap(),
+        "--no-store",
+        "--quiet",
+    ];
+    let mut client = agent
+        .client_std(&sb, &args)
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    agent.await_far_side();
+    if !agent.drop_link() {
+        let _ = client.kill();
+        let _ = client.wait();
+        return; // on loopback (said so): there is no link to drop
+    }
+    wait_until(
+        || client.try_wait().unwrap().is_some(),
+        "the client to finish",
+    );
+    assert!(client.wait().unwrap().success());
+    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let why = &reasons(&run)[0];
+    eprintln!("{why}");
+    assert!(why.contains("initiator: "), "{why}");
+    assert!(why.contains("echoer: "), "{why}");
+    agent.stop(&sb);
+}
+
+#[test]
+fn a_client_killed_mid_case_leaves_the_agent_serving_the_next() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &[]);
+    let json = sb.dir.path().join("run.json");
+    let mut client = long_client(&agent, &sb, &json);
+    let far = agent.await_far_side();
+    client.kill().unwrap();
+    client.wait().unwrap();
+    wait_until(|| !alive(far), "the agent to stop the far side");
+    assert_ok(&agent.run(&sb, SMALL));
+    agent.stop(&sb);
+}
+
+#[test]
+fn ctrl_c_stops_a_remote_case_and_the_agent_stops_its_side() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &[]);
+    let json = sb.dir.path().join("run.json");
+    let mut client = long_client(&agent, &sb, &json);
+    let far = agent.await_far_side();
+    let pid = rustix::process::Pid::from_raw(client.id() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
+    wait_until(
+        || client.try_wait().unwrap().is_some(),
+        "the client to stop",
+    );
+    assert_eq!(client.wait().unwrap().code(), Some(130));
+    assert!(!json.exists(), "an interrupted run writes nothing");
+    wait_until(|| !alive(far), "the agent to stop the far side");
+    assert_ok(&agent.run(&sb, SMALL));
+    agent.stop(&sb);
+}
+
+#[test]
+fn once_serves_one_client_then_exits() {
+    let sb = Sandbox::new();
+    let mut agent = Agent::start(&sb, Net::Loopback, &["--once"]);
+    let both: Vec<&str> = SMALL.iter().copied().chain(["--mech", "tcp,udp"]).collect();
+    let run = agent.run(&sb, &both);
+    assert_eq!(results(&run).len(), 2);
+    assert_ok(&run);
+    wait_until(
+        || agent.child.try_wait().unwrap().is_some(),
+        "the agent to exit",
+    );
+    assert!(agent.child.wait().unwrap().success());
+}
+
+#[test]
+fn bad_agent_and_peer_options_are_usage_errors() {
+    let sb = Sandbox::new();
+    let cases: &[(&[&str], &str)] = &[
+        (&["agent", "--data-ports", "5210-5201"], "invalid --data-ports '5210-5201': expected a port or a range A-B"),
+        (&["agent", "--listen", "no such host:x"], "invalid --listen 'no such host:x'"),
+        (&["agent", "--idle-timeout", "0"], "invalid --idle-timeout '0': expected whole seconds, 1 to 3600"),
+        (&["run", "pingpong", "--mech", "pipe", "--peer", "h"], "--peer cannot carry the mechanism 'pipe' across hosts: expected udp, tcp"),
+        (&["run", "limits", "--peer", "h"], "--peer cannot run 'limits' across hosts: expected the scenarios pingpong, stream, file-transfer"),
+        (&["run", "pingpong", "--peer-cpu", "1"], "--peer-cpu '1' needs --peer HOST[:PORT]"),
+        (&["run", "pingpong", "--peer", "h", "--peer-cpu", "x"], "invalid --peer-cpu 'x'"),
+        (&["run", "pingpong", "--peer", "h:0"], "invalid --peer 'h:0': expected HOST or HOST:PORT"),
+        (&["run", "pingpong", "--peer", "h", "--explain"], "--explain cannot be used with --peer"),
+        (&["run", "file-transfer", "--param", "link=100mbit", "--peer", "h"], "link=100mbit cannot be used with --peer: expected link=loopback"),
+        (&["run", "file-transfer", "--param", "sink=file", "--peer", "h"], "sink=file cannot be used with --peer"),
+    ];
+    for (args, expected) in cases {
+        let err = sb.usage_error(args);
+        assert!(err.contains(expected), "{args:?}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "{err}");
+    }
+    assert!(!sb.db().exists());
+}
+
+#[test]
+fn sigterm_stops_an_agent_that_waits_on_a_connected_client() {
+    let sb = Sandbox::new();
+    let mut agent = Agent::start(&sb, Net::Loopback, &["--idle-timeout", "3600"]);
+    let mut raw = Raw::connect(&agent.addr);
+    assert_eq!(raw.hello(VERSION, None).reply().unwrap()["type"], "welcome");
+    let pid = rustix::process::Pid::from_raw(agent.pid() as i32).unwrap();
+    rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
+    wait_until(
+        || agent.child.try_wait().unwrap().is_some(),
+        "the agent to exit",
+    );
+    assert_eq!(agent.child.wait().unwrap().code(), Some(143));
+    // The session may have said why it ends before the process did.
+    if let Some(reply) = raw.reply() {
+        assert_eq!(reply["message"], "the agent was stopped");
+        assert_eq!(raw.reply(), None);
+    }
+    sb.assert_tmp_empty();
+}
+
+#[test]
+fn help_of_agent() {
+    let sb = Sandbox::new();
+    let out = sb
+        .iolab(&["agent", "--help"])
+        .env("COLUMNS", "100")
+        .assert()
+        .success();
+    insta::assert_snapshot!(String::from_utf8_lossy(&out.get_output().stdout));
+}
