@@ -250,18 +250,50 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 /// them computed from its results now.
 fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     let mut store = Store::open_existing(db_place(&args.db)?)?;
-    let run = store.load(&args.run)?;
+    if !args.across.is_empty() {
+        return claims_across(&mut store, args);
+    }
+    let (run_id, claims) = stored_claims(&mut store, &args.run)?;
+    match &args.json {
+        Some(path) => write_json(path, &claims)?,
+        None if claims.is_empty() => {
+            println!("run {run_id} answers no claim: run `iolab run seeds` to re-test them")
+        }
+        None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims)?,
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A stored run's id and claims (computed now for a run stored before
+/// claims existed).
+fn stored_claims(
+    store: &mut Store,
+    selector: &str,
+) -> anyhow::Result<(String, Vec<crate::model::ClaimVerdict>)> {
+    let run = store.load(selector)?;
     let claims = match run.claims.is_empty() {
         true => crate::claims::evaluate(&run.results),
         false => run.claims,
     };
+    Ok((run.run_id, claims))
+}
+
+/// `iolab claims --across RUN...`.
+fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
+    use crate::claims::across::{self, RunClaims};
+    let mut runs = Vec::new();
+    for selector in &args.across {
+        let (run_id, claims) = stored_claims(store, selector)?;
+        let selector = selector.clone();
+        runs.push(RunClaims {
+            run_id,
+            selector,
+            claims,
+        });
+    }
     match &args.json {
-        Some(path) => write_json(path, &claims)?,
-        None if claims.is_empty() => println!(
-            "run {} answers no claim: run `iolab run seeds` to re-test them",
-            run.run_id
-        ),
-        None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims)?,
+        Some(path) => write_json(path, &runs)?,
+        None => across::write(&mut std::io::stdout().lock(), &runs)?,
     }
     Ok(ExitCode::SUCCESS)
 }

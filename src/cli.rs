@@ -239,6 +239,10 @@ pub(crate) struct ClaimsArgs {
     /// A run id, `latest` or `latest~N`
     #[arg(value_name = "RUN", default_value = "latest")]
     pub(crate) run: String,
+    /// Each claim's verdict over several stored runs side by side (ids,
+    /// `latest` or `latest~N`), marking the claims whose verdicts differ
+    #[arg(long, value_name = "RUN", num_args = 2.., conflicts_with = "run")]
+    pub(crate) across: Vec<String>,
     /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,

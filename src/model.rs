@@ -53,6 +53,35 @@ pub struct ClaimVerdict {
     /// without such evidence. It never changes the verdict.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) kernel_evidence: Option<String>,
+    /// How far the figure lies from the rule's boundary, in half-widths of
+    /// its 95% interval; absent for a verdict from counts or from nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub margin: Option<f64>,
+    /// The figure's interval reaches the boundary: `inconclusive: near the
+    /// boundary`, never a verdict either way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub near_boundary: bool,
+    /// The precision the figure's inputs got, e.g. "±6% (poll) and ±4%
+    /// (epoll) after 5 repetitions".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) precision: Option<String>,
+    /// For an inconclusive verdict, what would decide it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) to_decide: Option<String>,
+    /// Which form the rule takes (relative to this machine, a ratio within
+    /// the run, ...) and why.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) form: String,
+}
+
+impl ClaimVerdict {
+    /// "holds", or "inconclusive: near the boundary".
+    pub(crate) fn verdict_text(&self) -> String {
+        match self.near_boundary {
+            true => format!("{}: near the boundary", self.verdict.as_str()),
+            false => self.verdict.as_str().to_string(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]

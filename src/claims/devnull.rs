@@ -2,6 +2,7 @@
 //! (its pages in the page cache after a cold-cache copy), and did the copy
 //! change its access time (and under which mount atime mode)?
 
+use super::margin::{Bands, Estimate};
 use super::pick::{num, param_f64, Found, Quantity, Value};
 use super::rules::Outcome;
 use crate::model::{CaseResult, ClaimStatus};
@@ -49,14 +50,26 @@ pub(crate) fn not_read(r: &CaseResult) -> Found<Outcome> {
         num(pages),
         num(after.value / pages * 100.0)
     );
-    let status = if after.hi / 1.05 <= UNREAD * pages {
-        ClaimStatus::Holds
-    } else if after.lo / 0.95 >= READ * pages {
-        ClaimStatus::DoesNotHold
-    } else {
-        ClaimStatus::Inconclusive
+    let share = after.estimate();
+    let share = Estimate {
+        value: share.value / pages,
+        lo: share.lo / pages,
+        hi: share.hi / pages,
     };
-    Ok(Outcome::new(status, figure))
+    let bands = Bands {
+        edges: &[UNREAD, READ],
+        verdicts: &[
+            ClaimStatus::Holds,
+            ClaimStatus::Inconclusive,
+            ClaimStatus::DoesNotHold,
+        ],
+    };
+    let inputs = vec![after.precision("pages resident after")];
+    Ok(Outcome::judged(share, &bands, inputs, figure, share_text))
+}
+
+fn share_text(share: f64) -> String {
+    format!("{}%", num(share * 100.0))
 }
 
 pub(crate) fn atime_changed(r: &CaseResult) -> Found<Outcome> {

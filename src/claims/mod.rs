@@ -5,13 +5,21 @@
 //! original's statement and figure: each claim is data (`list.rs`) with a
 //! rule kind (`rules.rs`) that says `holds`, `does not hold` or
 //! `inconclusive`. A missing, failed or unsupported result makes a claim
-//! inconclusive with the reason, never `holds`. A claim may also name its
-//! kernel evidence (`kernel.rs`), which never changes the verdict.
+//! inconclusive with the reason, never `holds`. Every verdict carries its
+//! margin (`margin.rs`): a figure within its uncertainty of the rule's
+//! boundary is `inconclusive: near the boundary`, with what would decide
+//! it. An original's absolute figure is read relative to this machine's
+//! `limits` (`relative.rs`). A claim may also name its kernel evidence
+//! (`kernel.rs`), which never changes the verdict.
 
+pub(crate) mod across;
 mod devnull;
+mod form;
 pub mod kernel;
 mod list;
+mod margin;
 pub mod pick;
+pub mod relative;
 pub(crate) mod render;
 pub(crate) mod rule;
 pub mod rules;
@@ -39,6 +47,9 @@ pub struct Claim {
     /// The scenario whose results it reads.
     pub scenario: &'static str,
     pub rule: Rule,
+    /// The smallest effect the claim must resolve, relative (0.02: a 2%
+    /// difference); the precision each of its inputs needs is half of it.
+    pub(crate) resolve: f64,
     /// What the cases' kernel profiles show beside the verdict.
     pub(crate) kernel: kernel::Evidence,
 }
@@ -53,6 +64,29 @@ impl Claim {
             .find_map(rule::Conclusion::claim_verdict)
             .expect("a claim always concludes with a claim verdict")
     }
+}
+
+impl Claim {
+    /// The precision (relative half-width of the 95% interval of the
+    /// median) each result this claim reads needs for it to resolve its
+    /// smallest effect. The seeds suite's repetitions are chosen for it;
+    /// an adaptive repetition mode can ask for it per case.
+    pub(crate) fn precision(&self) -> f64 {
+        self.resolve / 2.0
+    }
+}
+
+/// The precision a case needs for every claim that reads it: the finest
+/// of theirs, or None when no claim reads the case. The hook for an
+/// adaptive repetition mode (`--precision`); until then the seeds suite's
+/// repetitions serve it.
+#[cfg_attr(not(test), allow(dead_code))]
+pub(crate) fn required_precision(case: &CaseResult) -> Option<f64> {
+    CLAIMS
+        .iter()
+        .filter(|c| c.rule.reads(case))
+        .map(Claim::precision)
+        .min_by(f64::total_cmp)
 }
 
 /// The classic claims answered over `results`, for the scenarios that

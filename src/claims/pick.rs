@@ -4,6 +4,8 @@
 //! failed or unsupported comes back as `Err(reason)`, so a rule can only
 //! decide on results that are really there.
 
+use super::margin::{Estimate, Precision};
+use crate::measure::bootstrap::{median_interval, ratio_interval};
 use crate::model::{CaseResult, Metric, Status};
 use crate::scenario::MetricSpec;
 
@@ -39,10 +41,15 @@ pub struct Value {
     pub(crate) reps: usize,
     /// Shown after the number, e.g. " ns".
     pub(crate) unit: String,
+    /// The per-repetition values, when there were several.
+    pub(crate) samples: Vec<f64>,
 }
 
 /// The spread assumed either side of a value measured only once.
 pub(crate) const SINGLE_NOISE: f64 = 0.05;
+
+/// From this many repetitions on, their own spread is the uncertainty.
+pub(crate) const MEASURED: usize = 3;
 
 pub(crate) type Found<T> = Result<T, String>;
 
@@ -72,7 +79,7 @@ impl Select {
         }
     }
 
-    fn matches(&self, r: &CaseResult) -> bool {
+    pub(crate) fn matches(&self, r: &CaseResult) -> bool {
         r.scenario == self.scenario
             && self
                 .params
@@ -169,6 +176,7 @@ impl Value {
             hi: m.max.unwrap_or(m.value),
             reps,
             unit: String::new(),
+            samples: m.reps.clone(),
         }
         .with_unit(&format!(" {}", m.unit))
     }
@@ -186,17 +194,58 @@ impl Value {
             hi: a.max(b),
             reps: 1,
             unit: String::new(),
+            samples: Vec::new(),
         }
     }
 
-    /// The spread as a `Metric`, for `crate::measure::stats::clearly_differs`.
-    pub(crate) fn as_metric(&self) -> Metric {
-        Metric {
+    /// The median with its 95% interval: the bootstrap interval of the
+    /// median over the repetitions, at least `SINGLE_NOISE` either side
+    /// with fewer than `MEASURED` of them (two that agree by chance say
+    /// little). (Where the precision work stores a metric's own interval,
+    /// that is the one to prefer here.)
+    pub(crate) fn estimate(&self) -> Estimate {
+        let assumed = (
+            self.value * (1.0 - SINGLE_NOISE),
+            self.value * (1.0 + SINGLE_NOISE),
+        );
+        let (lo, hi) = match median_interval(&self.samples) {
+            Some(ci) if self.samples.len() >= MEASURED => ci,
+            Some((lo, hi)) => (lo.min(assumed.0), hi.max(assumed.1)),
+            None => assumed,
+        };
+        Estimate {
             value: self.value,
-            unit: String::new(),
-            min: Some(self.lo),
-            max: Some(self.hi),
-            reps: Vec::new(),
+            lo: lo.min(self.value),
+            hi: hi.max(self.value),
+        }
+    }
+
+    /// The precision this value got, named `name`.
+    pub(crate) fn precision(&self, name: &str) -> Precision {
+        Precision {
+            name: name.to_string(),
+            relative: self.estimate().relative(),
+            reps: self.reps,
+        }
+    }
+
+    /// `self / below` with its interval: the bootstrap interval of the
+    /// ratio of medians when both have `MEASURED` repetitions, else the
+    /// widest ratio the two intervals allow.
+    pub(crate) fn over(&self, below: &Value) -> Estimate {
+        let value = self.value / below.value;
+        let measured = self.samples.len().min(below.samples.len()) >= MEASURED;
+        let bootstrap = measured
+            .then(|| ratio_interval(&below.samples, &self.samples))
+            .flatten();
+        let (lo, hi) = bootstrap.unwrap_or_else(|| {
+            let (a, b) = (self.estimate(), below.estimate());
+            (a.lo / b.hi, a.hi / b.lo)
+        });
+        Estimate {
+            value,
+            lo: lo.min(value),
+            hi: hi.max(value),
         }
     }
 

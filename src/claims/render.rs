@@ -1,8 +1,10 @@
 //! The "Claims" section as text: one line per claim with its verdict and
-//! the figure that decided it, the original's figure below it, and the
-//! kernel profile's evidence when the claim has some. The table reporter
-//! and `iolab claims` both print it.
+//! the figure that decided it, then its margin and the precision it got,
+//! what would decide it when inconclusive, the original's figure, the form
+//! of the rule and the kernel profile's evidence when the claim has some.
+//! The table reporter and `iolab claims` both print it.
 
+use super::margin;
 use crate::model::ClaimVerdict;
 use std::io::Write;
 
@@ -13,11 +15,30 @@ pub(crate) fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Re
     }
     writeln!(out, "== Claims ==")?;
     for c in claims {
-        writeln!(out, "{:<24} {:<13} {}", c.id, c.verdict.as_str(), c.figure)?;
-        writeln!(out, "{:<24} {:<13} original: {}", "", "", c.original)?;
+        writeln!(out, "{:<24} {:<13} {}", c.id, c.verdict_text(), c.figure)?;
+        let mut below = |text: String| writeln!(out, "{:<24} {:<13} {text}", "", "");
+        if let Some(line) = margin_line(c) {
+            below(line)?;
+        }
+        if let Some(decide) = &c.to_decide {
+            below(format!("to decide: {decide}"))?;
+        }
+        below(format!("original: {}", c.original))?;
+        if !c.form.is_empty() {
+            below(format!("form: {}", c.form))?;
+        }
         if let Some(kernel) = &c.kernel_evidence {
-            writeln!(out, "{:<24} {:<13} {kernel}", "", "")?;
+            below(kernel.clone())?;
         }
     }
     Ok(())
+}
+
+/// "margin 3.2; ±1.0% (noatime) and ±0.8% (default) after 3 repetitions".
+pub(crate) fn margin_line(c: &ClaimVerdict) -> Option<String> {
+    let m = margin::text(c.margin?);
+    Some(match &c.precision {
+        Some(p) => format!("{m}; {p}"),
+        None => m,
+    })
 }

@@ -7,6 +7,7 @@
 //! hold / inconclusive. `conclude` evaluates every rule of a run the same
 //! way; the run keeps the findings as `verdicts` and the claims as `claims`.
 
+use super::margin::Margin;
 use super::{Claim, CLAIMS};
 use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Verdict};
 use crate::scenario::{self, Scenario};
@@ -33,6 +34,8 @@ pub(crate) struct Conclusion {
     pub(crate) claim: Option<&'static Claim>,
     /// A claim's kernel profile evidence (`kernel.rs`), when it has one.
     pub(crate) kernel_evidence: Option<String>,
+    /// A claim's margin (`margin.rs`), when its rule weighed a figure.
+    pub(crate) margin: Option<Margin>,
 }
 
 /// A rule over the results of one scenario.
@@ -61,6 +64,7 @@ impl Rule for Findings {
             sentence,
             claim: None,
             kernel_evidence: None,
+            margin: None,
         };
         self.0.verdicts(&mine).into_iter().map(finding).collect()
     }
@@ -82,6 +86,7 @@ impl Rule for Stated {
             evidence: outcome.figure,
             claim: Some(self.0),
             kernel_evidence: self.0.kernel.of(results),
+            margin: outcome.margin,
         }]
     }
 }
@@ -130,7 +135,13 @@ impl Conclusion {
         let (Judgement::Claim(status), Some(claim)) = (self.judgement, self.claim) else {
             return None;
         };
+        let margin = self.margin.as_ref();
         Some(ClaimVerdict {
+            margin: margin.map(|m| m.margin),
+            near_boundary: margin.is_some_and(|m| m.near),
+            precision: margin.map(Margin::got),
+            to_decide: margin.and_then(|m| m.to_decide(claim.precision(), status)),
+            form: claim.rule.form(),
             id: claim.id.to_string(),
             source: claim.source.to_string(),
             claim: claim.sentence.to_string(),

@@ -1,26 +1,52 @@
 //! The kinds of rule a claim can use, and how each decides `holds`, `does
-//! not hold` or `inconclusive` from the results. Every rule decides on the
-//! whole spread of repetitions, not only on medians: when the spread is
-//! wider than the effect the answer is `inconclusive`. A missing, failed or
+//! not hold` or `inconclusive` from the results. A rule weighs a figure
+//! with its 95% interval against its boundaries (`margin.rs`): when the
+//! interval reaches a boundary the answer is `inconclusive: near the
+//! boundary`. A missing, failed or
 //! unsupported result never reaches a rule's arithmetic (`pick` returns the
 //! reason instead), so it can only make a claim `inconclusive`.
 
+use super::margin::{self, Bands, Estimate, Margin, Precision};
 use super::pick::{num, Found, Quantity, Select, Value};
 use super::sweep;
-use super::{devnull, stall};
-use crate::measure::stats::clearly_differs;
+use super::{devnull, relative, stall};
 use crate::model::{CaseResult, ClaimStatus};
 
-/// A verdict and the figure that decided it.
+/// A verdict, the figure that decided it and, for a rule that weighs a
+/// figure against a boundary, its margin (`margin.rs`).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Outcome {
     pub(crate) status: ClaimStatus,
     pub(crate) figure: String,
+    pub(crate) margin: Option<Margin>,
 }
 
 impl Outcome {
+    /// A verdict without a margin: from counts, or why nothing was weighed.
     pub(crate) fn new(status: ClaimStatus, figure: String) -> Outcome {
-        Outcome { status, figure }
+        Outcome {
+            status,
+            figure,
+            margin: None,
+        }
+    }
+
+    /// The verdict `bands` give the estimate `e`, with its margin; the
+    /// figure gets the estimate's interval appended.
+    pub(crate) fn judged(
+        e: Estimate,
+        bands: &Bands,
+        inputs: Vec<Precision>,
+        figure: String,
+        show: fn(f64) -> String,
+    ) -> Outcome {
+        let (status, margin) = margin::judge(e, bands, inputs);
+        let figure = format!("{figure}; 95% interval {}-{}", show(e.lo), show(e.hi));
+        Outcome {
+            status,
+            figure,
+            margin: Some(margin),
+        }
     }
 }
 
@@ -48,6 +74,17 @@ pub enum Rule {
     Within {
         q: Quantity,
         at: Select,
+        lo: f64,
+        hi: f64,
+    },
+    /// The original's absolute band `lo..hi` (in `q`'s unit) read relative
+    /// to this machine: `q` over this run's `limits` reference point lies
+    /// in the band divided by what that reference cost on the original's
+    /// hardware (`relative.rs`).
+    Relative {
+        q: Quantity,
+        at: Select,
+        reference: relative::Reference,
         lo: f64,
         hi: f64,
     },
@@ -103,6 +140,13 @@ impl Rule {
                 let r = at.one(results)?;
                 Ok(within(&at.name(r), &q.of(r)?, lo, hi))
             }
+            Rule::Relative {
+                q,
+                at,
+                reference,
+                lo,
+                hi,
+            } => relative::decide(results, q, &at, &reference, (lo, hi)),
             Rule::Linear { q, at, x } => sweep::linear(&sweep::points(results, &at, q, x)?, &at, x),
             Rule::Flat { q, at, x } => sweep::flat(&sweep::points(results, &at, q, x)?, &at, x),
             Rule::Stalls { mech, expect } => stall::stalls(results, mech, expect),
@@ -119,9 +163,17 @@ fn positive(v: &Value, name: &str) -> Found<()> {
     Err(format!("{name} is {}: too small to compare", v.text()))
 }
 
-/// The lowest and highest slow/fast ratio the repetitions allow.
-fn ratio_range(fast: &Value, slow: &Value) -> (f64, f64) {
-    (slow.lo / fast.hi, slow.hi / fast.lo)
+/// Holds above `holds_from`, does not hold below `fails_below`, and is
+/// inconclusive between the two.
+fn at_least(holds_from: f64, fails_below: f64) -> (Vec<f64>, Vec<ClaimStatus>) {
+    use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
+    match fails_below < holds_from {
+        true => (
+            vec![fails_below, holds_from],
+            vec![DoesNotHold, Inconclusive, Holds],
+        ),
+        false => (vec![holds_from], vec![DoesNotHold, Holds]),
+    }
 }
 
 pub(crate) fn faster(
@@ -134,77 +186,76 @@ pub(crate) fn faster(
 ) -> Found<Outcome> {
     positive(fast, fast_name)?;
     positive(slow, slow_name)?;
-    let ratio = slow.value / fast.value;
-    let (worst, best) = ratio_range(fast, slow);
+    let e = slow.over(fast);
     let figure = format!(
         "{fast_name} {} vs {slow_name} {}: {}",
         fast.text(),
         slow.text(),
-        crate::format::ratio(ratio)
+        crate::format::ratio(e.value)
     );
-    let (status, why) = if worst >= factor {
-        (ClaimStatus::Holds, String::new())
-    } else if best < fails_below {
-        (ClaimStatus::DoesNotHold, String::new())
-    } else if !clearly_differs(&fast.as_metric(), &slow.as_metric()) {
-        (
-            ClaimStatus::Inconclusive,
-            "; the repetitions' spread is wider than the difference".to_string(),
-        )
-    } else {
-        (
-            ClaimStatus::Inconclusive,
-            format!(
-                "; between {} and {} over the spread",
-                crate::format::ratio(worst),
-                crate::format::ratio(best)
-            ),
-        )
+    let (edges, verdicts) = at_least(factor, fails_below);
+    let inputs = vec![fast.precision(fast_name), slow.precision(slow_name)];
+    let bands = Bands {
+        edges: &edges,
+        verdicts: &verdicts,
     };
-    Ok(Outcome::new(status, figure + &why))
+    Ok(Outcome::judged(
+        e,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
 }
 
 fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -> Found<Outcome> {
     positive(a, a_name)?;
     positive(b, b_name)?;
-    let ratio = b.value / a.value;
-    let (worst, _) = ratio_range(a, b);
+    let e = b.over(a);
     let figure = format!(
         "{a_name} {} vs {b_name} {}: {a_name} is {} as fast (tolerance {:.0}%)",
         a.text(),
         b.text(),
-        crate::format::ratio(ratio),
+        crate::format::ratio(e.value),
         tolerance * 100.0
     );
-    let status = if ratio <= 1.0 + tolerance {
-        ClaimStatus::Holds
-    } else if worst > 1.0 + tolerance {
-        ClaimStatus::DoesNotHold
-    } else {
-        return Ok(Outcome::new(
-            ClaimStatus::Inconclusive,
-            figure + "; the repetitions' spread is wider than the difference",
-        ));
+    let bands = Bands {
+        edges: &[1.0 + tolerance],
+        verdicts: &[ClaimStatus::Holds, ClaimStatus::DoesNotHold],
     };
-    Ok(Outcome::new(status, figure))
+    let inputs = vec![a.precision(a_name), b.precision(b_name)];
+    Ok(Outcome::judged(
+        e,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
+}
+
+/// Does not hold below `lo`, holds in `lo..hi`, does not hold from `hi`.
+pub(crate) fn band(lo: f64, hi: f64) -> (Vec<f64>, Vec<ClaimStatus>) {
+    use ClaimStatus::{DoesNotHold, Holds};
+    match hi.is_finite() {
+        true => (vec![lo, hi], vec![DoesNotHold, Holds, DoesNotHold]),
+        false => (vec![lo], vec![DoesNotHold, Holds]),
+    }
+}
+
+/// "10.0-100" or "at least 1.00".
+pub(crate) fn range_text(lo: f64, hi: f64) -> String {
+    match hi.is_finite() {
+        true => format!("{}-{}", num(lo), num(hi)),
+        false => format!("at least {}", num(lo)),
+    }
 }
 
 pub(crate) fn within(name: &str, v: &Value, lo: f64, hi: f64) -> Outcome {
-    let range = if hi.is_finite() {
-        format!("{}-{}", num(lo), num(hi))
-    } else {
-        format!("at least {}", num(lo))
+    let figure = format!("{name} {} (the claim: {})", v.text(), range_text(lo, hi));
+    let (edges, verdicts) = band(lo, hi);
+    let bands = Bands {
+        edges: &edges,
+        verdicts: &verdicts,
     };
-    let figure = format!("{name} {} (the claim: {range})", v.text());
-    let status = if v.lo >= lo && v.hi < hi {
-        ClaimStatus::Holds
-    } else if v.hi < lo || v.lo >= hi {
-        ClaimStatus::DoesNotHold
-    } else {
-        return Outcome::new(
-            ClaimStatus::Inconclusive,
-            figure + "; the spread straddles the bound",
-        );
-    };
-    Outcome::new(status, figure)
+    Outcome::judged(v.estimate(), &bands, vec![v.precision(name)], figure, num)
 }

@@ -1,8 +1,10 @@
 //! The E3 stall test on `contention` results: with reader and writer
 //! contending, is the slowest call over 1 ms and the reader's mean several
 //! times what it is alone? Both signs make a stall, neither makes none, one
-//! alone is inconclusive.
+//! alone is inconclusive; either sign within its uncertainty of its
+//! threshold makes the verdict inconclusive near the boundary.
 
+use super::margin::{self, Bands, Estimate, Margin, Precision};
 use super::pick::{Found, Quantity, Select, Value};
 use super::rules::Outcome;
 use crate::format::{human, ratio};
@@ -47,27 +49,49 @@ fn value(
     Quantity::Metric(metric).of(case(results, mech, test)?)
 }
 
+/// Whether a sign is present in `e` (at or above `edge`), with its margin.
+fn sign(e: Estimate, edge: f64, inputs: Vec<Precision>) -> (bool, Margin) {
+    let bands = Bands {
+        edges: &[edge],
+        verdicts: &[ClaimStatus::DoesNotHold, ClaimStatus::Holds],
+    };
+    let (_, m) = margin::judge(e, &bands, inputs);
+    (e.value >= edge, m)
+}
+
 pub(crate) fn stalls(results: &[CaseResult], mech: &str, expect: bool) -> Found<Outcome> {
     let alone = value(results, mech, "reader-only", &READER.mean_ns)?;
     let both = value(results, mech, "both", &READER.mean_ns)?;
     let max_r = value(results, mech, "both", &READER.max_ns)?;
     let max_w = value(results, mech, "both", &WRITER.max_ns)?;
-    let max = max_r.value.max(max_w.value);
-    let factor = both.value / alone.value;
-    let signs = [max > SLOW_NS, factor >= MEAN_FACTOR];
-    let count = signs.iter().filter(|s| **s).count();
+    let max = if max_r.value >= max_w.value {
+        max_r
+    } else {
+        max_w
+    };
+    let factor = both.over(&alone);
+    let (slow, slow_margin) = sign(max.estimate(), SLOW_NS, vec![max.precision("slowest call")]);
+    let inputs = vec![both.precision("contended"), alone.precision("alone")];
+    let (mean, mean_margin) = sign(factor, MEAN_FACTOR, inputs);
     let figure = format!(
         "{mech} both sides: reader mean {} = {} the reader alone ({}), slowest call {} (stall: over 1 ms and at least {})",
         human(both.value, "ns"),
-        ratio(factor),
+        ratio(factor.value),
         human(alone.value, "ns"),
-        human(max, "ns"),
+        human(max.value, "ns"),
         ratio(MEAN_FACTOR)
     );
+    let margin = margin::weakest(slow_margin, mean_margin);
+    let count = [slow, mean].iter().filter(|s| **s).count();
     let status = match (count, expect) {
+        _ if margin.near => ClaimStatus::Inconclusive,
         (2, true) | (0, false) => ClaimStatus::Holds,
         (0, true) | (2, false) => ClaimStatus::DoesNotHold,
         _ => ClaimStatus::Inconclusive,
     };
-    Ok(Outcome::new(status, figure))
+    Ok(Outcome {
+        status,
+        figure,
+        margin: Some(margin),
+    })
 }

@@ -1,10 +1,11 @@
 //! Rules over a parameter sweep (E5's idle connections): does the value
 //! grow linearly with the parameter, or stay flat? The figure gives both
-//! ends, their ratio and the least-squares fit.
+//! ends, their ratio (weighed with its interval against the rule's bounds)
+//! and the least-squares fit.
 
+use super::margin::{Bands, Estimate, Precision};
 use super::pick::{num, param_f64, repeats, Found, Quantity, Select, Value};
 use super::rules::Outcome;
-use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, ClaimStatus};
 
 /// At least this many points make a sweep.
@@ -85,11 +86,17 @@ pub(crate) fn r_squared(points: &[(f64, f64)]) -> f64 {
     sxy * sxy / (sxx * syy)
 }
 
-/// "poll 6.3 s at 10240 idle vs 1.2 s at 0: 5.4x; linear fit r²=0.98 (12 points)".
-fn describe(points: &[(f64, Value)], at: &Select, x: &str) -> (f64, f64, String) {
+/// "poll 6.3 s at 10240 idle vs 1.2 s at 0: 5.4x; linear fit r²=0.98 (12 points)",
+/// with the growth (far end over near end) as an estimate and the ends'
+/// precisions.
+fn describe(
+    points: &[(f64, Value)],
+    at: &Select,
+    x: &str,
+) -> (Estimate, Vec<Precision>, f64, String) {
     let (x0, first) = &points[0];
     let (xn, last) = &points[points.len() - 1];
-    let growth = last.value / first.value;
+    let growth = last.over(first);
     let xy: Vec<(f64, f64)> = points.iter().map(|(x, v)| (*x, v.value)).collect();
     let r2 = r_squared(&xy);
     let figure = format!(
@@ -99,39 +106,47 @@ fn describe(points: &[(f64, Value)], at: &Select, x: &str) -> (f64, f64, String)
         num(*xn),
         first.text(),
         num(*x0),
-        crate::format::ratio(growth),
+        crate::format::ratio(growth.value),
         r2,
         points.len()
     );
-    (growth, r2, figure)
-}
-
-fn ends_differ(points: &[(f64, Value)]) -> bool {
-    let first = points[0].1.as_metric();
-    let last = points[points.len() - 1].1.as_metric();
-    clearly_differs(&first, &last)
+    let inputs = vec![
+        first.precision(&format!("{x}={}", num(*x0))),
+        last.precision(&format!("{x}={}", num(*xn))),
+    ];
+    (growth, inputs, r2, figure)
 }
 
 pub(crate) fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
-    let (growth, r2, figure) = describe(points, at, x);
-    let status = if growth >= LINEAR_GROWTH && r2 >= LINEAR_R2 && ends_differ(points) {
-        ClaimStatus::Holds
-    } else if growth < NOT_GROWING || r2 < POOR_R2 {
-        ClaimStatus::DoesNotHold
-    } else {
-        ClaimStatus::Inconclusive
+    use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
+    let (growth, inputs, r2, figure) = describe(points, at, x);
+    let bands = Bands {
+        edges: &[NOT_GROWING, LINEAR_GROWTH],
+        verdicts: &[DoesNotHold, Inconclusive, Holds],
     };
-    Ok(Outcome::new(status, figure))
+    let mut outcome = Outcome::judged(growth, &bands, inputs, figure, crate::format::ratio);
+    let near = outcome.margin.as_ref().is_some_and(|m| m.near);
+    outcome.status = match outcome.status {
+        _ if near => Inconclusive,
+        _ if r2 < POOR_R2 => DoesNotHold,
+        Holds if r2 < LINEAR_R2 => Inconclusive,
+        status => status,
+    };
+    Ok(outcome)
 }
 
 pub(crate) fn flat(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
-    let (growth, _, figure) = describe(points, at, x);
-    let status = if growth <= FLAT {
-        ClaimStatus::Holds
-    } else if growth >= STEEP && ends_differ(points) {
-        ClaimStatus::DoesNotHold
-    } else {
-        ClaimStatus::Inconclusive
+    use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
+    let (growth, inputs, _, figure) = describe(points, at, x);
+    let bands = Bands {
+        edges: &[FLAT, STEEP],
+        verdicts: &[Holds, Inconclusive, DoesNotHold],
     };
-    Ok(Outcome::new(status, figure))
+    Ok(Outcome::judged(
+        growth,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
 }

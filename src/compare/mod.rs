@@ -1,18 +1,18 @@
 //! `iolab compare A B`: the same cases of two stored runs side by side,
 //! the ratio B/A of their headlines, and whether the difference stands out
-//! from the noise: the bootstrap interval of the ratio (bootstrap.rs) must
+//! from the noise: the bootstrap interval of the ratio (`measure::bootstrap`) must
 //! lie wholly beyond a minimum effect and the two runs' repetitions must
 //! not overlap, so drift inside the spread reads as no change. Which
 //! direction is worse follows the unit: a time (ns, s) is better lower, a
 //! rate (`/s`) higher. Rendering as text lives in render.rs; the JSON is
 //! this module's types.
 
-mod bootstrap;
 mod render;
 
 pub(crate) use render::{cells, text, unmatched_lines, verdict};
 
 use crate::error::UsageError;
+use crate::measure::bootstrap;
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Run, Status};
 use serde::Serialize;

@@ -2,6 +2,7 @@
 //! repetitions, CPU accounting and pinning. Everything a scenario needs to
 //! turn raw timings into the figures of a result.
 
+pub(crate) mod bootstrap;
 pub mod clock;
 pub mod histogram;
 pub(crate) mod kcounters;

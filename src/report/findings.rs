@@ -54,10 +54,15 @@ pub(crate) struct Link {
 pub(crate) struct ClaimLine {
     pub(crate) id: String,
     pub(crate) claim: String,
-    pub(crate) verdict: &'static str,
+    /// e.g. "holds" or "inconclusive: near the boundary".
+    pub(crate) verdict: String,
     /// `holds`, `does-not-hold`, `inconclusive`: the CSS class suffix.
     pub(crate) class: String,
     pub(crate) figure: String,
+    /// "margin 3.2; ±1.0% (poll) and ...", when the rule weighed a figure.
+    pub(crate) margin: Option<String>,
+    /// What would decide an inconclusive verdict.
+    pub(crate) to_decide: Option<String>,
     /// The claim's row in the Claims section (`claim-ID`).
     pub(crate) anchor: String,
     pub(crate) scenario: Link,
@@ -125,9 +130,11 @@ fn claim_line(c: &crate::model::ClaimVerdict) -> ClaimLine {
     ClaimLine {
         id: c.id.clone(),
         claim: c.claim.clone(),
-        verdict: c.verdict.as_str(),
+        verdict: c.verdict_text(),
         class: c.verdict.as_str().replace(' ', "-"),
         figure: c.figure.clone(),
+        margin: crate::claims::render::margin_line(c),
+        to_decide: c.to_decide.clone(),
         anchor: format!("claim-{}", c.id),
         scenario: scenario_link(&c.scenario),
     }

@@ -25,10 +25,14 @@ fn summary_counts_results_and_claims() {
     );
     let c = &f.claims[0];
     assert_eq!(
-        (c.id.as_str(), c.verdict, c.class.as_str()),
+        (c.id.as_str(), c.verdict.as_str(), c.class.as_str()),
         ("E9-fixture", "holds", "holds")
     );
     assert_eq!(c.figure, CLAIM_FIGURE);
+    assert_eq!(
+        c.margin.as_deref(),
+        Some("margin 3.2; ±1.0% after 5 repetitions")
+    );
     assert_eq!(c.anchor, "claim-E9-fixture");
     assert_eq!(c.scenario.anchor, "scenario-pingpong");
 }

@@ -49,6 +49,11 @@ pub(crate) fn run() -> Run {
             original: "about 5 us".into(),
             scenario: "pingpong".into(),
             kernel_evidence: None,
+            margin: Some(3.2),
+            near_boundary: false,
+            precision: Some("±1.0% after 5 repetitions".into()),
+            to_decide: None,
+            form: String::new(),
         }],
     }
 }

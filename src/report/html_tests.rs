@@ -119,10 +119,26 @@ fn claims_section_shows_the_kernel_evidence_under_the_figure() {
     run.claims[0].kernel_evidence =
         Some("kernel profile: touch_atime in 11.0% <of> samples".into());
     let html = render(&run, None);
+    assert!(html.contains(
+        "<br><span class=\"kernel-evidence\">kernel profile: touch_atime in 11.0% &lt;of&gt; samples</span></td>"
+    ));
+}
+
+#[test]
+fn claims_section_shows_the_margin_and_what_would_decide_it() {
+    let mut run = crate::report::fixtures::run();
+    let html = render(&run, None);
     assert!(html.contains(&format!(
-        "{}<br><span class=\"kernel-evidence\">kernel profile: touch_atime in 11.0% &lt;of&gt; samples</span></td>",
+        "{}<br><span class=\"margin\">margin 3.2; ±1.0% after 5 repetitions</span>",
         crate::report::fixtures::CLAIM_FIGURE
     )));
+    let c = &mut run.claims[0];
+    c.verdict = crate::model::ClaimStatus::Inconclusive;
+    c.near_boundary = true;
+    c.to_decide = Some("needs ±1.0% on both".into());
+    let html = render(&run, None);
+    assert!(html.contains("class=\"verdict-inconclusive\">inconclusive: near the boundary</td>"));
+    assert!(html.contains("<span class=\"to-decide\">to decide: needs ±1.0% on both</span>"));
 }
 
 /// The text between the first `start` at or after `from` and the next `end`.

@@ -44,8 +44,13 @@ fn write_findings(text: &mut String, f: &Findings) {
         for c in &f.claims {
             let (id, claim, figure) = (escape(&c.id), escape(&c.claim), escape(&c.figure));
             let scenario = escape(&c.scenario.label);
+            let margin: String = [&c.margin, &c.to_decide]
+                .into_iter()
+                .flatten()
+                .map(|m| format!("; {}", escape(m)))
+                .collect();
             text.push_str(&format!(
-                "- **{}**: {id} {claim} ({figure}; {scenario})\n",
+                "- **{}**: {id} {claim} ({figure}{margin}; {scenario})\n",
                 c.verdict
             ));
         }

@@ -102,8 +102,15 @@ pub(crate) static ALL: &[Suite] = &[
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
+        // Repetitions follow each claim's smallest effect (`claims`:
+        // `Claim::precision`) within about 12 minutes on 2 cores.
         entries: &[
-            entry("limits", &[]),
+            // The reference points of machine-relative claims (E2's wake-up
+            // round trip), 15 times: a few seconds.
+            Entry {
+                repeat: Some(15),
+                ..entry("limits", &[])
+            },
             Entry {
                 repeat: Some(3),
                 ..entry(
@@ -129,22 +136,39 @@ pub(crate) static ALL: &[Suite] = &[
                     ],
                 )
             },
+            // E4-sendfile-no-faster's point 3 times: a spread of its own.
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "64M"),
+                        ("copier", "read-write,sendfile"),
+                        ("buf", "4096"),
+                        ("tcp", "plain"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
             Entry {
                 repeat: Some(3),
                 ..entry("devnull", &[("file-size", "64M")])
             },
+            // E1 weighs a few percent: the original's 10M messages as 11
+            // repetitions of 2M, for a measured spread at less traffic.
             Entry {
-                repeat: Some(3),
-                ..entry("pipe-atime", &[("count", "10M"), ("pipe", "anon")])
+                repeat: Some(11),
+                ..entry("pipe-atime", &[("count", "2M"), ("pipe", "anon")])
             },
             Entry {
                 repeat: Some(2),
                 ..entry("port-ring", &[])
             },
-            // The original's tests at 10 s each, once: 20 cases, about 3.5 minutes.
+            // The original's tests as 3 repetitions of 3 s each, so the
+            // stall signs have a measured spread: 20 cases, about 3 minutes.
             Entry {
-                repeat: Some(1),
-                ..entry("contention", &[("duration", "10s")])
+                repeat: Some(3),
+                ..entry("contention", &[("duration", "3s")])
             },
             // One repetition of 40,000 round trips per point keeps the
             // original's 12-point sweep over 5 pollers within minutes.
@@ -152,10 +176,18 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(1),
                 ..entry("poll-scale", &[("idle", E5_IDLE)])
             },
-            // E5-poll-faster-at-0 weighs a small difference: 5 repetitions.
+            // E5-poll-faster-at-0 weighs a 2% difference: 15 repetitions of
+            // 10,000 requests, a few seconds.
             Entry {
-                repeat: Some(5),
-                ..entry("poll-scale", &[("idle", "0"), ("poller", "poll,epoll-lt")])
+                repeat: Some(15),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "0"),
+                        ("poller", "poll,epoll-lt"),
+                        ("requests", "10000"),
+                    ],
+                )
             },
             // bench.c times 25 loops; 7,500 pairs is the original's point
             // (15,000 descriptors, within this machine's 20,000).
@@ -177,7 +209,10 @@ pub(crate) static ALL: &[Suite] = &[
         name: "seeds-quick",
         about: "the seeds suite at small sizes, every claim answered in about a minute (run seeds --quick)",
         entries: &[
-            entry("limits", &[("count", "100000")]),
+            Entry {
+                repeat: Some(9),
+                ..entry("limits", &[("count", "100000")])
+            },
             Entry {
                 repeat: Some(3),
                 ..entry(
@@ -191,7 +226,7 @@ pub(crate) static ALL: &[Suite] = &[
                 )
             },
             Entry {
-                repeat: Some(2),
+                repeat: Some(3),
                 ..entry(
                     "file-transfer",
                     &[
@@ -216,8 +251,8 @@ pub(crate) static ALL: &[Suite] = &[
                 )
             },
             Entry {
-                repeat: Some(3),
-                ..entry("pipe-atime", &[("count", "200k"), ("pipe", "anon")])
+                repeat: Some(7),
+                ..entry("pipe-atime", &[("count", "100k"), ("pipe", "anon")])
             },
             Entry {
                 repeat: Some(3),
@@ -227,8 +262,8 @@ pub(crate) static ALL: &[Suite] = &[
                 )
             },
             Entry {
-                repeat: Some(1),
-                ..entry("contention", &[("duration", "200ms")])
+                repeat: Some(3),
+                ..entry("contention", &[("duration", "100ms")])
             },
             entry(
                 "poll-scale",
@@ -238,6 +273,17 @@ pub(crate) static ALL: &[Suite] = &[
                     ("requests", "2000"),
                 ],
             ),
+            Entry {
+                repeat: Some(11),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "0"),
+                        ("poller", "poll,epoll-lt"),
+                        ("requests", "2000"),
+                    ],
+                )
+            },
             entry(
                 "event-bench",
                 &[("fds", "100,1000"), ("poller", "poll,epoll-lt"), ("writes", "100")],

@@ -116,6 +116,11 @@ pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
             original: "oprofile".into(),
             scenario: "pipe-atime".into(),
             kernel_evidence: Some("no kernel profile: run with --profile".into()),
+            margin: Some(0.4),
+            near_boundary: true,
+            precision: Some("±6% (noatime) and ±4% (default) after 5 repetitions".into()),
+            to_decide: Some("needs ±1% on both".into()),
+            form: "a ratio of two results of the same run".into(),
         }],
     }
 }

@@ -175,10 +175,17 @@ fn claims_without_kernel_evidence_have_none_and_render_prints_it() {
     let mut out = Vec::new();
     super::super::render::write(&mut out, &[v]).unwrap();
     let text = String::from_utf8(out).unwrap();
-    assert_eq!(text.lines().count(), 4, "{text}");
+    // The verdict, its margin, the original, the form and the kernel line.
+    assert_eq!(text.lines().count(), 6, "{text}");
+    assert!(text
+        .lines()
+        .nth(2)
+        .unwrap()
+        .trim_start()
+        .starts_with("margin "));
     assert!(
         text.lines()
-            .nth(3)
+            .nth(5)
             .unwrap()
             .trim_start()
             .starts_with("no kernel profile of default/anon"),

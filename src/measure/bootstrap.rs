@@ -1,5 +1,6 @@
-//! The significance test of `iolab compare`: a percentile bootstrap of the
-//! ratio of medians, resampling each run's per-repetition values with a
+//! The significance test of `iolab compare` (and the uncertainty behind a
+//! claim's margin): a percentile bootstrap of the ratio of medians, or of
+//! one median, resampling each run's per-repetition values with a
 //! fixed seed so the same two runs always give the same answer. The PRNG is
 //! a xorshift64*: plenty for resampling, and no dependency for ten lines.
 
@@ -28,12 +29,34 @@ pub(crate) fn ratio_interval(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
             ratio.is_finite().then_some(ratio)
         })
         .collect();
-    if ratios.is_empty() {
+    central(&mut ratios)
+}
+
+/// The 95% interval of the median of `values`, or None with fewer than two.
+pub(crate) fn median_interval(values: &[f64]) -> Option<(f64, f64)> {
+    if values.len() < 2 {
         return None;
     }
-    ratios.sort_by(f64::total_cmp);
+    let mut rng = XorShift(SEED);
+    let mut sample = vec![0.0; values.len()];
+    let mut medians: Vec<f64> = (0..RESAMPLES)
+        .map(|_| {
+            rng.resample(values, &mut sample);
+            median(&mut sample)
+        })
+        .filter(|m| m.is_finite())
+        .collect();
+    central(&mut medians)
+}
+
+/// The central `COVERAGE` of `draws`, or None when there are none.
+fn central(draws: &mut [f64]) -> Option<(f64, f64)> {
+    if draws.is_empty() {
+        return None;
+    }
+    draws.sort_by(f64::total_cmp);
     let tail = (1.0 - COVERAGE) / 2.0;
-    Some((quantile(&ratios, tail), quantile(&ratios, 1.0 - tail)))
+    Some((quantile(draws, tail), quantile(draws, 1.0 - tail)))
 }
 
 /// The value at quantile `q` of sorted `values` (nearest rank).
@@ -78,6 +101,17 @@ mod tests {
         let b = [102.0, 92.0, 108.0, 97.0, 111.0];
         let (lo, hi) = ratio_interval(&a, &b).unwrap();
         assert!(lo < 1.0 && hi > 1.0, "{lo}..{hi}");
+    }
+
+    #[test]
+    fn median_interval_holds_the_median_and_narrows_with_the_spread() {
+        let wide = [95.0, 97.5, 100.0, 102.5, 105.0];
+        let narrow = [99.8, 99.9, 100.0, 100.1, 100.2];
+        let (wl, wh) = median_interval(&wide).unwrap();
+        let (nl, nh) = median_interval(&narrow).unwrap();
+        assert!(wl <= 100.0 && wh >= 100.0 && wl < wh, "{wl}..{wh}");
+        assert!(nh - nl < (wh - wl) / 10.0, "{nl}..{nh} vs {wl}..{wh}");
+        assert_eq!(median_interval(&[1.0]), None);
     }
 
     #[test]
