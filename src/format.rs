@@ -22,8 +22,9 @@ const BINARY: [(&str, u64); 4] = [
 
 /// Units that count things, as (plural, singular): a whole count prints
 /// exactly and agrees in number (`1 call`, `12 calls`).
-const COUNTS: [(&str, &str); 5] = [
+const COUNTS: [(&str, &str); 6] = [
     ("calls", "call"),
+    ("observations", "observation"),
     ("pages", "page"),
     ("processes", "process"),
     ("fds", "fd"),

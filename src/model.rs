@@ -246,6 +246,10 @@ pub struct CaseResult {
     /// Each pair of sides of a case that ran several at once (`pairs=N`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) pairs: Vec<PairFigures>,
+    /// One-shot observations (`probe`): each call made, what the kernel
+    /// answered and the figure read from it, in the order they were made.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) observations: Vec<Observation>,
 }
 
 /// One pair of sides among several run at once: what it carried and how
@@ -269,6 +273,26 @@ pub struct Matrix {
     pub values: Vec<Vec<Option<f64>>>,
     /// How the CPUs were chosen (all, or a sample of how many).
     pub note: String,
+}
+
+/// One call a `probe` check made and what the kernel answered: evidence a
+/// reader can check against the claim it bears on.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Observation {
+    /// Names the observation within its check, e.g. `fill_until_eagain`.
+    pub(crate) name: String,
+    /// The call made, with its arguments, e.g. `fcntl(pipe, F_GETPIPE_SZ)`.
+    pub(crate) call: String,
+    /// What the kernel answered, in words.
+    pub(crate) answer: String,
+    /// The errno name when the call failed, e.g. `ENODEV`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) error: Option<String>,
+    /// The figure read from the answer, in `unit`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) figure: Option<f64>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) unit: String,
 }
 
 /// A warning attached to a result: its name and why it was raised.
@@ -302,6 +326,7 @@ impl CaseResult {
             pairs: Vec::new(),
             precision: None,
             noise: None,
+            observations: Vec::new(),
         }
     }
 

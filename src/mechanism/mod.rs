@@ -6,7 +6,7 @@ mod channel;
 mod condvar;
 mod eventfd;
 mod fdio;
-mod fifo;
+pub(crate) mod fifo;
 mod futex;
 mod io_uring_msg;
 pub mod mq;

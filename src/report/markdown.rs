@@ -148,6 +148,7 @@ fn write_table_block(text: &mut String, t: &Table) {
     text.push_str(&table(&t.header, &t.numeric, &t.rows));
     write_list(text, &t.notes);
     write_list(text, &t.verdicts);
+    write_list(text, &t.observations);
 }
 
 fn write_list(text: &mut String, items: &[String]) {

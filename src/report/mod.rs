@@ -11,6 +11,7 @@ mod flame;
 mod html;
 mod json;
 mod markdown;
+mod observation_text;
 mod page;
 mod profile_text;
 mod table;

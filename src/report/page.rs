@@ -70,6 +70,8 @@ pub(crate) struct Table {
     /// `case status: reason` for every result that is not ok.
     pub(crate) notes: Vec<String>,
     pub(crate) verdicts: Vec<String>,
+    /// What the `probe` cases observed: "case (claim): call -> answer".
+    pub(crate) observations: Vec<String>,
 }
 
 /// The runs of a page: `run` alone, or the baseline as A and `run` as B.
@@ -220,6 +222,11 @@ fn table(run: &Run, source: &Source) -> Table {
             .iter()
             .filter(|v| Some(v.scenario.as_str()) == scenario)
             .map(|v| v.text.clone())
+            .collect(),
+        observations: source
+            .results
+            .iter()
+            .flat_map(|r| super::observation_text::items(r))
             .collect(),
     }
 }

@@ -178,6 +178,12 @@ impl TableReporter {
         for line in results.iter().flat_map(|r| super::profile_text::lines(r)) {
             writeln!(out, "{line}")?;
         }
+        for line in results
+            .iter()
+            .flat_map(|r| super::observation_text::lines(r))
+        {
+            writeln!(out, "{line}")?;
+        }
         Ok(())
     }
 

@@ -17,6 +17,7 @@ pub(crate) mod pingpong;
 pub(crate) mod pipe_atime;
 pub(crate) mod poll_scale;
 pub(crate) mod port_ring;
+pub(crate) mod probe;
 pub(crate) mod stream;
 pub(crate) mod suite;
 
@@ -164,6 +165,7 @@ pub(crate) static ALL: &[&dyn Scenario] = &[
     &fan_in::FanIn,
     &hackbench::Hackbench,
     &c2c::C2c,
+    &probe::Probe,
 ];
 
 pub fn find(name: &str) -> Option<&'static dyn Scenario> {

@@ -93,6 +93,10 @@ pub(crate) static ALL: &[Suite] = &[
                 ..entry("hackbench", &[("groups", "1"), ("loops", "20")])
             },
             entry("c2c", &[("count", "5000")]),
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
     Suite {
@@ -194,6 +198,11 @@ pub(crate) static ALL: &[Suite] = &[
                     &[("fds", "100,1000,5000,7500"), ("active", "1,100")],
                 )
             },
+            // The one-shot observations, once each: a few seconds.
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
     Suite {
@@ -279,6 +288,10 @@ pub(crate) static ALL: &[Suite] = &[
                 "event-bench",
                 &[("fds", "100,1000"), ("poller", "poll,epoll-lt"), ("writes", "100")],
             ),
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
     Suite {
@@ -356,6 +369,10 @@ pub(crate) static ALL: &[Suite] = &[
             // perf bench sched messaging's defaults: 10 groups, 100 loops.
             entry("hackbench", &[("groups", "10"), ("loops", "100")]),
             entry("c2c", &[("count", "100000")]),
+            Entry {
+                repeat: Some(1),
+                ..entry("probe", &[])
+            },
         ],
     },
 ];

@@ -6,7 +6,7 @@ use super::schema::MIGRATIONS;
 use super::*;
 use crate::model::{
     CaseResult, ClaimStatus, ClaimVerdict, CpuUsage, Environment, LatencyKind, LatencySummary,
-    Metric, Side, Status, Verdict, Verified,
+    Metric, Observation, Side, Status, Verdict, Verified,
 };
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
@@ -145,6 +145,38 @@ fn run_round_trips_exactly() {
     assert_eq!(loaded, saved);
     assert_eq!(loaded.results[0].case, "pipe/same-cpu/processes/1B");
     assert_eq!(loaded.results[1].histogram, None);
+}
+
+/// A `probe` result's observations live in its result JSON, as its
+/// profile and explanation do: they load back exactly, an error or a
+/// figure missing stays missing.
+#[test]
+fn observations_round_trip() {
+    let (_dir, _path, mut store) = temp_store();
+    let mut probed = CaseResult::new("probe", "epoll-mmap", BTreeMap::new());
+    probed.observations = vec![
+        Observation {
+            name: "mmap".into(),
+            call: "mmap(NULL, 4096, PROT_READ, MAP_SHARED, epfd, 0)".into(),
+            answer: "failed: ENODEV (No such device)".into(),
+            error: Some("ENODEV".into()),
+            ..Observation::default()
+        },
+        Observation {
+            name: "maps".into(),
+            call: "read /proc/self/maps".into(),
+            answer: "0 of 47 mappings name eventpoll".into(),
+            figure: Some(0.0),
+            unit: "mappings".into(),
+            ..Observation::default()
+        },
+    ];
+    let saved = run("r1", "2024-05-01T10:00:00Z", vec![probed, ok_result()]);
+    store.save(&saved).unwrap();
+    let loaded = store.load("r1").unwrap();
+    assert_eq!(loaded, saved);
+    assert_eq!(loaded.results[0].observations[0].figure, None);
+    assert!(loaded.results[1].observations.is_empty());
 }
 
 #[test]

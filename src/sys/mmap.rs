@@ -2,6 +2,7 @@
 //! from it, and `mincore` (which only answers for mapped memory) counts how
 //! many of the file's pages sit in the page cache without touching them.
 
+use rustix::fd::AsFd;
 use rustix::mm::{mmap, munmap, MapFlags, ProtFlags};
 use std::ffi::c_void;
 use std::fs::File;
@@ -14,8 +15,9 @@ pub(crate) struct Mapping {
 }
 
 impl Mapping {
-    /// Maps the first `len` bytes of `file` (`len` > 0).
-    pub(crate) fn of(file: &File, len: usize) -> io::Result<Mapping> {
+    /// Maps the first `len` bytes of `file` (`len` > 0); any descriptor
+    /// may be asked (`probe` asks an epoll descriptor).
+    pub(crate) fn of(file: impl AsFd, len: usize) -> io::Result<Mapping> {
         if len == 0 {
             return Err(io::Error::new(
                 io::ErrorKind::InvalidInput,

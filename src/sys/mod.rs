@@ -13,6 +13,7 @@ pub mod shared;
 pub(crate) mod signals;
 pub(crate) mod spawn;
 pub(crate) mod sysv_msg;
+pub(crate) mod tcp_info;
 pub(crate) mod tsc;
 pub(crate) mod uring;
 pub(crate) mod uring_msg;

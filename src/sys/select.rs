@@ -85,6 +85,60 @@ pub(crate) fn select_read(read: &mut FdSet, timeout: Option<Duration>) -> io::Re
     super::cvt(n).map(|n| n as usize)
 }
 
+/// The bits of one word of a select bitmap.
+pub(crate) const WORD_BITS: usize = libc::c_ulong::BITS as usize;
+
+/// select(2) for readability over a bitmap the caller allocated, of any
+/// size: the kernel takes `nfds` from the call, not FD_SETSIZE, so a
+/// bitmap of `nfds.div_ceil(WORD_BITS)` words holds descriptors past
+/// FD_SETSIZE. Returns how many are ready; `bits` keeps only those.
+pub(crate) fn select_read_bits(
+    nfds: usize,
+    bits: &mut [libc::c_ulong],
+    timeout: Duration,
+) -> io::Result<usize> {
+    if bits.len() < nfds.div_ceil(WORD_BITS) {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!("a bitmap of {} words cannot hold nfds {nfds}", bits.len()),
+        ));
+    }
+    let nfds = libc::c_int::try_from(nfds)
+        .map_err(|_| io::Error::new(io::ErrorKind::InvalidInput, "nfds out of range"))?;
+    let mut tv = libc::timeval {
+        tv_sec: timeout.as_secs() as libc::time_t,
+        tv_usec: timeout.subsec_micros() as libc::suseconds_t,
+    };
+    // SAFETY: the kernel reads and writes nfds.div_ceil(WORD_BITS) words
+    // at `bits`, which the check above proved it holds; the other sets
+    // are null and `tv` outlives the call.
+    let n = unsafe {
+        libc::select(
+            nfds,
+            bits.as_mut_ptr().cast::<libc::fd_set>(),
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut tv,
+        )
+    };
+    super::cvt(n).map(|n| n as usize)
+}
+
+/// The C library's version, e.g. "2.41" (glibc only).
+pub(crate) fn libc_version() -> Option<String> {
+    #[cfg(target_env = "gnu")]
+    {
+        // SAFETY: gnu_get_libc_version returns a pointer to a static
+        // NUL-terminated string that lives as long as the process.
+        let text = unsafe { std::ffi::CStr::from_ptr(libc::gnu_get_libc_version()) };
+        Some(format!("glibc {}", text.to_string_lossy()))
+    }
+    #[cfg(not(target_env = "gnu"))]
+    {
+        None
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,5 +169,32 @@ mod tests {
         let mut ready = set;
         assert_eq!(select_read(&mut ready, Some(Duration::ZERO)).unwrap(), 1);
         assert!(ready.contains(fd));
+    }
+
+    #[test]
+    fn a_bitmap_past_fd_setsize_selects_and_a_short_one_is_refused() {
+        let (rx, tx) = rustix::pipe::pipe().unwrap();
+        let fd = std::os::fd::AsRawFd::as_raw_fd(&rx) as usize;
+        let mut bits = vec![0 as libc::c_ulong; 2 * FD_SETSIZE / WORD_BITS];
+        bits[fd / WORD_BITS] |= 1 << (fd % WORD_BITS);
+        let nfds = 2 * FD_SETSIZE;
+        let mut ready = bits.clone();
+        assert_eq!(
+            select_read_bits(nfds, &mut ready, Duration::ZERO).unwrap(),
+            0
+        );
+        assert!(ready.iter().all(|w| *w == 0));
+        rustix::io::write(&tx, b"x").unwrap();
+        let mut ready = bits.clone();
+        assert_eq!(
+            select_read_bits(nfds, &mut ready, Duration::ZERO).unwrap(),
+            1
+        );
+        assert_eq!(ready, bits);
+        let err = select_read_bits(nfds + 1, &mut ready, Duration::ZERO).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "a bitmap of 32 words cannot hold nfds 2049"
+        );
     }
 }

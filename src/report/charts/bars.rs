@@ -24,7 +24,7 @@ struct Bar<'a> {
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     let mut units: Vec<String> = Vec::new();
     for source in sources {
-        for r in source.ok() {
+        for r in barred(source) {
             if let Some((_, m)) = r.headline_metric() {
                 if !units.contains(&m.unit) {
                     units.push(m.unit.clone());
@@ -39,12 +39,18 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
         .collect()
 }
 
+/// The ok results with a bar: not a `probe` case, whose headline only
+/// counts the observations listed under its table.
+fn barred<'a>(source: &'a Source) -> impl Iterator<Item = &'a crate::model::CaseResult> + 'a {
+    source.ok().filter(|r| r.observations.is_empty())
+}
+
 /// The bar chart of the headlines in `unit`, or None when no case has one.
 fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Option<Chart>> {
     let mut rows: Vec<String> = Vec::new();
     let mut bars: Vec<Bar> = Vec::new();
     for (index, source) in sources.iter().enumerate() {
-        for r in source.ok() {
+        for r in barred(source) {
             let Some((name, metric)) = r.headline_metric().filter(|(_, m)| m.unit == unit) else {
                 continue;
             };
