@@ -125,8 +125,9 @@ pub(crate) struct RunArgs {
     /// contention; with --profile also each case's off-CPU flame graph)
     #[arg(long)]
     pub(crate) explain: bool,
-    /// Test-only fault injection: corrupt (one message arrives damaged) or
-    /// store (the store refuses the run at the end)
+    /// Test-only fault injection: corrupt (one message arrives damaged),
+    /// die-sender (one fan-in or hackbench sender quits after the start)
+    /// or store (the store refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
     pub(crate) fault: Option<String>,
 }

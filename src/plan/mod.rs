@@ -233,10 +233,11 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
     match text {
         None => Ok(None),
         Some("corrupt") => Ok(Some(Fault::Corrupt)),
+        Some("die-sender") => Ok(Some(Fault::DieSender)),
         // Not the cases': app.rs makes the store refuse the run at the end.
         Some("store") => Ok(None),
         Some(other) => Err(UsageError::new(format!(
-            "unknown fault '{other}': expected corrupt or store"
+            "unknown fault '{other}': expected corrupt, die-sender or store"
         ))),
     }
 }

@@ -167,9 +167,7 @@ fn bench(
         stall: STALL,
         warmup: case.warmup_or(1),
         reps: case.repeat,
-        damage: ctx.fault.map(|f| match f {
-            Fault::Corrupt => Damage::Corrupt,
-        }),
+        damage: (ctx.fault == Some(Fault::Corrupt)).then_some(Damage::Corrupt),
     };
     let report = run_forked(&plan, Instant::now() + ctx.timeout)?;
     out.cpu = Some(cpu_usage(report.used));

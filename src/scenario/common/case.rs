@@ -15,6 +15,9 @@ use std::time::Duration;
 pub(crate) enum Fault {
     /// One message arrives with a damaged payload.
     Corrupt,
+    /// One sender of fan-in or hackbench quits with an error after the
+    /// start, its messages unsent; other scenarios ignore it.
+    DieSender,
 }
 
 /// See `CaseSpec::identity`.

@@ -36,7 +36,7 @@ impl Schedule {
     /// The message the test-only fault damages: half-way through the
     /// first repetition, so a run that goes on past it is caught.
     pub(crate) fn fault_at(&self, fault: Option<Fault>) -> Option<u64> {
-        fault.map(|_| self.warmup + self.count / 2)
+        (fault == Some(Fault::Corrupt)).then(|| self.warmup + self.count / 2)
     }
 
     /// The repetition that ends with message `seq` (counted from 0), if any.

@@ -130,7 +130,7 @@ impl Scenario for PollScale {
             count: requests,
             explain: false,
         };
-        let corrupt_at = ctx.fault.map(|_| sched.warmup + requests / 2);
+        let corrupt_at = sched.fault_at(ctx.fault);
         let deadline = Instant::now() + ctx.timeout;
         let (listen_fd, addr) = listener(case.text(&TRANSPORT), ctx.dir)?;
         let (go_rx, go_tx) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC)?;
