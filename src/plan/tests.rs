@@ -142,3 +142,16 @@ fn topology_placements_are_accepted_and_listed_when_refused() {
          smt-sibling, shared-l2, shared-l3, cross-l3, cross-node"
     );
 }
+
+#[test]
+fn the_test_only_faults_are_named_and_another_is_refused() {
+    use crate::scenario::Fault;
+    let fault = |kind: &str| plan(&["fan-in", "--fault", kind]).map(|p| p.fault);
+    assert_eq!(fault("corrupt"), Ok(Some(Fault::Corrupt)));
+    assert_eq!(fault("die-sender"), Ok(Some(Fault::DieSender)));
+    assert_eq!(fault("store"), Ok(None));
+    assert_eq!(
+        refusal(&["fan-in", "--fault", "explode"]),
+        "unknown fault 'explode': expected corrupt, die-sender or store"
+    );
+}
