@@ -150,8 +150,9 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "TOKEN")]
     pub(crate) token: Option<String>,
     /// Test-only fault injection: corrupt (one message arrives damaged),
-    /// stall (pingpong's echoer sleeps once for 50 ms) or store (the store
-    /// refuses the run at the end)
+    /// stall (pingpong's echoer sleeps once for 50 ms), die-sender (one
+    /// fan-in or hackbench sender quits after the start) or store (the
+    /// store refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
     pub(crate) fault: Option<String>,
 }

@@ -1,5 +1,6 @@
 //! `fan-in` through the binary: every supported mechanism verified at 1, 8
-//! and 64 senders, a damaged message failing the case by its sender, the
+//! and 64 senders, a damaged message failing the case by its sender, a
+//! sender that quits failing it at once by its name, the
 //! atomic-write limit of a shared pipe, mechanisms that cannot fan in,
 //! pollers only where they apply, the descriptor budget, and the sweep
 //! chart of the report.
@@ -7,6 +8,7 @@
 mod common;
 use common::{results, Sandbox};
 use serde_json::Value;
+use std::time::Duration;
 
 /// The mechanisms fan-in runs by default.
 const MECHS: [&str; 9] = [
@@ -108,6 +110,47 @@ fn a_damaged_message_fails_the_case_naming_its_sender() {
             "verification failed: sender 4: message 0: payload differs from what was sent at byte 63"
         );
         assert_eq!(r["verified"]["ok"], false);
+        assert!(r["metrics"].as_object().unwrap().is_empty());
+    }
+}
+
+/// The receiver would wait for the quitter's messages until the case
+/// timeout (300 s); the case fails at once instead, and the next runs.
+#[test]
+fn a_sender_that_quits_fails_the_case_at_once_naming_it_and_leaves_no_process() {
+    let sb = Sandbox::new();
+    let mechs = "pipe,fifo,unix-dgram,tcp,udp,mq";
+    let args = [
+        "run",
+        "fan-in",
+        "--mech",
+        mechs,
+        "--param",
+        "senders=8",
+        "--param",
+        "count=100",
+        "--repeat",
+        "1",
+        "--fault",
+        "die-sender",
+        "--no-store",
+        "--json",
+        "-",
+    ];
+    let (out, left) = sb.run_json_held(&args, Duration::from_secs(60));
+    assert_eq!(left, Vec::<u32>::new(), "processes left after the cases");
+    let rs = results(&out);
+    let ran: Vec<&str> = rs
+        .iter()
+        .map(|r| r["params"]["mech"].as_str().unwrap())
+        .collect();
+    assert_eq!(ran.join(","), mechs);
+    for r in rs {
+        assert_eq!(r["status"], "failed", "{r}");
+        assert_eq!(
+            r["reason"],
+            "sender 4: quit after 1 message (the test-only fault die-sender)"
+        );
         assert!(r["metrics"].as_object().unwrap().is_empty());
     }
 }

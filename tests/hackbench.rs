@@ -1,12 +1,14 @@
 //! `hackbench` through the binary: every receiver gets `loops` messages of
 //! 100 bytes from each of its group's 20 senders, a damaged message fails
-//! the case naming the receiver and the sender, other mechanisms and
+//! the case naming the receiver and the sender, a sender that quits fails
+//! it at once by its place, other mechanisms and
 //! threads are unsupported with the reason, and too few descriptors for
 //! the groups names the most that fit.
 
 mod common;
 use common::{results, Sandbox};
 use serde_json::Value;
+use std::time::Duration;
 
 fn run(sb: &Sandbox, extra: &[&str]) -> Value {
     let mut args = vec!["run", "hackbench", "--no-store", "--json", "-"];
@@ -96,6 +98,40 @@ fn a_damaged_message_names_its_receiver_and_sender() {
         assert_eq!(r["verified"]["ok"], false);
         // Every receiver still read all it was sent.
         assert_eq!(r["verified"]["messages"], 2 * 20 * 20 * 5);
+        assert!(r["metrics"].as_object().unwrap().is_empty());
+    }
+}
+
+/// Its group's receivers would wait for the quitter's messages until the
+/// case timeout (300 s); the case fails at once instead, and the next runs.
+#[test]
+fn a_sender_that_quits_fails_the_case_at_once_naming_it_and_leaves_no_process() {
+    let sb = Sandbox::new();
+    let args = [
+        "run",
+        "hackbench",
+        "--param",
+        "groups=1,2,3",
+        "--param",
+        "loops=5",
+        "--repeat",
+        "1",
+        "--fault",
+        "die-sender",
+        "--no-store",
+        "--json",
+        "-",
+    ];
+    let (out, left) = sb.run_json_held(&args, Duration::from_secs(60));
+    assert_eq!(left, Vec::<u32>::new(), "processes left after the cases");
+    let rs = results(&out);
+    assert_eq!(rs.len(), 6, "every case ran");
+    for r in rs {
+        assert_eq!(r["status"], "failed", "{r}");
+        assert_eq!(
+            r["reason"],
+            "sender 10 of group 0: quit after 1 message (the test-only fault die-sender)"
+        );
         assert!(r["metrics"].as_object().unwrap().is_empty());
     }
 }

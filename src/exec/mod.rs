@@ -14,7 +14,8 @@
 //! - `program`: external programs (an echo program), started with piped
 //!   stdin/stdout, dying with iolab, killed and reaped on drop.
 //! - `peers`: the two sides of a case over a mechanism, with a timeout and
-//!   a grace period; `procs`: a group of forked processes with readiness.
+//!   a grace period; `procs`: a group of forked processes with readiness,
+//!   and a watch that stops the group when one of them fails.
 //! - `cleanup`: the registry of children, threads, temp dirs and teardown
 //!   commands that Ctrl-C stops and removes.
 //! - `link`: the emulated network link in namespaces.

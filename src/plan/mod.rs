@@ -276,10 +276,11 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
         None => Ok(None),
         Some("corrupt") => Ok(Some(Fault::Corrupt)),
         Some("stall") => Ok(Some(Fault::Stall)),
+        Some("die-sender") => Ok(Some(Fault::DieSender)),
         // Not the cases': app.rs makes the store refuse the run at the end.
         Some("store") => Ok(None),
         Some(other) => Err(UsageError::new(format!(
-            "unknown fault '{other}': expected corrupt, stall or store"
+            "unknown fault '{other}': expected corrupt, stall, die-sender or store"
         ))),
     }
 }

@@ -176,3 +176,17 @@ fn the_default_precision_takes_batches_only_for_scenarios_named() {
         .precision
         .is_none());
 }
+
+#[test]
+fn the_test_only_faults_are_named_and_another_is_refused() {
+    use crate::scenario::Fault;
+    let fault = |kind: &str| plan(&["fan-in", "--fault", kind]).map(|p| p.fault);
+    assert_eq!(fault("corrupt"), Ok(Some(Fault::Corrupt)));
+    assert_eq!(fault("stall"), Ok(Some(Fault::Stall)));
+    assert_eq!(fault("die-sender"), Ok(Some(Fault::DieSender)));
+    assert_eq!(fault("store"), Ok(None));
+    assert_eq!(
+        refusal(&["fan-in", "--fault", "explode"]),
+        "unknown fault 'explode': expected corrupt, stall, die-sender or store"
+    );
+}

@@ -167,10 +167,7 @@ fn bench(
         stall: STALL,
         warmup: case.warmup_or(1),
         reps: case.repeat,
-        damage: ctx.fault.and_then(|f| match f {
-            Fault::Corrupt => Some(Damage::Corrupt),
-            Fault::Stall => None,
-        }),
+        damage: (ctx.fault == Some(Fault::Corrupt)).then_some(Damage::Corrupt),
     };
     let report = run_forked(&plan, Instant::now() + ctx.timeout)?;
     out.cpu = Some(cpu_usage(report.used));

@@ -8,8 +8,9 @@ pub mod agent;
 pub mod mech;
 
 use assert_cmd::Command;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 pub struct Sandbox {
     pub dir: tempfile::TempDir,
@@ -95,6 +96,46 @@ impl Sandbox {
             .stderr
             .clone();
         String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
+impl Sandbox {
+    /// Runs `iolab ARGS` (JSON on stdout, at least a page of it) into a
+    /// pipe of one page, which holds iolab once every case has ended and
+    /// its JSON comes out; returns the JSON and iolab's child processes at
+    /// that moment. Fails if no output comes within `limit` (a hang guard,
+    /// not a timing claim), or if anything is left in TMPDIR.
+    pub fn run_json_held(&self, args: &[&str], limit: Duration) -> (serde_json::Value, Vec<u32>) {
+        use rustix::event::{poll, PollFd, PollFlags};
+        let (rx, tx) = rustix::pipe::pipe().unwrap();
+        let page = rustix::pipe::fcntl_setpipe_size(&tx, 4096).unwrap();
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("iolab"))
+            .args(args)
+            .env("TMPDIR", self.tmp())
+            .env("XDG_DATA_HOME", self.dir.path().join("data"))
+            .env_remove("CI")
+            .stdout(std::process::Stdio::from(tx))
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let timeout = rustix::time::Timespec::try_from(limit).unwrap();
+        let mut fds = [PollFd::new(&rx, PollFlags::IN)];
+        if poll(&mut fds, Some(&timeout)).unwrap() == 0 {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("iolab {args:?} printed nothing within {limit:?}: a hang");
+        }
+        let children = children_of(child.id());
+        let mut out = Vec::new();
+        std::fs::File::from(rx).read_to_end(&mut out).unwrap();
+        assert!(child.wait().unwrap().success(), "iolab {args:?} failed");
+        assert!(
+            out.len() > page,
+            "{} bytes of output fit the pipe of {page}: iolab was not held",
+            out.len()
+        );
+        self.assert_tmp_empty();
+        (json(&out), children)
     }
 }
 

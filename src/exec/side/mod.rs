@@ -35,7 +35,7 @@ use std::time::Instant;
 
 pub(crate) use process::fork;
 pub(crate) use scoped::both;
-pub(crate) use status::{tick, wait_any, wait_ready};
+pub(crate) use status::{tick, wait_any, wait_ready, watch};
 
 /// What a side is and where it runs.
 #[derive(Debug, Clone, Copy)]

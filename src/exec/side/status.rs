@@ -1,6 +1,7 @@
 //! Watching sides through their status pipes: "ready" bytes, then the
 //! report, then end of file when the side has ended. One poll covers any
-//! set of sides, threads and processes alike.
+//! set of sides, threads and processes alike, so a group's owner learns
+//! of a side that failed while the others still wait for it (`watch`).
 
 use super::{Side, Task, READY};
 use crate::exec::cleanup;
@@ -61,6 +62,56 @@ pub(crate) fn wait_ready<S: BorrowMut<Side>>(
         check(deadline).map_err(|e| e.context(format!("waiting for the {roles} to be ready")))?;
         poll_sides(sides, left(deadline), |s| !s.ready);
     }
+}
+
+/// Waits until the first `awaited` of `sides` have ended. A side that
+/// fails meanwhile (its body erred or panicked, or it died without a
+/// report) ends the wait at once: the others, which may be waiting for
+/// what it would have sent, are killed, and the error is its reason,
+/// named `name(index)`. Ctrl-C and `deadline` kill them all too.
+pub(crate) fn watch<S: BorrowMut<Side>>(
+    sides: &mut [S],
+    awaited: usize,
+    deadline: Instant,
+    name: impl Fn(usize) -> String,
+) -> anyhow::Result<()> {
+    let mut seen = vec![false; sides.len()];
+    loop {
+        if let Some(err) = first_failure(sides, &mut seen, &name) {
+            kill_all(sides);
+            return Err(err);
+        }
+        let Some(waiting) = (0..awaited).find(|i| !sides[*i].borrow().ended) else {
+            return Ok(());
+        };
+        if let Err(e) = check(deadline) {
+            kill_all(sides);
+            return Err(e.context(format!("waiting for the {}", name(waiting))));
+        }
+        poll_sides(sides, left(deadline), |_| true);
+    }
+}
+
+/// The first side that ended since the last look (`seen`) with anything
+/// but a value, and its reason.
+fn first_failure<S: BorrowMut<Side>>(
+    sides: &mut [S],
+    seen: &mut [bool],
+    name: impl Fn(usize) -> String,
+) -> Option<anyhow::Error> {
+    (0..sides.len()).find_map(|i| {
+        let side = sides[i].borrow_mut();
+        if seen[i] || !side.ended {
+            return None;
+        }
+        seen[i] = true;
+        let ended = side.take::<serde::de::IgnoredAny>();
+        ended.into_result(&name(i)).err()
+    })
+}
+
+fn kill_all<S: BorrowMut<Side>>(sides: &[S]) {
+    sides.iter().for_each(|s| s.borrow().kill());
 }
 
 /// The reason a side that ended (or began its report) before it was

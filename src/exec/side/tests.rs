@@ -1,8 +1,9 @@
 //! The side handle in both modes: results and accounting come back, a
 //! failing side's error comes back, a side that hangs is killed at the
 //! deadline (a thread is interrupted), the start barrier reports a side
-//! that failed before it was ready, and a forked side of a group keeps
-//! only its own body.
+//! that failed before it was ready, a group's watch stops the others when
+//! one fails or dies, and a forked side of a group keeps only its own
+//! body.
 
 use super::*;
 use crate::sys::rusage::{usage, Who};
@@ -10,6 +11,15 @@ use rustix::pipe::{pipe_with, PipeFlags};
 use std::time::Duration;
 
 const MODES: [Mode; 2] = [Mode::Threads, Mode::Processes];
+
+/// A thread that panics holds std's backtrace lock while it prints; a
+/// process forked meanwhile would hang on it when it makes an error (anyhow
+/// captures a backtrace under RUST_BACKTRACE=1). So the tests that panic on
+/// purpose and those whose forked sides fail take turns.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
 
 fn soon() -> Instant {
     Instant::now() + Duration::from_secs(30)
@@ -45,6 +55,7 @@ fn a_side_returns_its_value_and_what_its_body_cost() {
 
 #[test]
 fn a_failing_side_s_error_comes_back() {
+    let _serial = serial();
     for mode in MODES {
         let failing = start(
             Spec::new("worker", mode),
@@ -112,6 +123,7 @@ fn a_thread_that_hangs_is_interrupted_out_of_its_blocking_call() {
 
 #[test]
 fn waiting_for_readiness_reports_a_side_that_failed_first() {
+    let _serial = serial();
     for mode in MODES {
         let mut ready = start(Spec::new("server", mode), |r: &Ready| {
             r.signal()?;
@@ -128,6 +140,77 @@ fn waiting_for_readiness_reports_a_side_that_failed_first() {
         wait_ready(&mut [&mut ready], soon()).unwrap();
         assert_eq!(ready.finish::<u64>(soon()).unwrap(), 7, "{mode:?}");
     }
+}
+
+/// Waits long enough to be killed, but ends (well) within a test's
+/// deadline: tests run in parallel, and a process forked by one may hold
+/// another's status pipe that much longer.
+fn linger(_: &Ready) -> anyhow::Result<()> {
+    std::thread::sleep(Duration::from_secs(5));
+    Ok(())
+}
+
+/// Dies without a report, as a crash would.
+fn die(_: &Ready) -> anyhow::Result<()> {
+    let me = rustix::process::getpid();
+    rustix::process::kill_process(me, rustix::process::Signal::KILL)?;
+    anyhow::bail!("outlived SIGKILL")
+}
+
+fn gone(side: &Side) -> bool {
+    let Task::Process { pid, .. } = side.task else {
+        panic!("a process side")
+    };
+    let pid = rustix::process::Pid::from_raw(pid).unwrap();
+    rustix::process::test_kill_process(pid) == Err(rustix::io::Errno::SRCH)
+}
+
+#[test]
+fn a_side_that_fails_or_dies_stops_its_waiting_group_naming_it() {
+    let _serial = serial();
+    let name = |i: usize| format!("worker {i}");
+    let fail = |_: &Ready| -> anyhow::Result<()> { anyhow::bail!("no luck") };
+    for (body, why) in [
+        (
+            fail as fn(&Ready) -> anyhow::Result<()>,
+            "worker 2: no luck",
+        ),
+        (
+            die,
+            "the worker 2 ended without a report (killed or crashed)",
+        ),
+    ] {
+        let mut sides: Vec<Side> = (0..2)
+            .map(|_| start(Spec::new("worker", Mode::Processes), linger).unwrap())
+            .collect();
+        sides.push(start(Spec::new("worker", Mode::Processes), body).unwrap());
+        let err = watch(&mut sides, 3, soon(), name).unwrap_err();
+        assert_eq!(format!("{err:#}"), why);
+        for side in sides.iter_mut() {
+            side.take::<()>();
+        }
+        assert!(
+            sides.iter().all(gone),
+            "the waiting sides were killed and reaped"
+        );
+    }
+}
+
+#[test]
+fn a_watch_ends_when_the_awaited_sides_have_and_times_out_otherwise() {
+    let name = |i: usize| format!("worker {i}");
+    let ok = |_: &Ready| -> anyhow::Result<u64> { Ok(7) };
+    let mut sides = vec![
+        start(Spec::new("worker", Mode::Processes), ok).unwrap(),
+        start(Spec::new("worker", Mode::Processes), linger).unwrap(),
+    ];
+    watch(&mut sides, 1, soon(), name).unwrap();
+    assert!(sides[0].ended());
+    let deadline = Instant::now() + Duration::from_millis(200);
+    let err = watch(&mut sides, 2, deadline, name).unwrap_err();
+    assert_eq!(format!("{err:#}"), "waiting for the worker 1: timed out");
+    let mut first = sides.remove(0);
+    assert!(matches!(first.take::<u64>(), Ended::Done(7, _)));
 }
 
 /// The first side reads a pipe to its end; the second holds the write end
@@ -166,6 +249,7 @@ fn each_side_of_a_group_keeps_only_its_own_body() {
 
 #[test]
 fn both_returns_what_each_borrowing_thread_returned() {
+    let _serial = serial();
     let shared = std::sync::atomic::AtomicU64::new(0);
     let (a, b) = both(
         [None, None],

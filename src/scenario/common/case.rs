@@ -18,6 +18,9 @@ pub(crate) enum Fault {
     /// The side that answers sleeps once for `STALL`, half-way through
     /// the first repetition (pingpong's echoer).
     Stall,
+    /// One sender of fan-in or hackbench quits with an error after the
+    /// start, its messages unsent; other scenarios ignore it.
+    DieSender,
 }
 
 /// How long the test-only stall lasts.

@@ -21,7 +21,18 @@ pub(crate) struct Timing {
     pub(crate) duration_ns: u64,
     pub(crate) interval_ns: u64,
     pub(crate) slow_ns: u64,
+    /// Both sides call (`both`, `both+hogs`): each goes on past the
+    /// duration until it has moved a message (see `FIRST_WAIT_NS`).
+    pub(crate) overlap: bool,
 }
+
+/// How much longer than the duration a side of `both` may call for its
+/// first message. Each side's duration runs from when it starts, so under
+/// load one side could start and end before the other has begun, and over
+/// a channel that keeps nothing for later (a futex's counter read only
+/// while the reader calls, a signal that needs its receiver's thread)
+/// not one message would pass.
+const FIRST_WAIT_NS: u64 = 10_000_000_000;
 
 /// What the channel carries: one byte of a counter mod 256, an eventfd
 /// counter, or bytes whose order cannot be checked (UDP may drop some).
@@ -182,7 +193,7 @@ fn timed_calls(
         if t1 >= boundary {
             close_interval(&mut out, &mut acc, boundary - timing.interval_ns - start);
             boundary += timing.interval_ns;
-            if t1 - start >= timing.duration_ns || cleanup::cancelled() {
+            if over(&timing, t1 - start, out.transfers) || cleanup::cancelled() {
                 break;
             }
         }
@@ -205,6 +216,13 @@ fn timed_calls(
     Ok(out)
 }
 
+/// Whether a side that has called for `ran_ns` and moved `transfers`
+/// messages is done.
+fn over(timing: &Timing, ran_ns: u64, transfers: u64) -> bool {
+    let waiting = timing.overlap && transfers == 0 && ran_ns < timing.duration_ns + FIRST_WAIT_NS;
+    ran_ns >= timing.duration_ns && !waiting
+}
+
 fn close_interval(out: &mut CallReport, acc: &mut Acc, since_start_ns: u64) {
     out.series.push(Interval {
         start_s: since_start_ns as f64 / 1e9,
@@ -214,4 +232,28 @@ fn close_interval(out: &mut CallReport, acc: &mut Acc, since_start_ns: u64) {
     });
     out.slow += acc.slow;
     *acc = Acc::default();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A channel on which nothing passes until long (100 durations) after
+    /// the side started, as when its peer starts late under load.
+    fn late_peer(overlap: bool) -> CallReport {
+        let timing = Timing {
+            duration_ns: 5_000_000,
+            interval_ns: 1_000_000,
+            slow_ns: 1_000_000,
+            overlap,
+        };
+        let from = now_ns() + 100 * timing.duration_ns;
+        timed_calls(timing, || Ok((now_ns() >= from).then_some(1))).unwrap()
+    }
+
+    #[test]
+    fn a_side_of_both_calls_on_until_its_first_message_and_a_lone_side_does_not() {
+        assert!(late_peer(true).transfers > 0);
+        assert_eq!(late_peer(false).transfers, 0);
+    }
 }

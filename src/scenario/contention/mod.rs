@@ -153,6 +153,7 @@ impl Scenario for Contention {
             duration_ns: case.int(&DURATION),
             interval_ns: case.int(&INTERVAL),
             slow_ns: case.int(&SLOW),
+            overlap: test.starts_with("both"),
         };
         let caps = case.mech.expect("contention runs over mechanisms").caps();
         let payload = match (caps.counter, caps.reliable) {

@@ -257,7 +257,7 @@ fn start(
             go: &go_rx,
             stop,
             credit: credits.as_ref().map(|c| (&c.pipes[i].0, c.window)),
-            corrupt: victim == Some(i),
+            fault: ctx.fault.filter(|_| victim == Some(i)),
         };
         sides.push(procs::spawn("sender", cpus[1], |r| {
             sender::run(ep, cfg, r)
@@ -274,9 +274,16 @@ type Ended = (
     Vec<anyhow::Result<(SenderOut, Usage)>>,
 );
 
-/// The receiver's report, then the senders'; they get a grace period
+/// Waits for the receiver; a process that fails first fails the case at
+/// once, naming it (the receiver would wait for a dead sender's messages).
+/// Then the receiver's report, then the senders'; they get a grace period
 /// after a clean receiver, none after one that gave up.
-fn finish(rcv: Child, sides: Vec<Child>, deadline: Instant) -> anyhow::Result<Ended> {
+fn finish(mut rcv: Child, mut sides: Vec<Child>, deadline: Instant) -> anyhow::Result<Ended> {
+    let mut all: Vec<&mut Child> = std::iter::once(&mut rcv).chain(&mut sides).collect();
+    procs::watch(&mut all, 1, deadline, |i| match i {
+        0 => "receiver".into(),
+        i => format!("sender {}", i - 1),
+    })?;
     let r = rcv.finish_with_usage::<ReceiverOut>(deadline);
     let clean = matches!(&r, Ok((o, _)) if o.side.mismatch.is_none());
     let grace = if clean { GRACE } else { Duration::ZERO };
@@ -301,16 +308,7 @@ fn settle(out: &mut CaseResult, (r, s): Ended, shape: Shape) {
     };
     let (rcv, rcv_usage) = match r {
         Ok(ok) => ok,
-        Err(e) => {
-            let sender = s
-                .iter()
-                .enumerate()
-                .find_map(|(i, x)| x.as_ref().err().map(|e| format!("; sender {i}: {e:#}")));
-            return fail(
-                out,
-                format!("receiver: {e:#}{}", sender.unwrap_or_default()),
-            );
-        }
+        Err(e) => return fail(out, format!("{e:#}")),
     };
     out.verified = Some(Verified {
         ok: rcv.side.mismatch.is_none(),

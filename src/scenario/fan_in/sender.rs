@@ -6,6 +6,7 @@
 use crate::exec::procs::Ready;
 use crate::mechanism::BoxEndpoint;
 use crate::scenario::common::tagged::Tagged;
+use crate::scenario::Fault;
 use crate::sys::shared::SharedCounters;
 use rustix::fd::OwnedFd;
 use serde::{Deserialize, Serialize};
@@ -25,8 +26,9 @@ pub(crate) struct SenderCfg<'a> {
     pub(crate) stop: &'a SharedCounters,
     /// (credit pipe's read end, window) over an unreliable channel.
     pub(crate) credit: Option<(&'a OwnedFd, u64)>,
-    /// Damage the first message: the test-only fault.
-    pub(crate) corrupt: bool,
+    /// The test-only fault, on this sender: damage its first message, or
+    /// quit with an error right after sending it.
+    pub(crate) fault: Option<Fault>,
 }
 
 pub(crate) fn run(
@@ -46,11 +48,14 @@ pub(crate) fn run(
     let mut seq = 0u64;
     loop {
         Tagged::stamp(&mut msg, cfg.id, seq);
-        if cfg.corrupt && seq == 0 {
+        if cfg.fault == Some(Fault::Corrupt) && seq == 0 {
             Tagged::corrupt(&mut msg);
         }
         send(ep, &msg, &mut credit, seq)?;
         seq += 1;
+        if cfg.fault == Some(Fault::DieSender) {
+            anyhow::bail!("quit after {seq} message (the test-only fault die-sender)");
+        }
         if cfg.stop.get(0).load(Ordering::Relaxed) != 0 {
             break;
         }

@@ -19,7 +19,7 @@ use crate::scenario::common::fd_budget::{raise_nofile, restore_nofile, FdBudget}
 use crate::scenario::common::side::cpu_usage;
 use crate::scenario::common::verdict;
 use crate::scenario::{
-    CaseCtx, CaseSpec, MetricSpec, Mode, ParamKind, ParamSpec, Scenario, Unsupported,
+    CaseCtx, CaseSpec, Fault, MetricSpec, Mode, ParamKind, ParamSpec, Scenario, Unsupported,
 };
 use crate::sys::rusage::Usage;
 use std::collections::BTreeMap;
@@ -158,7 +158,7 @@ fn repetitions(case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::
             loops,
             cpus,
         };
-        match once(case, ctx, shape, fault.is_some(), &mut t)? {
+        match once(case, ctx, shape, fault, &mut t)? {
             Some(why) => {
                 record(out, &t, false);
                 out.status = Status::Failed;
@@ -190,7 +190,7 @@ fn once(
     case: &CaseSpec,
     ctx: &CaseCtx,
     shape: Shape,
-    corrupt: bool,
+    fault: Option<Fault>,
     t: &mut Tallied,
 ) -> anyhow::Result<Option<String>> {
     let mech = case.mech.expect("a mechanism");
@@ -214,7 +214,7 @@ fn once(
         for index in 0..PER_GROUP {
             let at = Place { group: g, index };
             let eps: Vec<&mut BoxEndpoint> = group.iter_mut().map(|(a, _)| a).collect();
-            let bad = corrupt && g == 0 && index == PER_GROUP / 2;
+            let bad = fault.filter(|_| g == 0 && index == PER_GROUP / 2);
             let body = |r: &procs::Ready| workers::sender(eps, at, shape.loops, &go_rx, bad, r);
             senders.push(procs::spawn("sender", shape.cpus[1], body)?);
         }
@@ -223,6 +223,7 @@ fn once(
     procs::wait_ready(senders.as_mut_slice(), deadline)?;
     let start = Instant::now();
     mechanism::write_all_fd(&go_tx, b"g")?;
+    watch(&mut receivers, &mut senders, deadline)?;
     let mut mismatch = None;
     for side in receivers {
         let (got, usage) = side.finish_with_usage::<Received>(deadline)?;
@@ -238,6 +239,23 @@ fn once(
     }
     t.seconds.push(start.elapsed().as_secs_f64());
     Ok(mismatch)
+}
+
+/// Waits until every process has ended; one that fails stops the rest at
+/// once and fails the case, named by its place (its group's receivers
+/// would wait for its messages).
+fn watch(receivers: &mut [Child], senders: &mut [Child], deadline: Instant) -> anyhow::Result<()> {
+    let r = receivers.len();
+    let mut all: Vec<&mut Child> = receivers.iter_mut().chain(senders).collect();
+    let n = all.len();
+    procs::watch(&mut all, n, deadline, |i| {
+        let (role, i) = if i < r {
+            ("receiver", i)
+        } else {
+            ("sender", i - r)
+        };
+        format!("{role} {} of group {}", i % PER_GROUP, i / PER_GROUP)
+    })
 }
 
 /// The verification, the receivers and the senders as two sides, and the

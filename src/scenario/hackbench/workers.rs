@@ -8,6 +8,7 @@
 use crate::exec::procs::Ready;
 use crate::mechanism::BoxEndpoint;
 use crate::scenario::common::tagged::{Tagged, Tally};
+use crate::scenario::Fault;
 use rustix::fd::OwnedFd;
 use serde::{Deserialize, Serialize};
 
@@ -63,14 +64,15 @@ pub(crate) fn receiver(
     Ok(out)
 }
 
-/// Sends `loops` rounds to every receiver of the group; with `corrupt`,
-/// damages its first message to the first receiver (the test-only fault).
+/// Sends `loops` rounds to every receiver of the group. The test-only
+/// fault damages its first message to the first receiver, or makes it quit
+/// with an error after that message.
 pub(crate) fn sender(
     mut eps: Vec<&mut BoxEndpoint>,
     at: Place,
     loops: u64,
     go: &OwnedFd,
-    corrupt: bool,
+    fault: Option<Fault>,
     ready: &Ready,
 ) -> anyhow::Result<usize> {
     let tagged = Tagged::new(MESSAGE)?;
@@ -80,10 +82,13 @@ pub(crate) fn sender(
     for round in 0..loops {
         for (to, ep) in eps.iter_mut().enumerate() {
             Tagged::stamp(&mut msg, at.index as u32, round);
-            if corrupt && round == 0 && to == 0 {
+            if fault == Some(Fault::Corrupt) && round == 0 && to == 0 {
                 Tagged::corrupt(&mut msg);
             }
             ep.send(&msg)?;
+            if fault == Some(Fault::DieSender) {
+                anyhow::bail!("quit after 1 message (the test-only fault die-sender)");
+            }
         }
     }
     Ok(crate::measure::pin::current_cpu())
