@@ -8,7 +8,6 @@
 mod common;
 use common::{results, Sandbox};
 use serde_json::Value;
-use std::time::Duration;
 
 fn run(sb: &Sandbox, extra: &[&str]) -> Value {
     let mut args = vec!["run", "hackbench", "--no-store", "--json", "-"];
@@ -122,18 +121,11 @@ fn a_sender_that_quits_fails_the_case_at_once_naming_it_and_leaves_no_process() 
         "--json",
         "-",
     ];
-    let (out, left) = sb.run_json_held(&args, Duration::from_secs(60));
-    assert_eq!(left, Vec::<u32>::new(), "processes left after the cases");
-    let rs = results(&out);
-    assert_eq!(rs.len(), 6, "every case ran");
-    for r in rs {
-        assert_eq!(r["status"], "failed", "{r}");
-        assert_eq!(
-            r["reason"],
-            "sender 10 of group 0: quit after 1 message (the test-only fault die-sender)"
-        );
-        assert!(r["metrics"].as_object().unwrap().is_empty());
-    }
+    let out = sb.run_failing_at_once(
+        &args,
+        "sender 10 of group 0: quit after 1 message (the test-only fault die-sender)",
+    );
+    assert_eq!(results(&out).len(), 6, "every case ran");
 }
 
 #[test]
