@@ -144,17 +144,7 @@ fn min_effect_is_a_percentage_of_zero_or_more() {
 }
 
 fn graded(mut r: CaseResult, grade: crate::model::Grade, cause: &str) -> CaseResult {
-    r.noise = Some(crate::model::Noise {
-        grade,
-        causes: vec![cause.into()],
-        steal_pct: None,
-        other_load_pct: None,
-        other_runnable: None,
-        freq_change_pct: None,
-        throttle_events: None,
-        irq_per_s: None,
-        migrated: false,
-    });
+    r.noise = Some(fixtures::noise(grade, &[cause]));
     r
 }
 

@@ -231,15 +231,8 @@ mod tests {
             stopped_by: Some("repetition cap 20".into()),
         });
         ok.noise = Some(crate::model::Noise {
-            grade: crate::model::Grade::Noisy,
-            causes: vec!["steal 3%".into()],
             steal_pct: Some(3.0),
-            other_load_pct: None,
-            other_runnable: None,
-            freq_change_pct: None,
-            throttle_events: None,
-            irq_per_s: None,
-            migrated: false,
+            ..fixtures::noise(crate::model::Grade::Noisy, &["steal 3%"])
         });
         let (header, rows) = parse(&run);
         assert_eq!(header[19..], ["ci_low", "ci_high", "noise"]);

@@ -120,15 +120,8 @@ fn f_titles(run: &Run) -> Vec<String> {
 fn disturbed_results_are_warned_about_with_their_causes() {
     let mut run = fixtures::run();
     let noise = |grade, cause: &str| crate::model::Noise {
-        grade,
-        causes: vec![cause.to_string()],
-        steal_pct: None,
-        other_load_pct: None,
-        other_runnable: None,
-        freq_change_pct: None,
-        throttle_events: None,
-        irq_per_s: None,
         migrated: grade == Grade::Disturbed,
+        ..fixtures::noise(grade, &[cause])
     };
     run.results[0].noise = Some(noise(Grade::Noisy, "steal 3%"));
     run.results[3].noise = Some(noise(Grade::Disturbed, "migrated"));

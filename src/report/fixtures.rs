@@ -295,3 +295,19 @@ fn series_result() -> CaseResult {
         .collect();
     r
 }
+
+/// A noise judgement of `grade` for `causes`, with no readings: tests set
+/// the fields they look at over it.
+pub(crate) fn noise(grade: Grade, causes: &[&str]) -> Noise {
+    Noise {
+        grade,
+        causes: causes.iter().map(|c| c.to_string()).collect(),
+        steal_pct: None,
+        other_load_pct: None,
+        other_runnable: None,
+        freq_change_pct: None,
+        throttle_events: None,
+        irq_per_s: None,
+        migrated: false,
+    }
+}

@@ -105,7 +105,7 @@ pub(crate) fn notes(results: &[&CaseResult]) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Noise, Precision};
+    use crate::model::Precision;
     use std::collections::BTreeMap;
 
     fn result(reached: bool, stopped_by: Option<&str>) -> CaseResult {
@@ -160,17 +160,7 @@ mod tests {
     #[test]
     fn the_noise_cell_is_empty_when_clean() {
         let mut r = result(true, None);
-        let mut n = Noise {
-            grade: Grade::Clean,
-            causes: vec![],
-            steal_pct: None,
-            other_load_pct: None,
-            other_runnable: None,
-            freq_change_pct: None,
-            throttle_events: None,
-            irq_per_s: None,
-            migrated: false,
-        };
+        let mut n = crate::report::fixtures::noise(Grade::Clean, &[]);
         r.noise = Some(n.clone());
         assert_eq!(noise_cell(&r), "");
         n.grade = Grade::Noisy;
