@@ -84,10 +84,7 @@ where
     FA: SideFn<R>,
     FB: SideFn<R>,
 {
-    let mech = case.mech.expect("a two-sided scenario has a mechanism");
-    let placement = case
-        .placement
-        .expect("a two-sided scenario has a placement");
+    let (mech, placement) = two_sided::mech_and_placement(case);
     let cpus = round_robin(placement, n, &allowed_cpus()).map_err(Unsupported)?;
     let mut pairs = Vec::with_capacity(n as usize);
     for (i, cpus) in (0..n).zip(cpus) {

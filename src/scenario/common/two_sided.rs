@@ -5,7 +5,7 @@
 use crate::exec::peers::{run_pair, Pair, SideFn, SideResult};
 use crate::exec::remote::client::{run_remote, Remote};
 use crate::measure::pin;
-use crate::mechanism::BoxEndpoint;
+use crate::mechanism::{BoxEndpoint, Mechanism};
 use crate::model::{CaseResult, Status, Verified};
 use crate::scenario::common::side::{cpu_usage, SideOut};
 use crate::scenario::{CaseCtx, CaseSpec, Unsupported};
@@ -22,10 +22,7 @@ where
     FA: SideFn<R>,
     FB: SideFn<R>,
 {
-    let mech = case.mech.expect("a two-sided scenario has a mechanism");
-    let placement = case
-        .placement
-        .expect("a two-sided scenario has a placement");
+    let (mech, placement) = mech_and_placement(case);
     let cpus = pin::choose(placement).map_err(Unsupported)?;
     let ends: (BoxEndpoint, BoxEndpoint) = mech.connect(ctx.dir, &case.values)?;
     run_pair(Pair {
@@ -36,6 +33,15 @@ where
         sides: (a, b),
         _report: std::marker::PhantomData,
     })
+}
+
+/// The mechanism and placement every local two-sided case has.
+pub(crate) fn mech_and_placement(case: &CaseSpec) -> (&'static dyn Mechanism, pin::Placement) {
+    let mech = case.mech.expect("a two-sided scenario has a mechanism");
+    let placement = case
+        .placement
+        .expect("a two-sided scenario has a placement");
+    (mech, placement)
 }
 
 /// Runs `a` here, on the placement's first CPU, and `far` on the case's
