@@ -33,6 +33,19 @@ fn noise() -> Noise {
     }
 }
 
+/// The judgement of a case between `before` and `after` on a machine of
+/// two online CPUs at 100 Hz.
+fn judged(before: &Reading, after: &Reading, sides_cpus: &[Vec<usize>], pinned: bool) -> Noise {
+    judge(&Seen {
+        before,
+        after,
+        sides_cpus,
+        pinned,
+        online: 2,
+        hz: 100,
+    })
+}
+
 fn graded(change: impl FnOnce(&mut Noise)) -> (Grade, Vec<String>) {
     let mut n = noise();
     change(&mut n);
@@ -63,15 +76,7 @@ fn frequency_and_throttling_come_from_the_sysfs_tree() {
     let after = Reading::parse(&text, INTERRUPTS, &fixture("after/"), 0);
     assert_eq!(before.freq_khz, vec![Some(2_400_000), Some(2_400_000)]);
     assert_eq!(before.throttles, vec![Some(3), Some(7)]);
-    let sides = [vec![0], vec![1]];
-    let n = judge(&Seen {
-        before: &before,
-        after: &after,
-        sides_cpus: &sides,
-        pinned: true,
-        online: 2,
-        hz: 100,
-    });
+    let n = judged(&before, &after, &[vec![0], vec![1]], true);
     assert_eq!(n.freq_change_pct, Some(25.0));
     assert_eq!(n.throttle_events, Some(2));
     assert_eq!(n.grade, Grade::Disturbed);
@@ -95,24 +100,15 @@ fn steal_and_other_load_are_shares_of_the_sides_cpus() {
         100_000_000,
     );
     (before.at_ns, after.at_ns) = (0, 1_000_000_000);
-    let seen = |sides_cpus, pinned| Seen {
-        before: &before,
-        after: &after,
-        sides_cpus,
-        pinned,
-        online: 2,
-        hz: 100,
-    };
-    let still = [vec![0], vec![0]];
-    let n = judge(&seen(&still, true));
+    let n = judged(&before, &after, &[vec![0], vec![0]], true);
     assert_eq!(n.steal_pct, Some(5.0));
     assert_eq!(n.other_load_pct, Some(30.0));
     assert_eq!(n.other_runnable, Some(1));
     assert!(!n.migrated);
     assert_eq!(n.label(), "disturbed: other load 30%, steal 5%");
     let moved = [vec![0], vec![0, 1]];
-    assert!(!judge(&seen(&moved, false)).migrated);
-    let pinned = judge(&seen(&moved, true));
+    assert!(!judged(&before, &after, &moved, false).migrated);
+    let pinned = judged(&before, &after, &moved, true);
     assert!(pinned.migrated);
     assert_eq!(pinned.other_load_pct, Some(65.0));
     assert_eq!(pinned.causes[0], "migrated");
@@ -122,15 +118,7 @@ fn steal_and_other_load_are_shares_of_the_sides_cpus() {
 fn too_few_ticks_are_not_judged() {
     let before = Reading::parse(&stat("0 0 0 0", "0 0 0 0", 1), "", Path::new("/x"), 0);
     let after = Reading::parse(&stat("9 0 0 0", "0 0 0 0", 1), "", Path::new("/x"), 0);
-    let sides = [vec![0]];
-    let n = judge(&Seen {
-        before: &before,
-        after: &after,
-        sides_cpus: &sides,
-        pinned: true,
-        online: 2,
-        hz: 100,
-    });
+    let n = judged(&before, &after, &[vec![0]], true);
     assert_eq!((n.steal_pct, n.other_load_pct), (None, None));
     assert_eq!(n.grade, Grade::Clean);
     assert_eq!(n.label(), "clean");
