@@ -7,7 +7,7 @@
 
 mod common;
 
-use common::agent::{wait_until, Agent, Net, Raw, BOUND, VERSION};
+use common::agent::{wait_exit, wait_until, Agent, Net, Raw, BOUND, VERSION};
 use common::{alive, results, Sandbox};
 use std::process::Stdio;
 use std::time::Instant;
@@ -191,11 +191,7 @@ fn the_agent_killed_mid_case_fails_it_in_bounded_time_and_the_run_goes_on() {
     let far = agent.await_far_side();
     agent.child.kill().unwrap();
     let killed = Instant::now();
-    wait_until(
-        || client.try_wait().unwrap().is_some(),
-        "the client to finish",
-    );
-    assert!(client.wait().unwrap().success());
+    assert!(wait_exit(&mut client, "the client to finish").success());
     assert!(killed.elapsed() < BOUND);
     wait_until(|| !alive(far), "the far side to die with its agent");
     let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
@@ -242,11 +238,7 @@ fn a_link_that_drops_mid_case_fails_it_in_bounded_time() {
         let _ = client.wait();
         return; // on loopback (said so): there is no link to drop
     }
-    wait_until(
-        || client.try_wait().unwrap().is_some(),
-        "the client to finish",
-    );
-    assert!(client.wait().unwrap().success());
+    assert!(wait_exit(&mut client, "the client to finish").success());
     let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
     let why = &reasons(&run)[0];
     eprintln!("{why}");
@@ -278,11 +270,10 @@ fn ctrl_c_stops_a_remote_case_and_the_agent_stops_its_side() {
     let far = agent.await_far_side();
     let pid = rustix::process::Pid::from_raw(client.id() as i32).unwrap();
     rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
-    wait_until(
-        || client.try_wait().unwrap().is_some(),
-        "the client to stop",
+    assert_eq!(
+        wait_exit(&mut client, "the client to stop").code(),
+        Some(130)
     );
-    assert_eq!(client.wait().unwrap().code(), Some(130));
     assert!(!json.exists(), "an interrupted run writes nothing");
     wait_until(|| !alive(far), "the agent to stop the far side");
     assert_ok(&agent.run(&sb, SMALL));
@@ -297,11 +288,7 @@ fn once_serves_one_client_then_exits() {
     let run = agent.run(&sb, &both);
     assert_eq!(results(&run).len(), 2);
     assert_ok(&run);
-    wait_until(
-        || agent.child.try_wait().unwrap().is_some(),
-        "the agent to exit",
-    );
-    assert!(agent.child.wait().unwrap().success());
+    assert!(wait_exit(&mut agent.child, "the agent to exit").success());
 }
 
 #[test]
@@ -336,11 +323,10 @@ fn sigterm_stops_an_agent_that_waits_on_a_connected_client() {
     assert_eq!(raw.hello(VERSION, None).reply().unwrap()["type"], "welcome");
     let pid = rustix::process::Pid::from_raw(agent.pid() as i32).unwrap();
     rustix::process::kill_process(pid, rustix::process::Signal::TERM).unwrap();
-    wait_until(
-        || agent.child.try_wait().unwrap().is_some(),
-        "the agent to exit",
+    assert_eq!(
+        wait_exit(&mut agent.child, "the agent to exit").code(),
+        Some(143)
     );
-    assert_eq!(agent.child.wait().unwrap().code(), Some(143));
     // The session may have said why it ends before the process did.
     if let Some(reply) = raw.reply() {
         assert_eq!(reply["message"], "the agent was stopped");

@@ -169,10 +169,7 @@ impl Agent {
             rustix::process::Pid::from_raw(pid as i32).unwrap(),
             rustix::process::Signal::TERM,
         );
-        wait_until(
-            || self.child.try_wait().unwrap().is_some(),
-            "the agent to exit",
-        );
+        wait_exit(&mut self.child, "the agent to exit");
         let names: Vec<String> = self
             .ns
             .take()
@@ -211,6 +208,12 @@ fn follow(stderr: impl Read + Send + 'static) -> (Arc<Mutex<String>>, mpsc::Rece
         }
     });
     (log, rx)
+}
+
+/// Waits (at most `BOUND`) for `child` to exit; how it exited.
+pub fn wait_exit(child: &mut std::process::Child, what: &str) -> std::process::ExitStatus {
+    wait_until(|| child.try_wait().unwrap().is_some(), what);
+    child.wait().unwrap()
 }
 
 pub fn wait_until(mut done: impl FnMut() -> bool, what: &str) {
