@@ -8,7 +8,7 @@
 //! the ring. This is the floor under every blocking mechanism.
 
 use super::shm::{closed, Layout, SideWaker, WakeFor, WakeMode, LINE};
-use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
+use super::{word_of, word_room, BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
 use crate::sys::shared::SharedRegion;
 use rustix::thread::futex;
 use std::io;
@@ -82,8 +82,7 @@ impl FutexEndpoint {
 
     /// Takes the counter's value if there is one (zero is "nothing").
     fn take(&self, buf: &mut [u8]) -> io::Result<bool> {
-        let len = buf.len();
-        let buf: &mut [u8; 8] = buf.try_into().map_err(|_| wrong_size(len))?;
+        let buf = word_room(buf, RULE)?;
         match Self::counter(&self.region, 1 - self.side).swap(0, Ordering::Acquire) {
             0 => Ok(false),
             value => {
@@ -94,17 +93,15 @@ impl FutexEndpoint {
     }
 }
 
-fn wrong_size(len: usize) -> io::Error {
-    let why = format!("a futex message is the 8-byte counter, not {len} bytes");
-    io::Error::new(io::ErrorKind::InvalidInput, why)
-}
+/// What a futex message is, for the error of one of another size.
+const RULE: &str = "a futex message is the 8-byte counter";
 
 impl Endpoint for FutexEndpoint {
     fn send(&mut self, msg: &[u8]) -> io::Result<()> {
         self.used = true;
-        let value: [u8; 8] = msg.try_into().map_err(|_| wrong_size(msg.len()))?;
+        let value = word_of(msg, RULE)?;
         let counter = Self::counter(&self.region, self.side);
-        counter.fetch_add(u64::from_ne_bytes(value), Ordering::Release);
+        counter.fetch_add(value, Ordering::Release);
         self.waker.notify(WakeFor::Data)
     }
 

@@ -15,7 +15,9 @@
 
 use super::shm::closed;
 use super::CANCEL_POLL;
-use super::{check_cancelled, BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
+use super::{
+    check_cancelled, word_of, word_room, BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values,
+};
 use crate::sys::shared::SharedCounters;
 use crate::sys::uring_msg::{Completion, MsgRing};
 use std::collections::VecDeque;
@@ -194,8 +196,7 @@ impl MsgEndpoint {
     /// Takes one message into `buf`; Ok(false) if none and not `wait`.
     fn get(&mut self, buf: &mut [u8], wait: bool) -> io::Result<bool> {
         self.used = true;
-        let len = buf.len();
-        let buf: &mut [u8; 8] = buf.try_into().map_err(|_| wrong_size(len))?;
+        let buf = word_room(buf, RULE)?;
         self.drain();
         loop {
             if let Some(value) = self.inbox.pop_front() {
@@ -214,19 +215,12 @@ impl MsgEndpoint {
     }
 }
 
-fn value_of(msg: &[u8]) -> io::Result<u64> {
-    let bytes: [u8; 8] = msg.try_into().map_err(|_| wrong_size(msg.len()))?;
-    Ok(u64::from_ne_bytes(bytes))
-}
-
-fn wrong_size(len: usize) -> io::Error {
-    let why = format!("an io_uring message is the 8-byte user_data, not {len} bytes");
-    io::Error::new(io::ErrorKind::InvalidInput, why)
-}
+/// What an io_uring message is, for the error of one of another size.
+const RULE: &str = "an io_uring message is the 8-byte user_data";
 
 impl Endpoint for MsgEndpoint {
     fn send(&mut self, msg: &[u8]) -> io::Result<()> {
-        self.put(value_of(msg)?, true).map(drop)
+        self.put(word_of(msg, RULE)?, true).map(drop)
     }
 
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()> {
@@ -239,7 +233,7 @@ impl Endpoint for MsgEndpoint {
     }
 
     fn try_send(&mut self, msg: &[u8]) -> io::Result<bool> {
-        self.put(value_of(msg)?, false)
+        self.put(word_of(msg, RULE)?, false)
     }
 
     fn try_recv(&mut self, buf: &mut [u8]) -> io::Result<bool> {

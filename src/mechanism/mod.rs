@@ -121,6 +121,24 @@ pub(crate) fn check_cancelled() -> io::Result<()> {
     }
 }
 
+/// The 8-byte word a message is on futex, signal and io-uring-msg;
+/// `rule` says what it is there ("a signal carries an 8-byte value").
+pub(crate) fn word_of(msg: &[u8], rule: &str) -> io::Result<u64> {
+    let bytes: [u8; 8] = msg.try_into().map_err(|_| wrong_size(rule, msg.len()))?;
+    Ok(u64::from_ne_bytes(bytes))
+}
+
+/// `buf` as the room for one such word, or the error that says `rule`.
+pub(crate) fn word_room<'a>(buf: &'a mut [u8], rule: &str) -> io::Result<&'a mut [u8; 8]> {
+    let len = buf.len();
+    buf.try_into().map_err(|_| wrong_size(rule, len))
+}
+
+fn wrong_size(rule: &str, len: usize) -> io::Error {
+    let why = format!("{rule}, not {len} bytes");
+    io::Error::new(io::ErrorKind::InvalidInput, why)
+}
+
 /// One end of a duplex channel. `send` delivers a whole message, `recv`
 /// fills `buf` with exactly one message of `buf.len()` bytes.
 pub trait Endpoint: Send + Any {

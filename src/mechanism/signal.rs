@@ -13,7 +13,9 @@
 //! that a peer leaving later signals nobody.
 
 use super::shm::closed;
-use super::{BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values};
+use super::{
+    check_cancelled, word_of, word_room, BoxEndpoint, Caps, Endpoint, Mechanism, Support, Values,
+};
 use crate::sys::rt_signal::{self, Blocked};
 use crate::sys::shared::SharedRegion;
 use std::io;
@@ -163,8 +165,7 @@ impl SignalEndpoint {
 
     /// Takes one signal's value into `buf`; Ok(false) if none and not `wait`.
     fn get(&mut self, buf: &mut [u8], wait: bool) -> io::Result<bool> {
-        let len = buf.len();
-        let buf: &mut [u8; 8] = buf.try_into().map_err(|_| wrong_size(len))?;
+        let buf = word_room(buf, RULE)?;
         match rt_signal::take(self.join()?, wait)? {
             Some(0) => Err(closed()),
             Some(value) => {
@@ -179,16 +180,13 @@ impl SignalEndpoint {
 
 /// A yield between two looks, and a way out when the run is cancelled.
 fn checkpoint() -> io::Result<()> {
-    if crate::cancel::cancelled() {
-        return Err(io::Error::new(io::ErrorKind::Interrupted, "cancelled"));
-    }
+    check_cancelled()?;
     rustix::thread::sched_yield();
     Ok(())
 }
 
 fn value_of(msg: &[u8]) -> io::Result<u64> {
-    let bytes: [u8; 8] = msg.try_into().map_err(|_| wrong_size(msg.len()))?;
-    match u64::from_ne_bytes(bytes) {
+    match word_of(msg, RULE)? {
         0 => Err(io::Error::new(
             io::ErrorKind::InvalidInput,
             "a signal's value 0 is kept for the goodbye",
@@ -197,10 +195,8 @@ fn value_of(msg: &[u8]) -> io::Result<u64> {
     }
 }
 
-fn wrong_size(len: usize) -> io::Error {
-    let why = format!("a signal carries an 8-byte value, not {len} bytes");
-    io::Error::new(io::ErrorKind::InvalidInput, why)
-}
+/// What a signal message is, for the error of one of another size.
+const RULE: &str = "a signal carries an 8-byte value";
 
 impl Endpoint for SignalEndpoint {
     fn send(&mut self, msg: &[u8]) -> io::Result<()> {
