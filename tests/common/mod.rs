@@ -183,6 +183,15 @@ pub fn json(output: &[u8]) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(output)))
 }
 
+/// The reason of a run's second case, unsupported, after its first ran:
+/// a sweep's value past a limit after one within it.
+pub fn reason_past_the_limit(run: &serde_json::Value) -> &str {
+    let rs = results(run);
+    assert_eq!(rs[0]["status"], "ok", "{}", rs[0]);
+    assert_eq!(rs[1]["status"], "unsupported");
+    rs[1]["reason"].as_str().unwrap()
+}
+
 pub fn results(run: &serde_json::Value) -> &Vec<serde_json::Value> {
     run["results"].as_array().expect("results is an array")
 }
