@@ -9,7 +9,8 @@ mod common;
 
 use common::agent::{wait_exit, wait_until, Agent, Net, Raw, BOUND, VERSION};
 use common::{alive, results, Sandbox};
-use std::process::Stdio;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
 use std::time::Instant;
 
 const SMALL: &[&str] = &[
@@ -155,7 +156,7 @@ fn requests_past_the_limits_or_for_other_programs_are_refused() {
 }
 
 /// A client that runs one long pingpong case, then a stream case.
-fn long_client(agent: &Agent, sb: &Sandbox, json: &std::path::Path) -> std::process::Child {
+fn long_client(agent: &Agent, sb: &Sandbox, json: &Path) -> Child {
     let args = [
         "run",
         "pingpong",
@@ -182,19 +183,38 @@ fn long_client(agent: &Agent, sb: &Sandbox, json: &std::path::Path) -> std::proc
     cmd.spawn().unwrap()
 }
 
+/// A loopback agent in the middle of `long_client`'s first case: the
+/// agent, the run's JSON file, the client and the far side's pid.
+fn mid_long_case(sb: &Sandbox) -> (Agent, PathBuf, Child, u32) {
+    let agent = Agent::start(sb, Net::Loopback, &[]);
+    let json = sb.dir.path().join("run.json");
+    let client = long_client(&agent, sb, &json);
+    let far = agent.await_far_side();
+    (agent, json, client, far)
+}
+
+/// Once the agent has stopped the far side `far`, it serves the next
+/// client, then stops leaving nothing behind.
+fn serves_the_next(agent: Agent, sb: &Sandbox, far: u32) {
+    wait_until(|| !alive(far), "the agent to stop the far side");
+    assert_ok(&agent.run(sb, SMALL));
+    agent.stop(sb);
+}
+
+fn read_run(json: &Path) -> serde_json::Value {
+    serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap()
+}
+
 #[test]
 fn the_agent_killed_mid_case_fails_it_in_bounded_time_and_the_run_goes_on() {
     let sb = Sandbox::new();
-    let mut agent = Agent::start(&sb, Net::Loopback, &[]);
-    let json = sb.dir.path().join("run.json");
-    let mut client = long_client(&agent, &sb, &json);
-    let far = agent.await_far_side();
+    let (mut agent, json, mut client, far) = mid_long_case(&sb);
     agent.child.kill().unwrap();
     let killed = Instant::now();
     assert!(wait_exit(&mut client, "the client to finish").success());
     assert!(killed.elapsed() < BOUND);
     wait_until(|| !alive(far), "the far side to die with its agent");
-    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let run = read_run(&json);
     let why = reasons(&run);
     assert_eq!(why.len(), 2, "pingpong's case and stream's: {why:?}");
     assert!(
@@ -239,7 +259,7 @@ fn a_link_that_drops_mid_case_fails_it_in_bounded_time() {
         return; // on loopback (said so): there is no link to drop
     }
     assert!(wait_exit(&mut client, "the client to finish").success());
-    let run: serde_json::Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let run = read_run(&json);
     let why = &reasons(&run)[0];
     eprintln!("{why}");
     assert!(why.contains("initiator: "), "{why}");
@@ -250,24 +270,16 @@ fn a_link_that_drops_mid_case_fails_it_in_bounded_time() {
 #[test]
 fn a_client_killed_mid_case_leaves_the_agent_serving_the_next() {
     let sb = Sandbox::new();
-    let agent = Agent::start(&sb, Net::Loopback, &[]);
-    let json = sb.dir.path().join("run.json");
-    let mut client = long_client(&agent, &sb, &json);
-    let far = agent.await_far_side();
+    let (agent, _json, mut client, far) = mid_long_case(&sb);
     client.kill().unwrap();
     client.wait().unwrap();
-    wait_until(|| !alive(far), "the agent to stop the far side");
-    assert_ok(&agent.run(&sb, SMALL));
-    agent.stop(&sb);
+    serves_the_next(agent, &sb, far);
 }
 
 #[test]
 fn ctrl_c_stops_a_remote_case_and_the_agent_stops_its_side() {
     let sb = Sandbox::new();
-    let agent = Agent::start(&sb, Net::Loopback, &[]);
-    let json = sb.dir.path().join("run.json");
-    let mut client = long_client(&agent, &sb, &json);
-    let far = agent.await_far_side();
+    let (agent, json, mut client, far) = mid_long_case(&sb);
     let pid = rustix::process::Pid::from_raw(client.id() as i32).unwrap();
     rustix::process::kill_process(pid, rustix::process::Signal::INT).unwrap();
     assert_eq!(
@@ -275,9 +287,7 @@ fn ctrl_c_stops_a_remote_case_and_the_agent_stops_its_side() {
         Some(130)
     );
     assert!(!json.exists(), "an interrupted run writes nothing");
-    wait_until(|| !alive(far), "the agent to stop the far side");
-    assert_ok(&agent.run(&sb, SMALL));
-    agent.stop(&sb);
+    serves_the_next(agent, &sb, far);
 }
 
 #[test]
