@@ -5,6 +5,7 @@
 
 use crate::poller::Poller;
 use crate::scenario::Unsupported;
+use anyhow::Context;
 use rustix::process::{getrlimit, setrlimit, Resource, Rlimit};
 use std::io;
 
@@ -84,6 +85,15 @@ pub(crate) fn raise_nofile() -> io::Result<Rlimit> {
 /// Puts back the soft limit `raise_nofile` replaced.
 pub(crate) fn restore_nofile(old: Rlimit) {
     let _ = setrlimit(Resource::Nofile, old);
+}
+
+/// Runs `run` with the soft RLIMIT_NOFILE raised to the hard limit, put
+/// back after whatever `run` returns.
+pub(crate) fn with_raised_nofile<T>(run: impl FnOnce() -> anyhow::Result<T>) -> anyhow::Result<T> {
+    let old = raise_nofile().context("raising RLIMIT_NOFILE")?;
+    let result = run();
+    restore_nofile(old);
+    result
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@
 //! and the per-pair rates summed, compared (Jain's fairness index) and kept
 //! per pair. One pair is exactly the two-sided run of `two_sided`.
 
-use super::fd_budget::{raise_nofile, restore_nofile, FdBudget};
+use super::fd_budget::{with_raised_nofile, FdBudget};
 use super::side::{cpu_usage, SideOut};
 use super::two_sided::{self, run_sides};
 use crate::exec::peers::{run_pairs, Pair, SideFn, SideResult};
@@ -66,10 +66,7 @@ where
         return Ok(vec![run_sides(case, ctx, a(0), b(0))?]);
     }
     FdBudget::process()?.check("iolab process", PAIRS.name, n, FDS_FIXED, FDS_PER_PAIR)?;
-    let old = raise_nofile().context("raising RLIMIT_NOFILE")?;
-    let result = connect_and_run(case, ctx, n, a, b);
-    restore_nofile(old);
-    result
+    with_raised_nofile(|| connect_and_run(case, ctx, n, a, b))
 }
 
 fn connect_and_run<R, FA, FB>(

@@ -8,7 +8,7 @@
 use super::{ns, Probing};
 use crate::measure::clock::now_ns;
 use crate::measure::stats::median;
-use crate::scenario::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
+use crate::scenario::common::fd_budget::{with_raised_nofile, FdBudget};
 use crate::scenario::Unsupported;
 use anyhow::Context;
 use rustix::event::epoll::{self, CreateFlags, EventData, EventFlags};
@@ -38,10 +38,7 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
             .err();
         return Err(Unsupported(why.map_or_else(String::new, |u| u.0)).into());
     };
-    let old = raise_nofile().context("raising RLIMIT_NOFILE")?;
-    let result = measure(p, &fits);
-    restore_nofile(old);
-    result?;
+    with_raised_nofile(|| measure(p, &fits))?;
     for &level in LEVELS.iter().filter(|l| **l > top) {
         if let Err(why) = budget.check("process", "registered", level, FIXED + BATCH, 1) {
             p.saw(

@@ -5,7 +5,7 @@
 //! allocated and that nfds: nothing ready, then one byte written.
 
 use super::Probing;
-use crate::scenario::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
+use crate::scenario::common::fd_budget::{with_raised_nofile, FdBudget};
 use crate::scenario::Unsupported;
 use crate::sys::select::{select_read_bits, FD_SETSIZE, WORD_BITS};
 use anyhow::Context;
@@ -25,10 +25,7 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
         ))
         .into());
     }
-    let old = raise_nofile().context("raising RLIMIT_NOFILE")?;
-    let result = observe(p, nfds as usize);
-    restore_nofile(old);
-    result
+    with_raised_nofile(|| observe(p, nfds as usize))
 }
 
 fn observe(p: &mut Probing, nfds: usize) -> anyhow::Result<()> {
