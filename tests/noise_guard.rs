@@ -4,7 +4,7 @@
 //! hog is killed at the end and nothing is left behind.
 
 mod common;
-use common::{alive, results, Sandbox};
+use common::{alive, pipe_pingpong, results, Sandbox};
 use std::process::{Child, Command, Stdio};
 
 /// A busy loop on one CPU, killed and reaped when dropped (also when an
@@ -51,13 +51,7 @@ fn a_cpu_hog_on_the_measured_cpu_grades_the_result() {
     let hog = Hog::start(cpu);
     let pid = hog.0.id();
     let json = sb.dir.path().join("run.json");
-    let args = [
-        "run",
-        "pingpong",
-        "--mech",
-        "pipe",
-        "--placement",
-        "same-cpu",
+    let args = pipe_pingpong(&[
         "--mode",
         "threads",
         "--param",
@@ -68,7 +62,7 @@ fn a_cpu_hog_on_the_measured_cpu_grades_the_result() {
         "off",
         "--json",
         json.to_str().unwrap(),
-    ];
+    ]);
     let out = sb
         .iolab(&args)
         .assert()

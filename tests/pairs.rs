@@ -5,7 +5,7 @@
 //! request it delayed open loop (no coordinated omission).
 
 mod common;
-use common::{results, Sandbox};
+use common::{pipe_pingpong, results, Sandbox};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
@@ -158,18 +158,8 @@ fn a_low_descriptor_limit_names_the_most_pairs_that_fit() {
     let sb = Sandbox::new();
     let args = |pairs: &str| {
         let param = format!("pairs={pairs}");
-        let args = [
-            "run",
-            "pingpong",
-            "--mech",
-            "pipe",
-            "--placement",
-            "same-cpu",
-        ];
-        let mut v: Vec<String> = args.iter().map(|s| s.to_string()).collect();
-        v.extend(["--param".into(), param, "--param".into(), "count=20".into()]);
-        v.extend(["--repeat".into(), "1".into()]);
-        v
+        let args = pipe_pingpong(&["--param", &param, "--param", "count=20", "--repeat", "1"]);
+        args.into_iter().map(String::from).collect::<Vec<String>>()
     };
     let too_many = args("64");
     let too_many: Vec<&str> = too_many.iter().map(String::as_str).collect();

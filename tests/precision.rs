@@ -3,7 +3,7 @@
 //! table; bad values are refused before anything runs.
 
 mod common;
-use common::{results, Sandbox};
+use common::{pipe_pingpong, results, Sandbox};
 
 #[test]
 fn bad_precision_values_are_refused_with_one_line() {
@@ -22,21 +22,11 @@ fn bad_precision_values_are_refused_with_one_line() {
     }
 }
 
-const CASE: [&str; 13] = [
-    "run",
-    "pingpong",
-    "--mech",
-    "pipe",
-    "--placement",
-    "same-cpu",
-    "--mode",
-    "threads",
-    "--param",
-    "count=300",
-    "--repeat",
-    "2",
-    "--no-store",
-];
+/// A small pingpong in threads, two repetitions a batch, then `more`.
+fn case<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let case = ["--mode", "threads", "--param", "count=300", "--repeat", "2"];
+    pipe_pingpong(&[&case[..], &["--no-store"], more].concat())
+}
 
 /// `--precision 0.01%` cannot be reached: the case runs batches of 2 up to
 /// the cap of 10 repetitions, merged into one result whose verified
@@ -44,19 +34,18 @@ const CASE: [&str; 13] = [
 #[test]
 fn an_unreachable_precision_hits_the_cap_and_says_so() {
     let sb = Sandbox::new();
-    let one = sb.run_json(&[&CASE[..], &["--precision", "off", "--json", "-"]].concat());
+    let one = sb.run_json(&case(&["--precision", "off", "--json", "-"]));
     let one = &results(&one)[0];
     assert!(one.get("precision").is_none(), "{one}");
     let single = one["verified"]["messages"].as_u64().unwrap();
     let json = sb.dir.path().join("run.json");
     let out = sb
-        .iolab(
-            &[
-                &CASE[..],
-                &["--precision", "0.01%", "--json", json.to_str().unwrap()],
-            ]
-            .concat(),
-        )
+        .iolab(&case(&[
+            "--precision",
+            "0.01%",
+            "--json",
+            json.to_str().unwrap(),
+        ]))
         .assert()
         .success()
         .get_output()

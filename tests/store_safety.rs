@@ -8,7 +8,7 @@
 //! that must not write runs as nobody.
 
 mod common;
-use common::{json, Sandbox};
+use common::{json, pipe_pingpong, Sandbox};
 use std::os::unix::fs::PermissionsExt;
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
@@ -216,13 +216,7 @@ fn run_says_where_it_stored_the_run_unless_quiet() {
 fn a_run_the_store_refuses_is_shown_written_and_saved_for_import() {
     let sb = Sandbox::new();
     let json_file = sb.dir.path().join("run.json");
-    let args = [
-        "run",
-        "pingpong",
-        "--mech",
-        "pipe",
-        "--placement",
-        "same-cpu",
+    let args = pipe_pingpong(&[
         "--param",
         "count=100",
         "--repeat",
@@ -230,9 +224,8 @@ fn a_run_the_store_refuses_is_shown_written_and_saved_for_import() {
         "--fault",
         "store",
         "--json",
-    ];
-    let mut args = args.to_vec();
-    args.push(json_file.to_str().unwrap());
+        json_file.to_str().unwrap(),
+    ]);
     let failed = sb.iolab(&args).assert().code(1).get_output().clone();
     let table = String::from_utf8_lossy(&failed.stdout);
     assert!(

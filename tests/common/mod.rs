@@ -183,6 +183,21 @@ pub fn json(output: &[u8]) -> serde_json::Value {
         .unwrap_or_else(|e| panic!("not JSON ({e}): {}", String::from_utf8_lossy(output)))
 }
 
+/// `iolab run` of pingpong over a pipe with both sides on one CPU, then
+/// `more`: the real run most tests make.
+pub fn pipe_pingpong<'a>(more: &[&'a str]) -> Vec<&'a str> {
+    let mut args = vec![
+        "run",
+        "pingpong",
+        "--mech",
+        "pipe",
+        "--placement",
+        "same-cpu",
+    ];
+    args.extend(more);
+    args
+}
+
 /// The reason of a run's second case, unsupported, after its first ran:
 /// a sweep's value past a limit after one within it.
 pub fn reason_past_the_limit(run: &serde_json::Value) -> &str {
