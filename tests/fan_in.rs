@@ -128,16 +128,10 @@ fn a_sender_that_quits_fails_the_case_at_once_naming_it_and_leaves_no_process() 
         "senders=8",
         "--param",
         "count=100",
-        "--repeat",
-        "1",
-        "--fault",
-        "die-sender",
-        "--no-store",
-        "--json",
-        "-",
     ];
     let out = sb.run_failing_at_once(
         &args,
+        "die-sender",
         "sender 4: quit after 1 message (the test-only fault die-sender)",
     );
     let ran: Vec<&str> = results(&out)

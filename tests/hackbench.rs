@@ -113,16 +113,10 @@ fn a_sender_that_quits_fails_the_case_at_once_naming_it_and_leaves_no_process() 
         "groups=1,2,3",
         "--param",
         "loops=5",
-        "--repeat",
-        "1",
-        "--fault",
-        "die-sender",
-        "--no-store",
-        "--json",
-        "-",
     ];
     let out = sb.run_failing_at_once(
         &args,
+        "die-sender",
         "sender 10 of group 0: quit after 1 message (the test-only fault die-sender)",
     );
     assert_eq!(results(&out).len(), 6, "every case ran");

@@ -138,12 +138,28 @@ impl Sandbox {
         (json(&out), children)
     }
 
-    /// Runs `iolab ARGS` held as `run_json_held` does (a minute at most),
-    /// with a test-only fault that ends every case at once: asserts that no
-    /// child process is left and that every case failed for `reason` with
-    /// no metrics; returns the run's JSON.
-    pub fn run_failing_at_once(&self, args: &[&str], reason: &str) -> serde_json::Value {
-        let (out, left) = self.run_json_held(args, Duration::from_secs(60));
+    /// Runs `iolab RUN --repeat 1 --fault FAULT --no-store --json -` held
+    /// as `run_json_held` does (a minute at most), with a test-only fault
+    /// that ends every case at once: asserts that no child process is left
+    /// and that every case failed for `reason` with no metrics; returns the
+    /// run's JSON.
+    pub fn run_failing_at_once(
+        &self,
+        run: &[&str],
+        fault: &str,
+        reason: &str,
+    ) -> serde_json::Value {
+        let tail = [
+            "--repeat",
+            "1",
+            "--fault",
+            fault,
+            "--no-store",
+            "--json",
+            "-",
+        ];
+        let args = [run, &tail[..]].concat();
+        let (out, left) = self.run_json_held(&args, Duration::from_secs(60));
         assert_eq!(left, Vec::<u32>::new(), "processes left after the cases");
         for r in results(&out) {
             assert_eq!(r["status"], "failed", "{r}");
