@@ -78,8 +78,7 @@ fn another_protocol_version_is_refused_by_name() {
          (run the same iolab release on both hosts)"
     );
     assert_eq!(raw.reply(), None, "the agent closes after the error");
-    assert_ok(&agent.run(&sb, SMALL));
-    agent.stop(&sb);
+    serves_then_stops(agent, &sb);
 }
 
 #[test]
@@ -100,8 +99,7 @@ fn a_busy_agent_says_so_and_serves_the_next_client() {
         || agent.log().contains(": gone"),
         "the first client to be gone",
     );
-    assert_ok(&agent.run(&sb, SMALL));
-    agent.stop(&sb);
+    serves_then_stops(agent, &sb);
 }
 
 #[test]
@@ -197,6 +195,11 @@ fn mid_long_case(sb: &Sandbox) -> (Agent, PathBuf, Child, u32) {
 /// client, then stops leaving nothing behind.
 fn serves_the_next(agent: Agent, sb: &Sandbox, far: u32) {
     wait_until(|| !alive(far), "the agent to stop the far side");
+    serves_then_stops(agent, sb);
+}
+
+/// The agent serves a small run, then stops leaving nothing behind.
+fn serves_then_stops(agent: Agent, sb: &Sandbox) {
     assert_ok(&agent.run(sb, SMALL));
     agent.stop(sb);
 }
