@@ -13,9 +13,10 @@ use std::time::Duration;
 const MODES: [Mode; 2] = [Mode::Threads, Mode::Processes];
 
 /// A thread that panics holds std's backtrace lock while it prints; a
-/// process forked meanwhile would hang on it when it makes an error (anyhow
-/// captures a backtrace under RUST_BACKTRACE=1). So the tests that panic on
-/// purpose and those whose forked sides fail take turns.
+/// process forked meanwhile would hang on it if it captured a backtrace.
+/// `.cargo/config.toml` turns error backtraces off (RUST_LIB_BACKTRACE=0)
+/// for every test; within this file the tests that panic on purpose and
+/// those whose forked sides fail also take turns.
 fn serial() -> std::sync::MutexGuard<'static, ()> {
     static LOCK: std::sync::Mutex<()> = std::sync::Mutex::new(());
     LOCK.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
