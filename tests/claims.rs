@@ -192,7 +192,7 @@ fn evidence(claim: &Claim, with_metrics: bool) -> Vec<CaseResult> {
 
 #[test]
 fn every_claim_decides_on_metrics_its_scenario_declares() {
-    for claim in CLAIMS {
+    for claim in CLAIMS.iter() {
         // Every value 1.0: a ratio rule's figure lies on its boundary,
         // which it weighs (a margin) but cannot decide.
         let with = claim.answer(&evidence(claim, true));
@@ -215,7 +215,7 @@ fn every_claim_decides_on_metrics_its_scenario_declares() {
 
 #[test]
 fn every_claim_selects_values_its_scenario_accepts() {
-    for claim in CLAIMS {
+    for claim in CLAIMS.iter() {
         for r in evidence(claim, false) {
             if r.scenario == "limits" {
                 // A machine-relative claim's reference point.

@@ -85,7 +85,7 @@ pub(crate) fn required_precision(case: &CaseResult) -> Option<f64> {
     CLAIMS
         .iter()
         .filter(|c| c.rule.reads(case))
-        .map(Claim::precision)
+        .map(|c| c.precision())
         .min_by(f64::total_cmp)
 }
 

@@ -172,7 +172,7 @@ fn the_seeds_suites_measure_the_reference_points_of_machine_relative_claims() {
     use crate::claims::rules::Rule;
     for name in ["seeds", "seeds-quick"] {
         let suite = crate::scenario::suite::find(name).unwrap();
-        for claim in CLAIMS {
+        for claim in CLAIMS.iter() {
             let Rule::Relative { reference, .. } = &claim.rule else {
                 continue;
             };

@@ -1,35 +1,15 @@
-//! The classic claims of EXPERIMENTS.md (E1-E6) as data: each one's
-//! sentence as the original stated it, the original's figure, the results
-//! it reads and the rule that decides it. A new claim is one more entry.
+//! The 15 claims of EXPERIMENTS.md (E1-E6) iolab answered first: each
+//! one's sentence as the original stated it, the original's figure, the
+//! results it reads and the rule that decides it.
 
-use super::kernel::Evidence;
-use super::pick::{Quantity, Select};
-use super::relative::Reference;
-use super::rules::Rule;
-use super::Claim;
+use super::{near, sel};
+use crate::claims::kernel::Evidence;
+use crate::claims::pick::{Quantity, Select};
+use crate::claims::relative::Reference;
+use crate::claims::rules::Rule;
+use crate::claims::Claim;
 use crate::scenario::{contention, event_bench, file_transfer, limits, pipe_atime};
 use crate::scenario::{poll_scale, port_ring};
-
-const fn sel(
-    label: &'static str,
-    scenario: &'static str,
-    params: &'static [(&'static str, &'static str)],
-) -> Select {
-    Select {
-        label,
-        scenario,
-        params,
-        nearest: None,
-    }
-}
-
-/// The matching result whose `key` is nearest to `target`.
-const fn near(select: Select, key: &'static str, target: f64) -> Select {
-    Select {
-        nearest: Some((key, target)),
-        ..select
-    }
-}
 
 const MIB64: f64 = 64.0 * 1024.0 * 1024.0;
 
@@ -111,7 +91,7 @@ const E5200_WAKE: Reference = Reference {
     original: 30.0,
 };
 
-pub static CLAIMS: &[Claim] = &[
+pub(super) static CLASSIC: &[Claim] = &[
     Claim {
         id: "E1-noatime-faster",
         source: "E1",
