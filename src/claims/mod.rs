@@ -2,7 +2,7 @@
 //! every conclusion is a rule over results that yields a verdict, a
 //! sentence and its evidence. A scenario's finding lines are such rules;
 //! so are the classic claims (EXPERIMENTS.md, E1-E6), which also carry the
-//! original's statement and figure: each claim is data (`list.rs`) with a
+//! original's statement and figure: each claim is data (`list/`) with a
 //! rule kind (`rules.rs`) that says `holds`, `does not hold` or
 //! `inconclusive`. A missing, failed or unsupported result makes a claim
 //! inconclusive with the reason, never `holds`. Every verdict carries its
