@@ -187,6 +187,13 @@ fn evidence(claim: &Claim, with_metrics: bool) -> Vec<CaseResult> {
                 fabricated("contention", p, with_metrics)
             })
             .collect(),
+        Rule::Observed { check, .. } => {
+            vec![fabricated(
+                "probe",
+                vec![("check", json!(check))],
+                with_metrics,
+            )]
+        }
     }
 }
 

@@ -33,6 +33,7 @@ impl Rule {
             }
             Rule::NotRead { .. } => "a share of the file's pages: machine-independent".into(),
             Rule::AtimeChanged { .. } => "a count of repetitions: machine-independent".into(),
+            Rule::Observed { form, .. } => form.to_string(),
         }
     }
 
@@ -48,6 +49,7 @@ impl Rule {
             | Rule::Flat { at, .. }
             | Rule::NotRead { at }
             | Rule::AtimeChanged { at } => at.matches(case),
+            Rule::Observed { check, .. } => super::observed::is_check(case, check),
             Rule::Stalls { mech, .. } => {
                 case.scenario == "contention" && case.param_str("mech").as_deref() == Some(mech)
             }

@@ -18,6 +18,7 @@ mod form;
 pub mod kernel;
 mod list;
 mod margin;
+pub mod observed;
 pub mod pick;
 pub mod relative;
 pub(crate) mod render;

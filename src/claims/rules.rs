@@ -9,13 +9,13 @@
 use super::margin::{self, Bands, Estimate, Margin, Precision};
 use super::pick::{num, Found, Quantity, Select, Value};
 use super::sweep;
-use super::{devnull, relative, stall};
+use super::{devnull, observed, relative, stall};
 use crate::model::{CaseResult, ClaimStatus};
 
 /// A verdict, the figure that decided it and, for a rule that weighs a
 /// figure against a boundary, its margin (`margin.rs`).
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Outcome {
+pub struct Outcome {
     pub(crate) status: ClaimStatus,
     pub(crate) figure: String,
     pub(crate) margin: Option<Margin>,
@@ -107,6 +107,13 @@ pub enum Rule {
     NotRead { at: Select },
     /// The copy changed the file's access time in every repetition.
     AtimeChanged { at: Select },
+    /// `judge` reads the observations of probe check `check`
+    /// (`observed.rs`); `form` says which form its figure takes, and why.
+    Observed {
+        check: &'static str,
+        judge: observed::Judge,
+        form: &'static str,
+    },
 }
 
 impl Rule {
@@ -152,6 +159,7 @@ impl Rule {
             Rule::Stalls { mech, expect } => stall::stalls(results, mech, expect),
             Rule::NotRead { at } => devnull::not_read(at.one(results)?),
             Rule::AtimeChanged { at } => devnull::atime_changed(at.one(results)?),
+            Rule::Observed { check, judge, .. } => observed::decide(results, check, judge),
         }
     }
 }
