@@ -7,7 +7,7 @@ use crate::cli::{
 };
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
-use crate::model::{Run, IOLAB_VERSION};
+use crate::model::{Environment, Run, IOLAB_VERSION};
 use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
 };
@@ -50,14 +50,14 @@ fn agent(args: &AgentArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let plan = plan::build(args)?;
+    let mut plan = plan::build(args)?;
     let mut store = open_store(args)?;
     let mut runs = Vec::new();
     for i in 1..=plan.runs {
         if plan.runs > 1 && !args.quiet {
             eprintln!("run {i} of {} (--repeat-runs)", plan.runs);
         }
-        runs.push(run_once(args, &plan, store.as_mut())?);
+        runs.push(run_once(args, &mut plan, store.as_mut())?);
     }
     if plan.runs > 1 {
         print!("{}", runner::repeat::render(&runs));
@@ -66,10 +66,15 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
 }
 
 /// One run of the plan: measured, written and stored.
-fn run_once(args: &RunArgs, plan: &plan::Plan, store: Option<&mut Store>) -> anyhow::Result<Run> {
+fn run_once(
+    args: &RunArgs,
+    plan: &mut plan::Plan,
+    mut store: Option<&mut Store>,
+) -> anyhow::Result<Run> {
     let started_at = now_rfc3339();
     let mut environment = env::fingerprint();
     environment.peer = plan.peer_environment().map(Box::new);
+    plan.fastest_canary_ns = calibrate_canary(&mut environment, store.as_deref_mut());
     let bar = Bar::new(args.quiet);
     let mut results = match prints_tables(args) {
         true => runner::run(plan, &LiveTables::stdout(&bar))?,
@@ -96,6 +101,20 @@ fn run_once(args: &RunArgs, plan: &plan::Plan, store: Option<&mut Store>) -> any
     }
     kept.and(written)?;
     Ok(run)
+}
+
+/// Times the host-speed canary for this run's environment and returns the
+/// fastest this machine ran it: this run's or a stored run's.
+fn calibrate_canary(environment: &mut Environment, store: Option<&mut Store>) -> Option<f64> {
+    let now = crate::measure::canary::ns_per_call(crate::measure::canary::RUN_BATCHES);
+    environment.canary_ns = Some(now);
+    let stored = store.and_then(|s| {
+        s.fastest_canary(environment)
+            .map_err(|e| eprintln!("warning: {e:#}"))
+            .ok()
+            .flatten()
+    });
+    Some(stored.map_or(now, |s| s.min(now)))
 }
 
 /// The run's store, opened (so proved writable) before anything is measured.

@@ -3,6 +3,7 @@
 //! turn raw timings into the figures of a result.
 
 pub(crate) mod bootstrap;
+pub(crate) mod canary;
 pub mod clock;
 pub mod histogram;
 pub(crate) mod kcounters;

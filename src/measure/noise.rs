@@ -5,6 +5,7 @@
 //! it: `clean`, `noisy: <cause>` or `disturbed: <cause>`. The thresholds
 //! are the README's "The noise guard".
 
+use super::canary;
 use crate::model::{Grade, Noise};
 use crate::sys::rusage::{usage, Who};
 use std::path::Path;
@@ -18,6 +19,8 @@ pub(crate) const OTHER_LOAD_PCT: (f64, f64) = (10.0, 30.0);
 pub(crate) const MIN_TICKS: u64 = 20;
 /// A change of a side CPU's frequency, in percent.
 pub(crate) const FREQ_CHANGE_PCT: (f64, f64) = (5.0, 15.0);
+/// The host-speed canary slower than this machine's fastest, in percent.
+pub(crate) const HOST_SLOWER_PCT: (f64, f64) = (10.0, 50.0);
 /// Device interrupts per second on one side CPU.
 pub(crate) const IRQ_PER_S: (f64, f64) = (1_000.0, 10_000.0);
 /// /proc/interrupts rows a case causes itself or that tick regardless
@@ -39,6 +42,8 @@ pub(crate) struct Reading {
     pub(crate) throttles: Vec<Option<u64>>,
     /// CPU time of iolab and its reaped children, in ns.
     pub(crate) own_ns: u64,
+    /// The host-speed canary's time per call (`canary.rs`); 0 when not read.
+    pub(crate) canary_ns: f64,
 }
 
 impl Reading {
@@ -49,7 +54,10 @@ impl Reading {
             .map(|w| usage(w).map_or(0, |u| u.user_ns + u.sys_ns))
             .iter()
             .sum();
-        Reading::parse(&read("/proc/stat"), &read("/proc/interrupts"), sysfs, own)
+        let mut reading =
+            Reading::parse(&read("/proc/stat"), &read("/proc/interrupts"), sysfs, own);
+        reading.canary_ns = canary::ns_per_call(canary::CASE_BATCHES);
+        reading
     }
 
     pub(crate) fn parse(stat: &str, interrupts: &str, sysfs: &Path, own_ns: u64) -> Reading {
@@ -76,6 +84,7 @@ impl Reading {
             throttles: (0..cpus).map(throttle).collect(),
             ticks,
             own_ns,
+            canary_ns: 0.0,
         }
     }
 }
@@ -144,6 +153,8 @@ pub(crate) struct Seen<'a> {
     pub(crate) online: usize,
     /// Clock ticks per second (USER_HZ).
     pub(crate) hz: u64,
+    /// The fastest canary time per call this machine ran (`canary.rs`).
+    pub(crate) fastest_canary_ns: Option<f64>,
 }
 
 /// The figures and the grade of one case.
@@ -180,6 +191,10 @@ pub(crate) fn judge(seen: &Seen) -> Noise {
             .then(|| busiest_irq_rate(before, after, &cpus, secs))
             .flatten(),
         migrated: seen.pinned && seen.sides_cpus.iter().any(|c| c.len() > 1),
+        canary_ns: (after.canary_ns > 0.0).then(|| before.canary_ns.max(after.canary_ns)),
+        host_slower_pct: seen
+            .fastest_canary_ns
+            .and_then(|f| canary::slower_pct(before.canary_ns, after.canary_ns, f)),
     };
     grade(&mut noise, seen.online);
     noise
@@ -229,6 +244,14 @@ pub(crate) fn grade(noise: &mut Noise, online: usize) {
     level(noise.steal_pct, STEAL_PCT, "steal");
     level(noise.other_load_pct, OTHER_LOAD_PCT, "other load");
     level(noise.freq_change_pct, FREQ_CHANGE_PCT, "frequency change");
+    if let Some(v) = noise.host_slower_pct {
+        let text = format!("host {v:.0}% slower than its fastest");
+        match v {
+            v if v >= HOST_SLOWER_PCT.1 => found.push((Grade::Disturbed, text)),
+            v if v >= HOST_SLOWER_PCT.0 => found.push((Grade::Noisy, text)),
+            _ => {}
+        }
+    }
     if let Some(rate) = noise.irq_per_s {
         let text = format!("{rate:.0} interrupts/s");
         match rate {

@@ -30,6 +30,8 @@ fn noise() -> Noise {
         throttle_events: None,
         irq_per_s: Some(0.0),
         migrated: false,
+        canary_ns: None,
+        host_slower_pct: None,
     }
 }
 
@@ -43,6 +45,7 @@ fn judged(before: &Reading, after: &Reading, sides_cpus: &[Vec<usize>], pinned: 
         pinned,
         online: 2,
         hz: 100,
+        fastest_canary_ns: None,
     })
 }
 
@@ -166,4 +169,43 @@ fn the_worst_finding_grades_and_leads_the_label() {
     n.steal_pct = Some(8.0);
     grade(&mut n, 2);
     assert_eq!(n.label(), "noisy: steal 8%");
+}
+
+#[test]
+fn a_host_slower_than_its_fastest_grades_the_case() {
+    assert_eq!(graded(|n| n.host_slower_pct = Some(9.9)).0, Grade::Clean);
+    assert_eq!(
+        graded(|n| n.host_slower_pct = Some(18.4)),
+        (
+            Grade::Noisy,
+            vec!["host 18% slower than its fastest".to_string()]
+        )
+    );
+    assert_eq!(
+        graded(|n| n.host_slower_pct = Some(50.0)).0,
+        Grade::Disturbed
+    );
+}
+
+#[test]
+fn the_slower_canary_reading_of_a_case_is_weighed_against_the_fastest() {
+    let mut before = Reading::parse(&stat("0 0 0 0", "0 0 0 0", 1), "", Path::new("/x"), 0);
+    let mut after = before.clone();
+    (before.canary_ns, after.canary_ns) = (100.0, 125.0);
+    let sides = [vec![0]];
+    let seen = |fastest| Seen {
+        before: &before,
+        after: &after,
+        sides_cpus: &sides,
+        pinned: true,
+        online: 2,
+        hz: 100,
+        fastest_canary_ns: fastest,
+    };
+    let n = judge(&seen(Some(100.0)));
+    assert_eq!((n.canary_ns, n.host_slower_pct), (Some(125.0), Some(25.0)));
+    assert_eq!(n.label(), "noisy: host 25% slower than its fastest");
+    let unknown = judge(&seen(None));
+    assert_eq!(unknown.host_slower_pct, None);
+    assert_eq!(unknown.grade, Grade::Clean);
 }

@@ -74,6 +74,13 @@ pub(crate) struct Noise {
     /// A pinned side was seen on more than one CPU.
     #[serde(default)]
     pub(crate) migrated: bool,
+    /// The host-speed canary's time per call around the case (the slower
+    /// of before and after), in ns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) canary_ns: Option<f64>,
+    /// How much slower than the fastest canary this machine ran, in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) host_slower_pct: Option<f64>,
 }
 
 impl Noise {

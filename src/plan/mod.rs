@@ -33,6 +33,9 @@ pub(crate) struct Plan {
     pub(crate) precision: Option<precision::Goal>,
     /// Independent runs of the whole plan (`--repeat-runs`, default 1).
     pub(crate) runs: u64,
+    /// The fastest host-speed canary this machine ran (`measure::canary`),
+    /// set before each run: the noise guard's measure of a slowed host.
+    pub(crate) fastest_canary_ns: Option<f64>,
 }
 
 impl Plan {
@@ -96,6 +99,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         profile: args.profile,
         explain: args.explain,
         runs: crate::runner::repeat::runs(args)?,
+        fastest_canary_ns: None,
         precision: precision::goal(
             args.precision.as_deref(),
             names_a_suite(args, &targets),

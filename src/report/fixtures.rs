@@ -309,5 +309,7 @@ pub(crate) fn noise(grade: Grade, causes: &[&str]) -> Noise {
         throttle_events: None,
         irq_per_s: None,
         migrated: false,
+        canary_ns: None,
+        host_slower_pct: None,
     }
 }

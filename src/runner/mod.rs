@@ -133,7 +133,7 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, plan: &Plan) -> CaseResult {
         });
     }
     if out.status == Status::Ok {
-        out.noise = Some(judge_noise(case, &out, &before));
+        out.noise = Some(judge_noise(case, &out, &before, plan.fastest_canary_ns));
     } else {
         out.metrics.clear();
         out.latency = None;
@@ -179,7 +179,12 @@ fn failed(case: &CaseSpec, reason: String) -> CaseResult {
 
 /// The noise guard's grade of a finished case: what changed since `before`
 /// on the CPUs its sides ran on (every allowed CPU when it has no sides).
-fn judge_noise(case: &CaseSpec, out: &CaseResult, before: &noise::Reading) -> crate::model::Noise {
+fn judge_noise(
+    case: &CaseSpec,
+    out: &CaseResult,
+    before: &noise::Reading,
+    fastest_canary_ns: Option<f64>,
+) -> crate::model::Noise {
     let after = noise::Reading::take(Path::new(SYSFS_CPUS));
     let allowed = crate::measure::pin::allowed_cpus();
     let mut sides: Vec<Vec<usize>> = out.sides.iter().map(|s| s.cpus.clone()).collect();
@@ -193,6 +198,7 @@ fn judge_noise(case: &CaseSpec, out: &CaseResult, before: &noise::Reading) -> cr
         pinned: case.placement.is_some_and(|p| p != Placement::Unpinned),
         online: allowed.len(),
         hz: rustix::param::clock_ticks_per_second(),
+        fastest_canary_ns,
     })
 }
 

@@ -15,6 +15,29 @@ use serde::Deserialize;
 struct Host {
     #[serde(default)]
     hostname: String,
+    #[serde(default)]
+    canary_ns: Option<f64>,
+}
+
+/// The fastest host-speed canary (`measure::canary`) of the stored runs
+/// of host `hostname` on kernel `kernel`, if any recorded one.
+pub(crate) fn fastest_canary(
+    db: &mut dyn Db,
+    hostname: &str,
+    kernel: &str,
+) -> anyhow::Result<Option<f64>> {
+    let sql = "SELECT environment_json FROM runs WHERE kernel = ?1";
+    let mut fastest: Option<f64> = None;
+    for row in db.query(sql, &[Value::from(kernel)])? {
+        let host: Host = serde_json::from_str(&row.text(0)?).context("environment_json")?;
+        if host.hostname != hostname {
+            continue;
+        }
+        if let Some(ns) = host.canary_ns.filter(|ns| *ns > 0.0) {
+            fastest = Some(fastest.map_or(ns, |f| f.min(ns)));
+        }
+    }
+    Ok(fastest)
 }
 
 pub(crate) fn history(

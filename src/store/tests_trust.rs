@@ -18,6 +18,8 @@ fn grade_and_precision_round_trip_and_fill_their_columns() {
         throttle_events: None,
         irq_per_s: Some(12.0),
         migrated: false,
+        canary_ns: Some(88.5),
+        host_slower_pct: Some(12.0),
     });
     graded.precision = Some(Precision {
         metric: "rate".into(),
@@ -44,4 +46,28 @@ fn grade_and_precision_round_trip_and_fill_their_columns() {
         .map(|r| (r.text(0).unwrap(), r.int(1).unwrap()))
         .collect();
     assert_eq!(cells, [("noisy".to_string(), 0), ("-".to_string(), -1)]);
+}
+
+#[test]
+fn the_fastest_canary_is_this_hosts_on_this_kernel() {
+    let (_dir, _path, mut store) = temp_store();
+    let stored = |id: &str, host: &str, kernel: &str, canary: Option<f64>| {
+        let mut r = run(id, "2024-05-01T10:00:00Z", vec![ok_result()]);
+        r.environment.hostname = host.into();
+        r.environment.kernel = kernel.into();
+        r.environment.canary_ns = canary;
+        r
+    };
+    let mine = stored("m", "vm1", "6.8.0-test", None).environment;
+    assert_eq!(store.fastest_canary(&mine).unwrap(), None);
+    for r in [
+        stored("a", "vm1", "6.8.0-test", Some(120.0)),
+        stored("b", "vm1", "6.8.0-test", Some(95.5)),
+        stored("c", "vm1", "6.8.0-test", None),
+        stored("d", "vm2", "6.8.0-test", Some(40.0)),
+        stored("e", "vm1", "6.9.0-other", Some(50.0)),
+    ] {
+        store.save(&r).unwrap();
+    }
+    assert_eq!(store.fastest_canary(&mine).unwrap(), Some(95.5));
 }
