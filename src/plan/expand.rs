@@ -76,9 +76,11 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
     Ok(out)
 }
 
-/// The mechanisms asked for, or the scenario's own default set.
+/// The mechanisms asked for, or the suite entry's, or the scenario's own
+/// default set.
 fn mechs_for(inv: &Invocation, common: &Common) -> Vec<&'static dyn Mechanism> {
-    match (common.mechs_explicit, inv.scenario.default_mechs()) {
+    let narrowed = inv.suite_mechs.or(inv.scenario.default_mechs());
+    match (common.mechs_explicit, narrowed) {
         (false, Some(names)) => common
             .mechs
             .iter()

@@ -54,6 +54,8 @@ pub(crate) struct Invocation {
     pub(crate) scenario: &'static dyn Scenario,
     pub(crate) suite_params: &'static [(&'static str, &'static str)],
     pub(crate) suite_repeat: Option<u64>,
+    /// The suite entry's mechanisms, if it narrows them.
+    pub(crate) suite_mechs: Option<&'static [&'static str]>,
 }
 
 /// A case of the plan, and the message size its mechanism cannot carry.
@@ -192,6 +194,7 @@ fn invocation(entry: &'static suite::Entry) -> Invocation {
         scenario: scenario::find(entry.scenario).expect("suites name known scenarios"),
         suite_params: entry.params,
         suite_repeat: entry.repeat,
+        suite_mechs: entry.mechs,
     }
 }
 
@@ -210,6 +213,7 @@ fn resolve_targets(targets: &[String], quick: bool) -> UsageResult<Vec<Invocatio
                     scenario: s,
                     suite_params: &[],
                     suite_repeat: None,
+                    suite_mechs: None,
                 });
             }
             out.extend(entries.into_iter().map(invocation));

@@ -190,3 +190,38 @@ fn the_test_only_faults_are_named_and_another_is_refused() {
         "unknown fault 'explode': expected corrupt, stall, die-sender or store"
     );
 }
+
+#[test]
+fn a_suite_entry_narrows_the_mechanisms_unless_mech_is_given() {
+    let quick = plan(&["quick"]).unwrap();
+    let pairs: Vec<String> = quick
+        .cases
+        .iter()
+        .filter(|c| c.scenario.name() == "stream" && c.name().contains("pairs=4"))
+        .filter_map(|c| c.mech.map(|m| m.name().to_string()))
+        .collect();
+    let mut mechs = pairs.clone();
+    mechs.sort();
+    mechs.dedup();
+    assert_eq!(mechs, ["pipe", "shm", "tcp", "unix-stream"], "{pairs:?}");
+    let asked = plan(&["quick", "--mech", "eventfd"]).unwrap();
+    assert!(asked
+        .cases
+        .iter()
+        .filter_map(|c| c.mech)
+        .all(|m| m.name() == "eventfd"));
+}
+
+#[test]
+fn every_suite_entrys_mechanisms_are_known_to_its_scenario() {
+    for suite in crate::scenario::suite::ALL {
+        for entry in suite.entries {
+            let Some(mechs) = entry.mechs else { continue };
+            let s = crate::scenario::find(entry.scenario).unwrap();
+            assert!(s.uses_mechanisms(), "{} {}", suite.name, entry.scenario);
+            for m in mechs {
+                assert!(crate::mechanism::find(m).is_some(), "{m}");
+            }
+        }
+    }
+}

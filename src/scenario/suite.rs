@@ -13,6 +13,9 @@ pub(crate) struct Entry {
     pub(crate) params: &'static [(&'static str, &'static str)],
     /// Repetitions for this entry unless `--repeat` says otherwise.
     pub(crate) repeat: Option<u64>,
+    /// The mechanisms of this entry unless `--mech` says otherwise (None:
+    /// the scenario's own set).
+    pub(crate) mechs: Option<&'static [&'static str]>,
 }
 
 /// An entry with the scenario's own repetition default.
@@ -21,8 +24,13 @@ const fn entry(scenario: &'static str, params: &'static [(&'static str, &'static
         scenario,
         params,
         repeat: None,
+        mechs: None,
     }
 }
+
+/// The quick suite's points of many pairs: a pipe, a socket of each
+/// family and shared memory.
+const QUICK_PAIRS_MECHS: &[&str] = &["pipe", "unix-stream", "tcp", "shm"];
 
 /// The original E5 sweep of idle ("zombie") connections.
 const E5_IDLE: &str = "0,10,20,40,80,160,320,640,1280,2560,5120,10240";
@@ -33,22 +41,26 @@ pub(crate) static ALL: &[Suite] = &[
         about: "every scenario at small size, about a minute on 2 cores (the default)",
         entries: &[
             entry("limits", &[("count", "100000")]),
-            entry("pingpong", &[("count", "2000"), ("wake", "spin,futex")]),
-            entry("stream", &[("rep_time", "20ms"), ("wake", "spin,futex")]),
-            // One small point each of many pairs and of open-loop latency.
+            entry("pingpong", &[("count", "1000"), ("wake", "spin,futex")]),
+            entry("stream", &[("rep_time", "10ms"), ("wake", "spin,futex")]),
+            // One small point each of many pairs and of open-loop latency,
+            // on a few mechanisms.
             Entry {
                 repeat: Some(1),
+                mechs: Some(QUICK_PAIRS_MECHS),
                 ..entry("pingpong", &[("count", "500"), ("pairs", "4")])
             },
             Entry {
                 repeat: Some(1),
+                mechs: Some(QUICK_PAIRS_MECHS),
                 ..entry(
                     "stream",
-                    &[("size", "4096"), ("rep_time", "20ms"), ("pairs", "4")],
+                    &[("size", "4096"), ("rep_time", "10ms"), ("pairs", "4")],
                 )
             },
             Entry {
                 repeat: Some(1),
+                mechs: Some(&["pipe", "tcp"]),
                 ..entry("pingpong", &[("count", "500"), ("rate", "10k")])
             },
             entry(
@@ -83,9 +95,9 @@ pub(crate) static ALL: &[Suite] = &[
             },
             Entry {
                 repeat: Some(1),
-                ..entry("contention", &[("duration", "200ms")])
+                ..entry("contention", &[("duration", "100ms")])
             },
-            entry("poll-scale", &[("idle", "0,100"), ("requests", "2000")]),
+            entry("poll-scale", &[("idle", "0,100"), ("requests", "1000")]),
             entry("event-bench", &[("fds", "100"), ("writes", "100")]),
             entry("fan-in", &[("senders", "4"), ("count", "500")]),
             Entry {
