@@ -70,18 +70,16 @@ impl Claim {
 impl Claim {
     /// The precision (relative half-width of the 95% interval of the
     /// median) each result this claim reads needs for it to resolve its
-    /// smallest effect. The seeds suite's repetitions are chosen for it;
-    /// an adaptive repetition mode can ask for it per case.
+    /// smallest effect. The seeds suites take further batches of a case
+    /// until it is reached, within `--precision`'s caps.
     pub(crate) fn precision(&self) -> f64 {
         self.resolve / 2.0
     }
 }
 
 /// The precision a case needs for every claim that reads it: the finest
-/// of theirs, or None when no claim reads the case. The hook for an
-/// adaptive repetition mode (`--precision`); until then the seeds suite's
-/// repetitions serve it.
-#[cfg_attr(not(test), allow(dead_code))]
+/// of theirs, or None when no claim reads the case. The seeds suites aim
+/// each case's further batches of repetitions at it (`runner::precision`).
 pub(crate) fn required_precision(case: &CaseResult) -> Option<f64> {
     CLAIMS
         .iter()

@@ -36,6 +36,9 @@ pub(crate) struct Plan {
     /// The fastest host-speed canary this machine ran (`measure::canary`),
     /// set before each run: the noise guard's measure of a slowed host.
     pub(crate) fastest_canary_ns: Option<f64>,
+    /// A suite that decides claims is named: without `--precision`, each
+    /// case a claim reads aims for the precision that claim needs.
+    pub(crate) claims_precision: bool,
 }
 
 impl Plan {
@@ -102,6 +105,9 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         explain: args.explain,
         runs: crate::runner::repeat::runs(args)?,
         fastest_canary_ns: None,
+        claims_precision: targets
+            .iter()
+            .any(|t| suite::find(t).is_some_and(|s| s.claims_precision)),
         precision: precision::goal(
             args.precision.as_deref(),
             names_a_suite(args, &targets),

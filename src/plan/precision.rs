@@ -3,7 +3,9 @@
 //! stop it sooner. Without `--precision`, a suite (whose entries chose
 //! their repetitions, and the quick suite must stay quick), `--quick` and
 //! a run whose `--repeat` fixes the repetitions take no further batch:
-//! their figures carry the interval at no cost.
+//! their figures carry the interval at no cost. The seeds suites are the
+//! exception: a case a claim reads aims for that claim's precision
+//! (`runner::precision::goal_for`).
 
 use crate::error::{UsageError, UsageResult};
 use std::time::Duration;

@@ -116,7 +116,7 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, plan: &Plan) -> CaseResult {
     let before = noise::Reading::take(Path::new(SYSFS_CPUS));
     let started = Instant::now();
     let mut out = run_batch(case, ctx, plan.profile);
-    if let (Some(goal), Status::Ok) = (plan.precision, out.status) {
+    if let (Some(goal), Status::Ok) = (precision::goal_for(plan, &out), out.status) {
         let batches = precision::Batches {
             goal,
             repeat: case.repeat,

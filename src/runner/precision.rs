@@ -9,7 +9,8 @@
 use super::merge::merge;
 use crate::measure::bootstrap::median_interval;
 use crate::model::{CaseResult, Precision, Status};
-use crate::plan::precision::{Goal, ONE_BATCH_STOP, TIME_CAP};
+use crate::plan::precision::{Goal, ONE_BATCH_STOP, SUITE_STOP, TIME_CAP};
+use crate::plan::Plan;
 use std::time::{Duration, Instant};
 
 /// What the runner knows of a case when its first batch is done.
@@ -22,6 +23,23 @@ pub(crate) struct Batches {
     /// When the first batch started, and how long it took.
     pub(crate) started: Instant,
     pub(crate) first: Duration,
+}
+
+/// The goal for a case whose first batch is `out`: the run's, or, in a
+/// suite that decides claims and without `--precision`, the precision the
+/// claims that read the case need (`claims::required_precision`).
+pub(crate) fn goal_for(plan: &Plan, out: &CaseResult) -> Option<Goal> {
+    let goal = plan.precision?;
+    if goal.fixed != Some(SUITE_STOP) || !plan.claims_precision {
+        return Some(goal);
+    }
+    let Some(needed) = crate::claims::required_precision(out) else {
+        return Some(goal);
+    };
+    Some(Goal {
+        pct: needed * 100.0,
+        fixed: None,
+    })
 }
 
 /// Runs further batches through `again` until the goal or a cap is
@@ -189,6 +207,35 @@ mod tests {
         one_shot.metrics.get_mut("x_ns").unwrap().value = 5.0;
         refine(&batches(2.0, true), &mut one_shot, || unreachable!());
         assert!(one_shot.precision.is_none());
+    }
+
+    fn planned(args: &[&str]) -> Plan {
+        use crate::cli::{Cli, Command};
+        use clap::Parser;
+        let cli = Cli::try_parse_from([&["iolab", "run"], args].concat()).unwrap();
+        let Command::Run(run) = cli.command else {
+            unreachable!()
+        };
+        crate::plan::build(&run).unwrap()
+    }
+
+    #[test]
+    fn a_suite_that_decides_claims_asks_each_case_for_its_claims_precision() {
+        let params = [("poller", "poll"), ("transport", "tcp"), ("idle", "0")]
+            .map(|(k, v)| (k.to_string(), serde_json::json!(v)));
+        let read = CaseResult::new("poll-scale", "poll", params.into_iter().collect());
+        let unread = result(&[1.0]);
+        let goal = |args: &[&str], r: &CaseResult| goal_for(&planned(args), r).unwrap();
+        // E5-poll-faster-at-0 resolves a 2% difference: +-1% on each side.
+        let seeds = goal(&["seeds"], &read);
+        assert_eq!((seeds.pct, seeds.fixed), (1.0, None));
+        assert_eq!(goal(&["seeds", "--quick"], &read).pct, 1.0);
+        let unread_goal = goal(&["seeds"], &unread);
+        assert_eq!(unread_goal.fixed, Some(SUITE_STOP));
+        assert_eq!(goal(&["quick"], &read).fixed, Some(SUITE_STOP));
+        let asked = goal(&["seeds", "--precision", "5%"], &read);
+        assert_eq!((asked.pct, asked.fixed), (5.0, None));
+        assert!(goal_for(&planned(&["seeds", "--precision", "off"]), &read).is_none());
     }
 
     #[test]

@@ -5,6 +5,10 @@
 pub(crate) struct Suite {
     pub(crate) name: &'static str,
     pub(crate) about: &'static str,
+    /// Each case a claim reads takes further batches of repetitions until
+    /// its headline is as precise as the finest of those claims needs
+    /// (`claims::required_precision`), within `--precision`'s caps.
+    pub(crate) claims_precision: bool,
     pub(crate) entries: &'static [Entry],
 }
 
@@ -39,6 +43,7 @@ pub(crate) static ALL: &[Suite] = &[
     Suite {
         name: "quick",
         about: "every scenario at small size, about a minute on 2 cores (the default)",
+        claims_precision: false,
         entries: &[
             entry("limits", &[("count", "100000")]),
             entry("pingpong", &[("count", "1000"), ("wake", "spin,futex")]),
@@ -114,6 +119,7 @@ pub(crate) static ALL: &[Suite] = &[
     Suite {
         name: "seeds",
         about: "each classic experiment at its original parameters (EXPERIMENTS.md)",
+        claims_precision: true,
         // Repetitions follow each claim's smallest effect (`claims`:
         // `Claim::precision`) within about 12 minutes on 2 cores.
         entries: &[
@@ -220,6 +226,7 @@ pub(crate) static ALL: &[Suite] = &[
     Suite {
         name: "seeds-quick",
         about: "the seeds suite at small sizes, every claim answered in about a minute (run seeds --quick)",
+        claims_precision: true,
         entries: &[
             Entry {
                 repeat: Some(9),
@@ -309,6 +316,7 @@ pub(crate) static ALL: &[Suite] = &[
     Suite {
         name: "full",
         about: "every scenario with wide sweeps; tens of minutes",
+        claims_precision: false,
         entries: &[
             entry("limits", &[("count", "1M")]),
             entry(
