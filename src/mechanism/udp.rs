@@ -76,8 +76,40 @@ pub(super) fn grow_buffers(fd: impl rustix::fd::AsFd) {
     }
 }
 
-/// Half the receive buffer's worth of datagrams of `size` bytes.
+/// Half the receive buffer's worth of datagrams of `size` bytes, and no
+/// more than an eighth of the loopback's backlog queue: a datagram sent
+/// over loopback waits in the CPU's backlog (`netdev_max_backlog`, 1000 by
+/// default) until the receiving softirq runs, and the kernel drops it
+/// when that queue is full, whatever room the socket has. An eighth leaves
+/// room for several streams at once (`pairs=N`).
 fn window(fd: &OwnedFd, size: usize) -> u64 {
     let rcvbuf = sockopt::socket_recv_buffer_size(fd).unwrap_or(212_992);
-    ((rcvbuf / 2) / (size + PER_DATAGRAM_OVERHEAD)).clamp(1, 1024) as u64
+    let by_buffer = (rcvbuf / 2) / (size + PER_DATAGRAM_OVERHEAD);
+    by_buffer.min(backlog() / 8).clamp(1, 1024) as u64
+}
+
+/// The per-CPU backlog queue's length in packets.
+fn backlog() -> usize {
+    std::fs::read_to_string("/proc/sys/net/core/netdev_max_backlog")
+        .ok()
+        .and_then(|t| t.trim().parse().ok())
+        .unwrap_or(1000)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_window_fits_the_socket_buffer_and_an_eighth_of_the_backlog() {
+        let sock = bound_socket().unwrap();
+        let fd = OwnedFd::from(sock);
+        grow_buffers(&fd);
+        let rcvbuf = sockopt::socket_recv_buffer_size(&fd).unwrap();
+        for size in [1, 64, 4096, MAX_PAYLOAD] {
+            let w = window(&fd, size) as usize;
+            assert!(w >= 1 && w <= backlog() / 8, "{size}: {w}");
+            assert!(w * (size + PER_DATAGRAM_OVERHEAD) <= rcvbuf / 2 || w == 1);
+        }
+    }
 }
