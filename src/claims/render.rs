@@ -37,7 +37,7 @@ pub(crate) fn write(
             below(evidence.clone())?;
         }
         if !kernel.is_empty() {
-            below(format!("measured on Linux {kernel}"))?;
+            below(format!("measured on kernel {kernel}"))?;
         }
     }
     Ok(())
