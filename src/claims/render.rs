@@ -1,8 +1,8 @@
 //! The "Claims" section as text: one line per claim with its verdict and
 //! the figure that decided it, then its margin and the precision it got,
 //! what would decide it when inconclusive, the original's figure, the form
-//! of the rule, the kernel profile's evidence when the claim has some, and
-//! the kernel the run measured on (some verdicts change with it). The
+//! of the rule, the kernel the run measured on (some verdicts change with
+//! it) and the kernel profile's evidence when the claim has some. The
 //! table reporter and `iolab claims` both print it.
 
 use super::margin;
@@ -33,11 +33,11 @@ pub(crate) fn write(
         if !c.form.is_empty() {
             below(format!("form: {}", c.form))?;
         }
-        if let Some(evidence) = &c.kernel_evidence {
-            below(evidence.clone())?;
-        }
         if !kernel.is_empty() {
             below(format!("measured on kernel {kernel}"))?;
+        }
+        if let Some(evidence) = &c.kernel_evidence {
+            below(evidence.clone())?;
         }
     }
     Ok(())
