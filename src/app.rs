@@ -272,29 +272,29 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     if !args.across.is_empty() {
         return claims_across(&mut store, args);
     }
-    let (run_id, claims) = stored_claims(&mut store, &args.run)?;
+    let (run_id, kernel, claims) = stored_claims(&mut store, &args.run)?;
     match &args.json {
         Some(path) => write_json(path, &claims)?,
         None if claims.is_empty() => {
             println!("run {run_id} answers no claim: run `iolab run seeds` to re-test them")
         }
-        None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims)?,
+        None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims, &kernel)?,
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// A stored run's id and claims (computed now for a run stored before
-/// claims existed).
+/// A stored run's id, kernel and claims (computed now for a run stored
+/// before claims existed).
 fn stored_claims(
     store: &mut Store,
     selector: &str,
-) -> anyhow::Result<(String, Vec<crate::model::ClaimVerdict>)> {
+) -> anyhow::Result<(String, String, Vec<crate::model::ClaimVerdict>)> {
     let run = store.load(selector)?;
     let claims = match run.claims.is_empty() {
         true => crate::claims::evaluate(&run.results),
         false => run.claims,
     };
-    Ok((run.run_id, claims))
+    Ok((run.run_id, run.environment.kernel, claims))
 }
 
 /// `iolab claims --across RUN...`.
@@ -302,7 +302,7 @@ fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCod
     use crate::claims::across::{self, RunClaims};
     let mut runs = Vec::new();
     for selector in &args.across {
-        let (run_id, claims) = stored_claims(store, selector)?;
+        let (run_id, _, claims) = stored_claims(store, selector)?;
         let selector = selector.clone();
         runs.push(RunClaims {
             run_id,

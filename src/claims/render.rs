@@ -1,15 +1,21 @@
 //! The "Claims" section as text: one line per claim with its verdict and
 //! the figure that decided it, then its margin and the precision it got,
 //! what would decide it when inconclusive, the original's figure, the form
-//! of the rule and the kernel profile's evidence when the claim has some.
-//! The table reporter and `iolab claims` both print it.
+//! of the rule, the kernel the run measured on (some verdicts change with
+//! it) and the kernel profile's evidence when the claim has some. The
+//! table reporter and `iolab claims` both print it.
 
 use super::margin;
 use crate::model::ClaimVerdict;
 use std::io::Write;
 
-/// The section, or nothing when the run answered no claim.
-pub(crate) fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Result<()> {
+/// The section, or nothing when the run answered no claim; `kernel` is
+/// the run's (`environment.kernel`), empty when unknown.
+pub(crate) fn write(
+    out: &mut dyn Write,
+    claims: &[ClaimVerdict],
+    kernel: &str,
+) -> std::io::Result<()> {
     if claims.is_empty() {
         return Ok(());
     }
@@ -27,8 +33,11 @@ pub(crate) fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Re
         if !c.form.is_empty() {
             below(format!("form: {}", c.form))?;
         }
-        if let Some(kernel) = &c.kernel_evidence {
-            below(kernel.clone())?;
+        if !kernel.is_empty() {
+            below(format!("measured on kernel {kernel}"))?;
+        }
+        if let Some(evidence) = &c.kernel_evidence {
+            below(evidence.clone())?;
         }
     }
     Ok(())

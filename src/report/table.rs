@@ -68,7 +68,7 @@ impl Reporter for TableReporter {
                 self.write_scenario(out, scenario, &results, &texts)?;
             }
         }
-        crate::claims::render::write(out, &run.claims)?;
+        crate::claims::render::write(out, &run.claims, &run.environment.kernel)?;
         if !run.claims.is_empty() {
             writeln!(out)?;
         }

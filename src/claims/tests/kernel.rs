@@ -173,7 +173,7 @@ fn claims_without_kernel_evidence_have_none_and_render_prints_it() {
     assert_eq!(answer("E2-port-tens-of-us", &[]).kernel_evidence, None);
     let v = e1(None, None);
     let mut out = Vec::new();
-    super::super::render::write(&mut out, &[v]).unwrap();
+    super::super::render::write(&mut out, &[v], "").unwrap();
     let text = String::from_utf8(out).unwrap();
     // The verdict, its margin, the original, the form and the kernel line.
     assert_eq!(text.lines().count(), 6, "{text}");

@@ -5,6 +5,8 @@
 mod e3_to_e6;
 mod kernel;
 mod margins;
+mod probe;
+mod probe_e4_e5;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;
