@@ -213,6 +213,31 @@ fn epoll_ctl_cost_is_weighed_with_its_margin() {
     );
 }
 
+/// Each level's summary and its rounds, `spread` either side of it.
+fn rounds(points: &[(u64, f64)], spread: f64) -> Vec<Observation> {
+    let mut all = adds(points);
+    for (level, ns) in points {
+        for k in [-1.0, -0.5, 0.0, 0.5, 1.0] {
+            all.push(fig(
+                &format!("add_round_at_{level}"),
+                ns * (1.0 + k * spread),
+            ));
+        }
+    }
+    all
+}
+
+#[test]
+fn epoll_ctl_rounds_give_the_measured_spread_its_margin_weighs() {
+    let (id, check) = ("E5-epoll-ctl-constant", "epoll-ctl-constant");
+    // 1.45x: within 1% rounds decided, within 10% rounds near the boundary.
+    let tight = judged(id, check, rounds(&[(10, 1000.0), (10000, 1450.0)], 0.01));
+    assert_verdict(&tight, Holds, &["1.45x"]);
+    let wide = judged(id, check, rounds(&[(10, 1000.0), (10000, 1450.0)], 0.1));
+    assert_verdict(&wide, Inconclusive, &["1.45x"]);
+    assert!(wide.near_boundary, "{wide:?}");
+}
+
 fn limits(per_gib: f64, file_max: f64, nr_open: f64) -> Vec<Observation> {
     vec![
         fig("file_max_per_gib", per_gib),
