@@ -12,7 +12,7 @@ impl Rule {
     pub(crate) fn form(&self) -> String {
         match self {
             Rule::Relative { q, reference, .. } => reference.form(relative::unit(q)),
-            Rule::Faster { .. } | Rule::NoFaster { .. } => {
+            Rule::Faster { .. } | Rule::NoFaster { .. } | Rule::Similar { .. } => {
                 "a ratio of two results of the same run: it reads the same on a faster or \
                  slower machine"
                     .into()
@@ -42,7 +42,9 @@ impl Rule {
     pub(crate) fn reads(&self, case: &CaseResult) -> bool {
         match self {
             Rule::Faster { fast, slow, .. } => fast.matches(case) || slow.matches(case),
-            Rule::NoFaster { a, b, .. } => a.matches(case) || b.matches(case),
+            Rule::NoFaster { a, b, .. } | Rule::Similar { a, b, .. } => {
+                a.matches(case) || b.matches(case)
+            }
             Rule::Relative { at, reference, .. } => at.matches(case) || reference.at.matches(case),
             Rule::Within { at, .. }
             | Rule::Linear { at, .. }

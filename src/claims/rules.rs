@@ -9,7 +9,7 @@
 use super::margin::{self, Bands, Estimate, Margin, Precision};
 use super::pick::{num, Found, Quantity, Select, Value};
 use super::sweep;
-use super::{devnull, observed, relative, stall};
+use super::{devnull, observed, relative, similar, stall};
 use crate::model::{CaseResult, ClaimStatus};
 
 /// A verdict, the figure that decided it and, for a rule that weighs a
@@ -65,6 +65,14 @@ pub enum Rule {
     /// `a` (lower `q` is faster) is no faster than `b`, within `tolerance`
     /// (0.1 = 10%).
     NoFaster {
+        q: Quantity,
+        a: Select,
+        b: Select,
+        tolerance: f64,
+    },
+    /// `a` and `b` are about the same: `a / b` lies within `1 ± tolerance`
+    /// (0.1 = 10%) over its interval (`similar.rs`).
+    Similar {
         q: Quantity,
         a: Select,
         b: Select,
@@ -143,6 +151,11 @@ impl Rule {
                 let vb = q.of(rb)?;
                 no_faster(&a.name(ra), &va, &b.name(rb), &vb, tolerance)
             }
+            Rule::Similar { q, a, b, tolerance } => {
+                let (ra, rb) = (a.one(results)?, b.one(results)?);
+                let (va, vb) = (q.of(ra)?, q.of(rb)?);
+                similar::similar(&a.name(ra), &va, &b.name(rb), &vb, tolerance)
+            }
             Rule::Within { q, at, lo, hi } => {
                 let r = at.one(results)?;
                 Ok(within(&at.name(r), &q.of(r)?, lo, hi))
@@ -164,7 +177,7 @@ impl Rule {
     }
 }
 
-fn positive(v: &Value, name: &str) -> Found<()> {
+pub(crate) fn positive(v: &Value, name: &str) -> Found<()> {
     if v.lo > 0.0 && v.value > 0.0 {
         return Ok(());
     }

@@ -4,6 +4,7 @@
 //! all, the classic 15 first.
 
 mod classic;
+mod compare;
 
 use super::pick::Select;
 use super::Claim;
@@ -11,7 +12,7 @@ use std::sync::LazyLock;
 
 /// Every claim, in the order a run reports them.
 pub static CLAIMS: LazyLock<Vec<&'static Claim>> =
-    LazyLock::new(|| classic::CLASSIC.iter().collect());
+    LazyLock::new(|| classic::CLASSIC.iter().chain(compare::COMPARE).collect());
 
 pub(super) const fn sel(
     label: &'static str,
