@@ -34,8 +34,8 @@ pub(crate) fn write(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Re
             seed = &c.source;
             writeln!(out, "-- {seed} --")?;
         }
-        writeln!(out, "{:<24} {:<13} {}", c.id, c.verdict_text(), c.figure)?;
-        let mut below = |text: String| writeln!(out, "{:<24} {:<13} {text}", "", "");
+        writeln!(out, "{:<26} {:<13} {}", c.id, c.verdict_text(), c.figure)?;
+        let mut below = |text: String| writeln!(out, "{:<26} {:<13} {text}", "", "");
         if let Some(line) = margin_line(c) {
             below(line)?;
         }

@@ -76,9 +76,14 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
     Ok(out)
 }
 
-/// The mechanisms asked for, or the scenario's own default set.
+/// The mechanisms asked for, or the suite entry's, or the scenario's own
+/// default set.
 fn mechs_for(inv: &Invocation, common: &Common) -> Vec<&'static dyn Mechanism> {
-    match (common.mechs_explicit, inv.scenario.default_mechs()) {
+    let defaults = match inv.suite_mechs {
+        [] => inv.scenario.default_mechs(),
+        mechs => Some(mechs),
+    };
+    match (common.mechs_explicit, defaults) {
         (false, Some(names)) => common
             .mechs
             .iter()

@@ -120,6 +120,7 @@ mod tests {
                 scenario: scenario::find(n).unwrap(),
                 suite_params: &[],
                 suite_repeat: None,
+                suite_mechs: &[],
             })
             .collect()
     }

@@ -51,6 +51,8 @@ pub(crate) struct Invocation {
     pub(crate) scenario: &'static dyn Scenario,
     pub(crate) suite_params: &'static [(&'static str, &'static str)],
     pub(crate) suite_repeat: Option<u64>,
+    /// The suite entry's mechanisms (empty: the scenario's default).
+    pub(crate) suite_mechs: &'static [&'static str],
 }
 
 /// A case of the plan, and the message size its mechanism cannot carry.
@@ -188,6 +190,7 @@ fn invocation(entry: &'static suite::Entry) -> Invocation {
         scenario: scenario::find(entry.scenario).expect("suites name known scenarios"),
         suite_params: entry.params,
         suite_repeat: entry.repeat,
+        suite_mechs: entry.mechs,
     }
 }
 
@@ -206,6 +209,7 @@ fn resolve_targets(targets: &[String], quick: bool) -> UsageResult<Vec<Invocatio
                     scenario: s,
                     suite_params: &[],
                     suite_repeat: None,
+                    suite_mechs: &[],
                 });
             }
             out.extend(entries.into_iter().map(invocation));

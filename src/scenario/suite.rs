@@ -13,6 +13,9 @@ pub(crate) struct Entry {
     pub(crate) params: &'static [(&'static str, &'static str)],
     /// Repetitions for this entry unless `--repeat` says otherwise.
     pub(crate) repeat: Option<u64>,
+    /// The mechanisms it runs unless `--mech` says otherwise (empty: the
+    /// scenario's own default set).
+    pub(crate) mechs: &'static [&'static str],
 }
 
 /// An entry with the scenario's own repetition default.
@@ -21,6 +24,7 @@ const fn entry(scenario: &'static str, params: &'static [(&'static str, &'static
         scenario,
         params,
         repeat: None,
+        mechs: &[],
     }
 }
 
@@ -150,6 +154,43 @@ pub(crate) static ALL: &[Suite] = &[
                     ],
                 )
             },
+            // E4-buffer-size-irrelevant and E4-cork-restores over the link,
+            // 3 times each at 9 MiB: 15 transfers, about 12 s.
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "9M"),
+                        ("copier", "read-write"),
+                        ("buf", "1024,4096,8192"),
+                        ("tcp", "plain"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "9M"),
+                        ("copier", "sendfile"),
+                        ("tcp", "plain,cork"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            // E3-notify-less: a FIFO write per message against an shm ring
+            // that writes its FIFO only to wake a sleeping reader: 4 cases.
+            Entry {
+                repeat: Some(5),
+                mechs: &["fifo", "shm"],
+                ..entry(
+                    "stream",
+                    &[("size", "64"), ("wake", "fifo"), ("rep_time", "100ms")],
+                )
+            },
             Entry {
                 repeat: Some(3),
                 ..entry("devnull", &[("file-size", "64M")])
@@ -164,6 +205,21 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(2),
                 ..entry("port-ring", &[])
             },
+            // E5-threads-beat-processes: relays over pipes, no echo program,
+            // as threads and as processes; a few seconds.
+            Entry {
+                repeat: Some(5),
+                ..entry(
+                    "port-ring",
+                    &[
+                        ("echo", "none"),
+                        ("relay", "threads,processes"),
+                        ("relays", "10"),
+                        ("messages", "20000"),
+                        ("rings", "2"),
+                    ],
+                )
+            },
             // The original's tests as 3 repetitions of 3 s each, so the
             // stall signs have a measured spread: 20 cases, about 3 minutes.
             Entry {
@@ -176,15 +232,40 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(1),
                 ..entry("poll-scale", &[("idle", E5_IDLE)])
             },
-            // E5-poll-faster-at-0 weighs a 2% difference: 15 repetitions of
-            // 10,000 requests, a few seconds.
+            // E5-poll-faster-at-0 and E5-et-faster weigh a 2% difference:
+            // 15 repetitions of 10,000 requests, about 20 s.
             Entry {
                 repeat: Some(15),
                 ..entry(
                     "poll-scale",
                     &[
                         ("idle", "0"),
+                        ("poller", "poll,epoll-lt,epoll-et"),
+                        ("requests", "10000"),
+                    ],
+                )
+            },
+            // E5-all-active-epoll-slower: 100 connections, all active.
+            Entry {
+                repeat: Some(7),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "0"),
+                        ("active", "100"),
                         ("poller", "poll,epoll-lt"),
+                        ("requests", "10000"),
+                    ],
+                )
+            },
+            // E5-select-equals-poll within select's FD_SETSIZE.
+            Entry {
+                repeat: Some(5),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "640"),
+                        ("poller", "select,poll"),
                         ("requests", "10000"),
                     ],
                 )
@@ -196,6 +277,14 @@ pub(crate) static ALL: &[Suite] = &[
                 ..entry(
                     "event-bench",
                     &[("fds", "100,1000,5000,7500"), ("active", "1,100")],
+                )
+            },
+            // E6-select-worse-than-poll: 500 pairs, 1,000 descriptors.
+            Entry {
+                repeat: Some(25),
+                ..entry(
+                    "event-bench",
+                    &[("fds", "500"), ("active", "1"), ("poller", "select,poll")],
                 )
             },
             // The one-shot observations, once each: a few seconds.
@@ -241,6 +330,39 @@ pub(crate) static ALL: &[Suite] = &[
             Entry {
                 repeat: Some(3),
                 ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "1M"),
+                        ("copier", "read-write"),
+                        ("buf", "1024,8192"),
+                        ("tcp", "plain"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "1M"),
+                        ("copier", "sendfile"),
+                        ("tcp", "cork"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                mechs: &["fifo", "shm"],
+                ..entry(
+                    "stream",
+                    &[("size", "64"), ("wake", "fifo"), ("rep_time", "20ms")],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
                     "devnull",
                     &[
                         ("file-size", "4M"),
@@ -263,13 +385,26 @@ pub(crate) static ALL: &[Suite] = &[
             },
             Entry {
                 repeat: Some(3),
+                ..entry(
+                    "port-ring",
+                    &[
+                        ("echo", "none"),
+                        ("relay", "threads,processes"),
+                        ("relays", "5"),
+                        ("messages", "5000"),
+                        ("rings", "2"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
                 ..entry("contention", &[("duration", "100ms")])
             },
             entry(
                 "poll-scale",
                 &[
                     ("idle", "0,100,200,400"),
-                    ("poller", "poll,epoll-lt"),
+                    ("poller", "select,poll,epoll-lt"),
                     ("requests", "2000"),
                 ],
             ),
@@ -279,6 +414,18 @@ pub(crate) static ALL: &[Suite] = &[
                     "poll-scale",
                     &[
                         ("idle", "0"),
+                        ("poller", "poll,epoll-lt,epoll-et"),
+                        ("requests", "2000"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "0"),
+                        ("active", "100"),
                         ("poller", "poll,epoll-lt"),
                         ("requests", "2000"),
                     ],
@@ -287,6 +434,10 @@ pub(crate) static ALL: &[Suite] = &[
             entry(
                 "event-bench",
                 &[("fds", "100,1000"), ("poller", "poll,epoll-lt"), ("writes", "100")],
+            ),
+            entry(
+                "event-bench",
+                &[("fds", "500"), ("active", "1"), ("poller", "select,poll"), ("writes", "100")],
             ),
             Entry {
                 repeat: Some(1),
