@@ -173,13 +173,26 @@ fn fabricated(scenario: &str, params: Vec<(&str, Value)>, with_metrics: bool) ->
 /// The results a claim's rule reads, made from its selections: the
 /// select's parameters, its `nearest` key at the target, a sweep's points.
 fn evidence(claim: &Claim, with_metrics: bool) -> Vec<CaseResult> {
+    evidence_of(&claim.rule, with_metrics)
+}
+
+fn evidence_of(rule: &Rule, with_metrics: bool) -> Vec<CaseResult> {
     let one = |sel: &Select, extra: Option<(&'static str, Value)>| {
         let mut p: Vec<(&str, Value)> = sel.params.iter().map(|(k, v)| (*k, json!(v))).collect();
         p.extend(sel.nearest.map(|(key, target)| (key, json!(target))));
         p.extend(extra);
         fabricated(sel.scenario, p, with_metrics)
     };
-    match claim.rule {
+    match *rule {
+        Rule::Each { rules } => {
+            let mut all: Vec<CaseResult> = Vec::new();
+            for r in rules.iter().flat_map(|r| evidence_of(r, with_metrics)) {
+                if !all.iter().any(|o| o.params == r.params) {
+                    all.push(r);
+                }
+            }
+            all
+        }
         Rule::Faster {
             fast: a, slow: b, ..
         }

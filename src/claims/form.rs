@@ -34,6 +34,11 @@ impl Rule {
             Rule::NotRead { .. } => "a share of the file's pages: machine-independent".into(),
             Rule::AtimeChanged { .. } => "a count of repetitions: machine-independent".into(),
             Rule::Observed { form, .. } => form.to_string(),
+            Rule::Each { rules } => {
+                let mut forms: Vec<String> = rules.iter().map(Rule::form).collect();
+                forms.dedup();
+                forms.join("; ")
+            }
         }
     }
 
@@ -52,6 +57,7 @@ impl Rule {
             | Rule::NotRead { at }
             | Rule::AtimeChanged { at } => at.matches(case),
             Rule::Observed { check, .. } => super::observed::is_check(case, check),
+            Rule::Each { rules } => rules.iter().any(|r| r.reads(case)),
             Rule::Stalls { mech, .. } => {
                 case.scenario == "contention" && case.param_str("mech").as_deref() == Some(mech)
             }

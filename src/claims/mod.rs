@@ -14,6 +14,7 @@
 
 pub(crate) mod across;
 mod devnull;
+mod each;
 mod form;
 pub mod kernel;
 mod list;

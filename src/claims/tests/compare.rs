@@ -315,28 +315,58 @@ fn similar_one_percent_from_an_edge_is_near_it_with_a_5_percent_spread() {
     }
 }
 
-fn sleep_case(cpu: &[f64]) -> CaseResult {
+/// The contended FIFO case: each side's CPU share and voluntary switches
+/// over 100,000 calls.
+fn sleep_case(reader_cpu: &[f64], writer_cpu: &[f64], csw: f64) -> CaseResult {
+    let calls = [1e5, 1e5, 1e5];
+    let csw = [csw, csw, csw];
     result(
         "contention",
         &[("mech", json!("fifo")), ("test", json!("both"))],
-        &[("reader_cpu_util", cpu)],
+        &[
+            ("reader_cpu_util", reader_cpu),
+            ("writer_cpu_util", writer_cpu),
+            ("reader_calls", &calls),
+            ("writer_calls", &calls),
+            ("reader_voluntary_csw", &csw),
+            ("writer_voluntary_csw", &csw),
+        ],
     )
 }
 
 #[test]
-fn fifo_sides_sleep_reads_the_contended_readers_cpu_share() {
-    let v = |cpu: &[f64]| answer("E3-fifo-sides-sleep", &[sleep_case(cpu)]);
-    assert_eq!(v(&[0.68, 0.7, 0.72]).verdict, Holds);
-    assert_eq!(v(&[0.98, 0.99, 1.0]).verdict, DoesNotHold);
-    assert_eq!(v(&[0.1, 0.12, 0.14]).verdict, DoesNotHold);
-    let near = v(&[0.8, 0.9, 1.0]);
+fn fifo_sides_sleep_needs_each_sides_cpu_share_and_blocking_calls() {
+    let v =
+        |r: &[f64], w: &[f64], csw: f64| answer("E3-fifo-sides-sleep", &[sleep_case(r, w, csw)]);
+    let seventy = [0.68, 0.7, 0.72];
+    let busy = [0.98, 0.99, 1.0];
+    let holds = v(&seventy, &seventy, 1000.0);
+    assert_eq!(holds.verdict, Holds, "{}", holds.figure);
+    assert_eq!(
+        holds.figure.matches("holds: fifo both").count(),
+        4,
+        "{}",
+        holds.figure
+    );
+    assert!(holds.figure.contains("0.0100 csw/call"), "{}", holds.figure);
+    assert!(holds.margin.unwrap() > 1.0);
+    // One side busy is enough to fail it, and so is a side that never blocks.
+    assert_eq!(v(&seventy, &busy, 1000.0).verdict, DoesNotHold);
+    assert_eq!(v(&[0.1, 0.12, 0.14], &seventy, 1000.0).verdict, DoesNotHold);
+    assert_eq!(v(&seventy, &seventy, 1.0).verdict, DoesNotHold);
+    let near = v(&seventy, &[0.8, 0.9, 1.0], 1000.0);
     assert_eq!(near.verdict, Inconclusive, "{}", near.figure);
-    assert!(near.near_boundary);
+    assert!(near.near_boundary, "{}", near.figure);
     assert!(
         near.figure.contains("(the claim: 0.400-0.900)"),
         "{}",
         near.figure
     );
+    let missing = answer("E3-fifo-sides-sleep", &[]);
+    assert_eq!(missing.verdict, Inconclusive);
+    assert!(missing
+        .figure
+        .contains("no result contention mech=fifo test=both"));
 }
 
 /// A verdict of `id` from seed `source`, as `status`.
