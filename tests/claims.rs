@@ -15,7 +15,7 @@ use iolab::params;
 use iolab::scenario;
 use serde_json::{json, Value};
 
-const IDS: [&str; 27] = [
+const IDS: [&str; 28] = [
     "E1-noatime-faster",
     "E2-port-tens-of-us",
     "E2-ring-csw-bound",
@@ -34,6 +34,7 @@ const IDS: [&str; 27] = [
     "E3-fifo-is-pipe",
     "E3-fifo-10x-udp",
     "E3-contended-fifo-as-udp",
+    "E3-two-readers",
     "E3-fifo-sides-sleep",
     "E3-notify-less",
     "E4-buffer-size-irrelevant",

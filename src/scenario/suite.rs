@@ -226,6 +226,12 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(3),
                 ..entry("contention", &[("duration", "3s")])
             },
+            // E3-two-readers: 3 more repetitions of 3 s.
+            Entry {
+                repeat: Some(3),
+                mechs: &["fifo"],
+                ..entry("contention", &[("duration", "3s"), ("test", "two-readers")])
+            },
             // One repetition of 40,000 round trips per point keeps the
             // original's 12-point sweep over 5 pollers within minutes.
             Entry {
@@ -399,6 +405,14 @@ pub(crate) static ALL: &[Suite] = &[
             Entry {
                 repeat: Some(3),
                 ..entry("contention", &[("duration", "100ms")])
+            },
+            Entry {
+                repeat: Some(3),
+                mechs: &["fifo"],
+                ..entry(
+                    "contention",
+                    &[("duration", "100ms"), ("test", "two-readers")],
+                )
             },
             entry(
                 "poll-scale",

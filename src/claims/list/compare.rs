@@ -103,6 +103,22 @@ pub(super) static COMPARE: &[Claim] = &[
         0.5,
         0.2,
     ),
+    similar(
+        "E3-two-readers",
+        "E3",
+        "two readers (or two writers) on one FIFO stall the same way as a reader and a writer",
+        "the post: two readers or two writers on one FIFO stall as well; no figure",
+        "contention",
+        // Two readers only: a second writer would need the writer's
+        // descriptor, which the mechanisms do not share.
+        (
+            Quantity::Metric(&READER.mean_ns),
+            e3("fifo two-readers", &[("mech", "fifo"), ("test", "two-readers")]),
+            e3("fifo both", &[("mech", "fifo"), ("test", "both")]),
+        ),
+        0.5,
+        0.2,
+    ),
     Claim {
         id: "E3-fifo-sides-sleep",
         source: "E3",

@@ -117,6 +117,15 @@ fn pairs() -> Vec<Pair> {
             edge: 1.0 / 1.5,
         },
         Pair {
+            id: "E3-two-readers",
+            metric: "reader_mean_ns",
+            a: side("contention", &[("mech", "fifo"), ("test", "two-readers")]),
+            b: FIFO_BOTH,
+            holds: 1.2,
+            fails: 3.0,
+            edge: 1.0 / 1.5,
+        },
+        Pair {
             id: "E3-notify-less",
             metric: "msgs_per_s",
             a: side(
@@ -246,6 +255,13 @@ fn pairs() -> Vec<Pair> {
     ]
 }
 
+fn pair(id: &str) -> Pair {
+    pairs()
+        .into_iter()
+        .find(|p| p.id == id)
+        .expect("a pair claim")
+}
+
 const EVENT_BENCH_POLL: &[(&str, &str)] = &[
     ("poller", "poll"),
     ("dispatch", "nonblocking"),
@@ -270,7 +286,7 @@ fn each_comparison_holds_fails_and_is_near_its_boundary() {
 
 #[test]
 fn similar_names_its_band_and_both_sides() {
-    let p = &pairs()[0];
+    let p = &pair("E3-fifo-is-pipe");
     let v = verdict(p, 1.0, 0.01);
     assert!(
         v.figure
@@ -293,7 +309,7 @@ fn five(median: f64, spread: f64) -> Vec<f64> {
 
 /// E4-cork-restores (band 0.95x-1.05x) with cork at `ratio` times plain.
 fn cork(ratio: f64, spread: f64) -> ClaimVerdict {
-    let p = &pairs()[5];
+    let p = &pair("E4-cork-restores");
     let a = case(&p.a, "wall_s", &five(ratio, spread));
     let b = case(&p.b, "wall_s", &five(1.0, spread));
     answer("E4-cork-restores", &[a, b])
