@@ -73,12 +73,6 @@ pub(crate) fn is_myth(id: &str) -> bool {
 }
 
 impl Claim {
-    /// Whether the claim is marked *myth?* in the seeds' list.
-    #[cfg_attr(not(test), allow(dead_code))]
-    pub(crate) fn myth(&self) -> bool {
-        is_myth(self.id)
-    }
-
     /// This claim answered over `results`, as the run stores it.
     pub fn answer(&'static self, results: &[CaseResult]) -> ClaimVerdict {
         use rule::Rule;
