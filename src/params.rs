@@ -32,7 +32,7 @@ pub enum ParamKind {
 /// A parameter a scenario accepts, with its default (a list sweeps).
 #[derive(Debug, Clone, Copy)]
 pub struct ParamSpec {
-    pub(crate) name: &'static str,
+    pub name: &'static str,
     pub kind: ParamKind,
     pub(crate) default: &'static str,
     pub(crate) about: &'static str,

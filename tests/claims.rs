@@ -15,7 +15,7 @@ use iolab::params;
 use iolab::scenario;
 use serde_json::{json, Value};
 
-const IDS: [&str; 15] = [
+const IDS: [&str; 28] = [
     "E1-noatime-faster",
     "E2-port-tens-of-us",
     "E2-ring-csw-bound",
@@ -31,6 +31,19 @@ const IDS: [&str; 15] = [
     "E6-devnull-not-read",
     "E6-devnull-atime",
     "E6-events-beat-poll",
+    "E3-fifo-is-pipe",
+    "E3-fifo-10x-udp",
+    "E3-contended-fifo-as-udp",
+    "E3-two-readers",
+    "E3-fifo-sides-sleep",
+    "E3-notify-less",
+    "E4-buffer-size-irrelevant",
+    "E4-cork-restores",
+    "E5-select-equals-poll",
+    "E5-et-faster",
+    "E5-all-active-epoll-slower",
+    "E5-threads-beat-processes",
+    "E6-select-worse-than-poll",
 ];
 
 #[test]
@@ -161,17 +174,31 @@ fn fabricated(scenario: &str, params: Vec<(&str, Value)>, with_metrics: bool) ->
 /// The results a claim's rule reads, made from its selections: the
 /// select's parameters, its `nearest` key at the target, a sweep's points.
 fn evidence(claim: &Claim, with_metrics: bool) -> Vec<CaseResult> {
+    evidence_of(&claim.rule, with_metrics)
+}
+
+fn evidence_of(rule: &Rule, with_metrics: bool) -> Vec<CaseResult> {
     let one = |sel: &Select, extra: Option<(&'static str, Value)>| {
         let mut p: Vec<(&str, Value)> = sel.params.iter().map(|(k, v)| (*k, json!(v))).collect();
         p.extend(sel.nearest.map(|(key, target)| (key, json!(target))));
         p.extend(extra);
         fabricated(sel.scenario, p, with_metrics)
     };
-    match claim.rule {
+    match *rule {
+        Rule::Each { rules } => {
+            let mut all: Vec<CaseResult> = Vec::new();
+            for r in rules.iter().flat_map(|r| evidence_of(r, with_metrics)) {
+                if !all.iter().any(|o| o.params == r.params) {
+                    all.push(r);
+                }
+            }
+            all
+        }
         Rule::Faster {
             fast: a, slow: b, ..
         }
-        | Rule::NoFaster { a, b, .. } => vec![one(&a, None), one(&b, None)],
+        | Rule::NoFaster { a, b, .. }
+        | Rule::Similar { a, b, .. } => vec![one(&a, None), one(&b, None)],
         Rule::Within { at, .. } | Rule::NotRead { at } | Rule::AtimeChanged { at } => {
             vec![one(&at, None)]
         }
@@ -241,18 +268,35 @@ fn every_claim_selects_values_its_scenario_accepts() {
             } else {
                 assert_eq!(r.scenario, claim.scenario, "{}", claim.id);
             }
+            let mech = r.params.get("mech").and_then(Value::as_str);
             for (key, value) in &r.params {
-                assert_accepted(claim, &r.scenario, key, value);
+                assert_accepted(claim, &r.scenario, mech, key, value);
             }
         }
     }
 }
 
-/// `value` is one the scenario's parameter `key` takes, written as a result
-/// carries it (a target or a sweep point: the parameter is numeric).
-fn assert_accepted(claim: &Claim, scenario_name: &str, key: &str, value: &Value) {
+/// `value` is one the scenario's parameter `key` (or the parameter of the
+/// case's mechanism `mech`) takes, written as a result carries it (a target
+/// or a sweep point: the parameter is numeric).
+fn assert_accepted(
+    claim: &Claim,
+    scenario_name: &str,
+    mech: Option<&str>,
+    key: &str,
+    value: &Value,
+) {
     let sc = scenario::find(scenario_name).unwrap();
     let at = format!("{}: {scenario_name} {key}={value}", claim.id);
+    if key == "placement" {
+        assert!(sc.uses_mechanisms(), "{at}: no placements");
+        let name = value.as_str().unwrap();
+        assert!(
+            iolab::measure::pin::Placement::parse(name).is_some(),
+            "{at}: no such placement"
+        );
+        return;
+    }
     if key == "mech" {
         assert!(sc.uses_mechanisms(), "{at}: no mechanisms");
         let name = value.as_str().unwrap();
@@ -262,8 +306,12 @@ fn assert_accepted(claim: &Claim, scenario_name: &str, key: &str, value: &Value)
         );
         return;
     }
+    let of_mech = mech
+        .and_then(iolab::mechanism::find)
+        .and_then(|m| m.params().iter().find(|p| p.name == key));
     let spec = sc
         .param(key)
+        .or(of_mech)
         .unwrap_or_else(|| panic!("{at}: no such parameter"));
     match value.as_str() {
         Some(text) => {

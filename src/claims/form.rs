@@ -12,7 +12,7 @@ impl Rule {
     pub(crate) fn form(&self) -> String {
         match self {
             Rule::Relative { q, reference, .. } => reference.form(relative::unit(q)),
-            Rule::Faster { .. } | Rule::NoFaster { .. } => {
+            Rule::Faster { .. } | Rule::NoFaster { .. } | Rule::Similar { .. } => {
                 "a ratio of two results of the same run: it reads the same on a faster or \
                  slower machine"
                     .into()
@@ -34,6 +34,11 @@ impl Rule {
             Rule::NotRead { .. } => "a share of the file's pages: machine-independent".into(),
             Rule::AtimeChanged { .. } => "a count of repetitions: machine-independent".into(),
             Rule::Observed { form, .. } => form.to_string(),
+            Rule::Each { rules } => {
+                let mut forms: Vec<String> = rules.iter().map(Rule::form).collect();
+                forms.dedup();
+                forms.join("; ")
+            }
         }
     }
 
@@ -42,7 +47,9 @@ impl Rule {
     pub(crate) fn reads(&self, case: &CaseResult) -> bool {
         match self {
             Rule::Faster { fast, slow, .. } => fast.matches(case) || slow.matches(case),
-            Rule::NoFaster { a, b, .. } => a.matches(case) || b.matches(case),
+            Rule::NoFaster { a, b, .. } | Rule::Similar { a, b, .. } => {
+                a.matches(case) || b.matches(case)
+            }
             Rule::Relative { at, reference, .. } => at.matches(case) || reference.at.matches(case),
             Rule::Within { at, .. }
             | Rule::Linear { at, .. }
@@ -50,6 +57,7 @@ impl Rule {
             | Rule::NotRead { at }
             | Rule::AtimeChanged { at } => at.matches(case),
             Rule::Observed { check, .. } => super::observed::is_check(case, check),
+            Rule::Each { rules } => rules.iter().any(|r| r.reads(case)),
             Rule::Stalls { mech, .. } => {
                 case.scenario == "contention" && case.param_str("mech").as_deref() == Some(mech)
             }

@@ -14,6 +14,7 @@
 
 pub(crate) mod across;
 mod devnull;
+mod each;
 mod form;
 pub mod kernel;
 mod list;
@@ -25,6 +26,7 @@ pub mod relative;
 pub(crate) mod render;
 pub(crate) mod rule;
 pub mod rules;
+mod similar;
 mod stall;
 mod sweep;
 
@@ -54,6 +56,21 @@ pub struct Claim {
     pub(crate) resolve: f64,
     /// What the cases' kernel profiles show beside the verdict.
     pub(crate) kernel: kernel::Evidence,
+}
+
+/// The claims marked *myth?* in the seeds' list (`CLAIMS.md`): statements
+/// that may well be wrong today, measured like the rest. Listed by id, so a
+/// claim's entry in `list/` stays a plain struct literal.
+const MYTHS: &[&str] = &[
+    "E4-nodelay-beats-cork",
+    "E4-cork-nodelay-exclusive",
+    "E5-select-needs-rebuild",
+    "E5-epoll-mmap",
+];
+
+/// Whether the claim `id` is one of the *myth?* rows.
+pub(crate) fn is_myth(id: &str) -> bool {
+    MYTHS.contains(&id)
 }
 
 impl Claim {

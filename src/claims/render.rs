@@ -3,11 +3,25 @@
 //! what would decide it when inconclusive, the original's figure, the form
 //! of the rule, the kernel the run measured on (some verdicts change with
 //! it) and the kernel profile's evidence when the claim has some. The
-//! table reporter and `iolab claims` both print it.
+//! table reporter and `iolab claims` both print it, grouped by seed
+//! (E1..E6), each seed's myths that turned out false first (`by_seed`).
 
 use super::margin;
-use crate::model::ClaimVerdict;
+use crate::model::{ClaimStatus, ClaimVerdict};
 use std::io::Write;
+
+/// The claims grouped by seed in the seeds' order, and within a seed the
+/// *myth?* claims that do not hold first; otherwise in the order given.
+pub(crate) fn by_seed(claims: &[ClaimVerdict]) -> Vec<&ClaimVerdict> {
+    let mut out: Vec<&ClaimVerdict> = claims.iter().collect();
+    out.sort_by_key(|c| (c.source.clone(), !refuted_myth(c)));
+    out
+}
+
+/// A *myth?* claim that does not hold here.
+pub(crate) fn refuted_myth(c: &ClaimVerdict) -> bool {
+    super::is_myth(&c.id) && c.verdict == ClaimStatus::DoesNotHold
+}
 
 /// The section, or nothing when the run answered no claim; `kernel` is
 /// the run's (`environment.kernel`), empty when unknown.
@@ -20,9 +34,14 @@ pub(crate) fn write(
         return Ok(());
     }
     writeln!(out, "== Claims ==")?;
-    for c in claims {
-        writeln!(out, "{:<24} {:<13} {}", c.id, c.verdict_text(), c.figure)?;
-        let mut below = |text: String| writeln!(out, "{:<24} {:<13} {text}", "", "");
+    let mut seed = "";
+    for c in by_seed(claims) {
+        if c.source != seed {
+            seed = &c.source;
+            writeln!(out, "-- {seed} --")?;
+        }
+        writeln!(out, "{:<26} {:<13} {}", c.id, c.verdict_text(), c.figure)?;
+        let mut below = |text: String| writeln!(out, "{:<26} {:<13} {text}", "", "");
         if let Some(line) = margin_line(c) {
             below(line)?;
         }

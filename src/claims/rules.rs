@@ -9,7 +9,7 @@
 use super::margin::{self, Bands, Estimate, Margin, Precision};
 use super::pick::{num, Found, Quantity, Select, Value};
 use super::sweep;
-use super::{devnull, observed, relative, stall};
+use super::{devnull, each, observed, relative, similar, stall};
 use crate::model::{CaseResult, ClaimStatus};
 
 /// A verdict, the figure that decided it and, for a rule that weighs a
@@ -70,6 +70,17 @@ pub enum Rule {
         b: Select,
         tolerance: f64,
     },
+    /// `a` and `b` are about the same: `a / b` lies within `1 ± tolerance`
+    /// (0.1 = 10%) over its interval (`similar.rs`).
+    Similar {
+        q: Quantity,
+        a: Select,
+        b: Select,
+        tolerance: f64,
+    },
+    /// Every one of `rules` holds (`each.rs`): one statement about several
+    /// figures.
+    Each { rules: &'static [Rule] },
     /// The value lies in `lo..hi` over its whole spread.
     Within {
         q: Quantity,
@@ -123,7 +134,7 @@ impl Rule {
             .unwrap_or_else(|why| Outcome::new(ClaimStatus::Inconclusive, why))
     }
 
-    fn try_decide(&self, results: &[CaseResult]) -> Found<Outcome> {
+    pub(crate) fn try_decide(&self, results: &[CaseResult]) -> Found<Outcome> {
         match *self {
             Rule::Faster {
                 q,
@@ -143,6 +154,12 @@ impl Rule {
                 let vb = q.of(rb)?;
                 no_faster(&a.name(ra), &va, &b.name(rb), &vb, tolerance)
             }
+            Rule::Similar { q, a, b, tolerance } => {
+                let (ra, rb) = (a.one(results)?, b.one(results)?);
+                let (va, vb) = (q.of(ra)?, q.of(rb)?);
+                similar::similar(&a.name(ra), &va, &b.name(rb), &vb, tolerance)
+            }
+            Rule::Each { rules } => each::each(results, rules),
             Rule::Within { q, at, lo, hi } => {
                 let r = at.one(results)?;
                 Ok(within(&at.name(r), &q.of(r)?, lo, hi))
@@ -164,7 +181,7 @@ impl Rule {
     }
 }
 
-fn positive(v: &Value, name: &str) -> Found<()> {
+pub(crate) fn positive(v: &Value, name: &str) -> Found<()> {
     if v.lo > 0.0 && v.value > 0.0 {
         return Ok(());
     }

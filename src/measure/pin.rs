@@ -37,7 +37,7 @@ impl Placement {
         }
     }
 
-    pub(crate) fn parse(text: &str) -> Option<Placement> {
+    pub fn parse(text: &str) -> Option<Placement> {
         ALL_PLACEMENTS.into_iter().find(|p| p.name() == text)
     }
 }

@@ -82,7 +82,8 @@ fn scenario_link(name: &str) -> Link {
 
 /// The findings of `run`.
 pub(crate) fn build(run: &Run) -> Findings {
-    let claims: Vec<ClaimLine> = run.claims.iter().map(claim_line).collect();
+    let by_seed = crate::claims::render::by_seed(&run.claims);
+    let claims: Vec<ClaimLine> = by_seed.into_iter().map(claim_line).collect();
     Findings {
         summary: headline_counts(run),
         claims,

@@ -48,7 +48,7 @@ fn plain_table_has_groups_rows_notes_verdicts_and_summary() {
         .nth(1)
         .expect("a Claims section");
     assert!(
-        claims.starts_with("E9-fixture               holds         pipe 4.82 us"),
+        claims.starts_with("-- E9 --\nE9-fixture                 holds         pipe 4.82 us"),
         "{claims}"
     );
     assert!(claims.contains("original: about 5 us\n"), "{claims}");

@@ -57,7 +57,7 @@ const BYTES_PER_S: MetricSpec = MetricSpec {
     about: "throughput at the receiver (all pairs together)",
 };
 
-const MSGS_PER_S: MetricSpec = MetricSpec {
+pub(crate) const MSGS_PER_S: MetricSpec = MetricSpec {
     name: "msgs_per_s",
     unit: "1/s",
     about: "messages per second at the receiver (all pairs together)",

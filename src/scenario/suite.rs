@@ -168,6 +168,43 @@ pub(crate) static ALL: &[Suite] = &[
                     ],
                 )
             },
+            // E4-buffer-size-irrelevant and E4-cork-restores over the link,
+            // 3 times each at 9 MiB: 15 transfers, about 12 s.
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "9M"),
+                        ("copier", "read-write"),
+                        ("buf", "1024,4096,8192"),
+                        ("tcp", "plain"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "9M"),
+                        ("copier", "sendfile"),
+                        ("tcp", "plain,cork"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            // E3-notify-less: a FIFO write per message against an shm ring
+            // that writes its FIFO only to wake a sleeping reader: 4 cases.
+            Entry {
+                repeat: Some(5),
+                mechs: Some(&["fifo", "shm"]),
+                ..entry(
+                    "stream",
+                    &[("size", "64"), ("wake", "fifo"), ("rep_time", "100ms")],
+                )
+            },
             Entry {
                 repeat: Some(3),
                 ..entry("devnull", &[("file-size", "64M")])
@@ -182,11 +219,32 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(2),
                 ..entry("port-ring", &[])
             },
+            // E5-threads-beat-processes: relays over pipes, no echo program,
+            // as threads and as processes; a few seconds.
+            Entry {
+                repeat: Some(5),
+                ..entry(
+                    "port-ring",
+                    &[
+                        ("echo", "none"),
+                        ("relay", "threads,processes"),
+                        ("relays", "10"),
+                        ("messages", "20000"),
+                        ("rings", "2"),
+                    ],
+                )
+            },
             // The original's tests as 3 repetitions of 3 s each, so the
             // stall signs have a measured spread: 20 cases, about 3 minutes.
             Entry {
                 repeat: Some(3),
                 ..entry("contention", &[("duration", "3s")])
+            },
+            // E3-two-readers: 3 more repetitions of 3 s.
+            Entry {
+                repeat: Some(3),
+                mechs: Some(&["fifo"]),
+                ..entry("contention", &[("duration", "3s"), ("test", "two-readers")])
             },
             // One repetition of 40,000 round trips per point keeps the
             // original's 12-point sweep over 5 pollers within minutes.
@@ -194,15 +252,40 @@ pub(crate) static ALL: &[Suite] = &[
                 repeat: Some(1),
                 ..entry("poll-scale", &[("idle", E5_IDLE)])
             },
-            // E5-poll-faster-at-0 weighs a 2% difference: 15 repetitions of
-            // 10,000 requests, a few seconds.
+            // E5-poll-faster-at-0 and E5-et-faster weigh a 2% difference:
+            // 15 repetitions of 10,000 requests, about 20 s.
             Entry {
                 repeat: Some(15),
                 ..entry(
                     "poll-scale",
                     &[
                         ("idle", "0"),
+                        ("poller", "poll,epoll-lt,epoll-et"),
+                        ("requests", "10000"),
+                    ],
+                )
+            },
+            // E5-all-active-epoll-slower: 100 connections, all active.
+            Entry {
+                repeat: Some(7),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "0"),
+                        ("active", "100"),
                         ("poller", "poll,epoll-lt"),
+                        ("requests", "10000"),
+                    ],
+                )
+            },
+            // E5-select-equals-poll within select's FD_SETSIZE.
+            Entry {
+                repeat: Some(5),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "640"),
+                        ("poller", "select,poll"),
                         ("requests", "10000"),
                     ],
                 )
@@ -214,6 +297,14 @@ pub(crate) static ALL: &[Suite] = &[
                 ..entry(
                     "event-bench",
                     &[("fds", "100,1000,5000,7500"), ("active", "1,100")],
+                )
+            },
+            // E6-select-worse-than-poll: 500 pairs, 1,000 descriptors.
+            Entry {
+                repeat: Some(25),
+                ..entry(
+                    "event-bench",
+                    &[("fds", "500"), ("active", "1"), ("poller", "select,poll")],
                 )
             },
             // The one-shot observations, once each: a few seconds.
@@ -260,6 +351,39 @@ pub(crate) static ALL: &[Suite] = &[
             Entry {
                 repeat: Some(3),
                 ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "1M"),
+                        ("copier", "read-write"),
+                        ("buf", "1024,8192"),
+                        ("tcp", "plain"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "file-transfer",
+                    &[
+                        ("file-size", "1M"),
+                        ("copier", "sendfile"),
+                        ("tcp", "cork"),
+                        ("link", "100mbit"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                mechs: Some(&["fifo", "shm"]),
+                ..entry(
+                    "stream",
+                    &[("size", "64"), ("wake", "fifo"), ("rep_time", "20ms")],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
                     "devnull",
                     &[
                         ("file-size", "4M"),
@@ -282,13 +406,34 @@ pub(crate) static ALL: &[Suite] = &[
             },
             Entry {
                 repeat: Some(3),
+                ..entry(
+                    "port-ring",
+                    &[
+                        ("echo", "none"),
+                        ("relay", "threads,processes"),
+                        ("relays", "5"),
+                        ("messages", "5000"),
+                        ("rings", "2"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
                 ..entry("contention", &[("duration", "100ms")])
+            },
+            Entry {
+                repeat: Some(3),
+                mechs: Some(&["fifo"]),
+                ..entry(
+                    "contention",
+                    &[("duration", "100ms"), ("test", "two-readers")],
+                )
             },
             entry(
                 "poll-scale",
                 &[
                     ("idle", "0,100,200,400"),
-                    ("poller", "poll,epoll-lt"),
+                    ("poller", "select,poll,epoll-lt"),
                     ("requests", "2000"),
                 ],
             ),
@@ -298,6 +443,18 @@ pub(crate) static ALL: &[Suite] = &[
                     "poll-scale",
                     &[
                         ("idle", "0"),
+                        ("poller", "poll,epoll-lt,epoll-et"),
+                        ("requests", "2000"),
+                    ],
+                )
+            },
+            Entry {
+                repeat: Some(3),
+                ..entry(
+                    "poll-scale",
+                    &[
+                        ("idle", "0"),
+                        ("active", "100"),
                         ("poller", "poll,epoll-lt"),
                         ("requests", "2000"),
                     ],
@@ -306,6 +463,10 @@ pub(crate) static ALL: &[Suite] = &[
             entry(
                 "event-bench",
                 &[("fds", "100,1000"), ("poller", "poll,epoll-lt"), ("writes", "100")],
+            ),
+            entry(
+                "event-bench",
+                &[("fds", "500"), ("active", "1"), ("poller", "select,poll"), ("writes", "100")],
             ),
             Entry {
                 repeat: Some(1),

@@ -4,6 +4,7 @@
 //! all, the classic 15 first.
 
 mod classic;
+mod compare;
 mod probe;
 
 use super::pick::Select;
@@ -11,8 +12,10 @@ use super::Claim;
 use std::sync::LazyLock;
 
 /// Every claim, in the order a run reports them.
-pub static CLAIMS: LazyLock<Vec<&'static Claim>> =
-    LazyLock::new(|| classic::CLASSIC.iter().chain(probe::PROBE).collect());
+pub static CLAIMS: LazyLock<Vec<&'static Claim>> = LazyLock::new(|| {
+    let kinds: [&'static [Claim]; 3] = [classic::CLASSIC, probe::PROBE, compare::COMPARE];
+    kinds.into_iter().flatten().collect()
+});
 
 pub(super) const fn sel(
     label: &'static str,

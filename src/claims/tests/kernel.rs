@@ -175,17 +175,19 @@ fn claims_without_kernel_evidence_have_none_and_render_prints_it() {
     let mut out = Vec::new();
     super::super::render::write(&mut out, &[v], "").unwrap();
     let text = String::from_utf8(out).unwrap();
-    // The verdict, its margin, the original, the form and the kernel line.
-    assert_eq!(text.lines().count(), 6, "{text}");
+    // The seed, the verdict, its margin, the original, the form and the
+    // kernel line.
+    assert_eq!(text.lines().count(), 7, "{text}");
+    assert_eq!(text.lines().nth(1), Some("-- E1 --"), "{text}");
     assert!(text
         .lines()
-        .nth(2)
+        .nth(3)
         .unwrap()
         .trim_start()
         .starts_with("margin "));
     assert!(
         text.lines()
-            .nth(5)
+            .nth(6)
             .unwrap()
             .trim_start()
             .starts_with("no kernel profile of default/anon"),

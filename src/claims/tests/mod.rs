@@ -2,6 +2,8 @@
 //! is inconclusive, and a missing or failed result is inconclusive with the
 //! reason. No timing involved.
 
+mod by_seed;
+mod compare;
 mod e3_to_e6;
 mod kernel;
 mod margins;

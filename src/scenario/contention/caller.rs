@@ -13,6 +13,8 @@ use crate::mechanism::BoxEndpoint;
 use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
 use std::io::{self, ErrorKind};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How long, how finely, and what counts as slow (all nanoseconds).
@@ -127,6 +129,36 @@ pub(crate) fn reader(
         seq += 1;
         Ok(Some(amount))
     })
+}
+
+/// `two-readers`: the reader, and a second reader calling non-blocking
+/// reads on a duplicate of its descriptor (the same open pipe or socket)
+/// on another thread until the first is done.
+pub(crate) fn two_readers(
+    mut ep: BoxEndpoint,
+    payload: Payload,
+    timing: Timing,
+) -> anyhow::Result<CallReport> {
+    ep.set_nonblocking()?;
+    let fd = ep
+        .readable_fd()
+        .ok_or_else(|| anyhow::anyhow!("two-readers needs a mechanism read through a descriptor"))?
+        .try_clone_to_owned()?;
+    let done = Arc::new(AtomicBool::new(false));
+    let stop = Arc::clone(&done);
+    let second = std::thread::spawn(move || {
+        let mut buf = [0u8; 8];
+        while !stop.load(Ordering::Relaxed) && !cleanup::cancelled() {
+            // Whatever it takes (nothing: no one writes) is not verified.
+            let _ = rustix::io::read(&fd, &mut buf);
+        }
+    });
+    let first = reader(ep, payload, timing);
+    done.store(true, Ordering::Relaxed);
+    second
+        .join()
+        .map_err(|_| anyhow::anyhow!("the second reader panicked"))?;
+    first
 }
 
 /// The side that does not run in this test keeps its end open (so the
@@ -249,6 +281,34 @@ mod tests {
         };
         let from = now_ns() + 100 * timing.duration_ns;
         timed_calls(timing, || Ok((now_ns() >= from).then_some(1))).unwrap()
+    }
+
+    /// The reader's end of `mech` (its writer's end kept open too).
+    fn ends(mech: &str, dir: &std::path::Path) -> (BoxEndpoint, BoxEndpoint) {
+        let m = crate::mechanism::find(mech).unwrap();
+        m.connect(dir, &Default::default()).unwrap()
+    }
+
+    #[test]
+    fn two_readers_call_on_an_empty_fifo_and_a_counter_has_no_descriptor_to_share() {
+        let timing = Timing {
+            duration_ns: 20_000_000,
+            interval_ns: 5_000_000,
+            slow_ns: 1_000_000,
+            overlap: false,
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let (_writer, reader) = ends("fifo", dir.path());
+        let report = two_readers(reader, Payload::Sequence, timing).unwrap();
+        assert!(report.active && report.calls > 0, "{report:?}");
+        assert_eq!((report.transfers, report.amount), (0, 0));
+        assert!(report.mismatch.is_none());
+        let (_writer, counter) = ends("eventfd", dir.path());
+        let err = two_readers(counter, Payload::Counter, timing).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "two-readers needs a mechanism read through a descriptor"
+        );
     }
 
     #[test]

@@ -3,7 +3,9 @@
 //! hundred nanoseconds; the original found that a FIFO's reader and writer
 //! running together stall each other for milliseconds on the pipe mutex,
 //! while UDP did not. Tests: `reader-only`, `writer-only`, `both`,
-//! `both+hogs` (plus processes that burn the other CPUs).
+//! `both+hogs` (plus processes that burn the other CPUs), and on request
+//! `two-readers` (a second reader calls on the reader's descriptor; no
+//! writer), which the original said stall the same way.
 
 mod caller;
 mod explained;
@@ -14,7 +16,7 @@ mod verdict;
 use super::classic::{ClassicChart, ClassicKind, Figure, Mark, Original, Ratio};
 use super::common::explain;
 use super::common::two_sided::run_sides;
-use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
+use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;
 use caller::{CallReport, Payload, Timing};
@@ -22,13 +24,19 @@ pub(crate) use result::{READER, WRITER};
 
 pub(crate) struct Contention;
 
-const TESTS: &[&str] = &["reader-only", "writer-only", "both", "both+hogs"];
+const TESTS: &[&str] = &[
+    "reader-only",
+    "writer-only",
+    "both",
+    "both+hogs",
+    "two-readers",
+];
 
 pub(crate) const TEST: ParamSpec = ParamSpec {
     name: "test",
     kind: ParamKind::Choice(TESTS),
     default: "reader-only,writer-only,both,both+hogs",
-    about: "which sides run: one alone, both, or both with CPU hogs",
+    about: "which sides run: one alone, both, both with CPU hogs, or two readers and no writer",
     in_name: true,
 };
 
@@ -167,7 +175,11 @@ impl Scenario for Contention {
             0
         };
         let _hogs = hogs::Hogs::start(hog_count)?;
-        let (write, read) = (test != "reader-only", test != "writer-only");
+        let two = test == "two-readers";
+        if two {
+            ctx.in_subdir("probe", |ctx| read_through_a_descriptor(case, ctx))?;
+        }
+        let (write, read) = (test != "reader-only" && !two, test != "writer-only");
         let mut reps: Vec<[CallReport; 2]> = Vec::new();
         let tracing = explain::Tracing::for_case(ctx);
         for rep in 0..case.repeat {
@@ -181,9 +193,10 @@ impl Scenario for Contention {
                         true => caller::writer(ep, payload, timing),
                         false => caller::idle(ep, timing),
                     },
-                    move |ep| match read {
-                        true => caller::reader(ep, payload, timing),
-                        false => caller::idle(ep, timing),
+                    move |ep| match (read, two) {
+                        (true, false) => caller::reader(ep, payload, timing),
+                        (true, true) => caller::two_readers(ep, payload, timing),
+                        (false, _) => caller::idle(ep, timing),
                     },
                 )
             })?;
@@ -202,5 +215,20 @@ impl Scenario for Contention {
 
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
         verdict::lines(results)
+    }
+}
+
+/// `two-readers` needs the reader's descriptor to share: a mechanism read
+/// otherwise (a counter word, a ring in memory) makes the case unsupported.
+fn read_through_a_descriptor(case: &CaseSpec, ctx: &CaseCtx) -> anyhow::Result<()> {
+    let mech = case.mech.expect("contention runs over mechanisms");
+    let (_, reader) = mech.connect(ctx.dir, &case.values)?;
+    match reader.readable_fd() {
+        Some(_) => Ok(()),
+        None => Err(Unsupported(format!(
+            "two-readers: {} is not read through a descriptor a second reader could share",
+            mech.name()
+        ))
+        .into()),
     }
 }
