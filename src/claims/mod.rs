@@ -20,6 +20,7 @@ mod list;
 mod margin;
 pub mod observed;
 pub mod pick;
+mod probed_new;
 pub mod relative;
 pub(crate) mod render;
 pub(crate) mod rule;

@@ -4,14 +4,19 @@
 //! all, the classic 15 first.
 
 mod classic;
+mod probe_new;
 
 use super::pick::Select;
 use super::Claim;
 use std::sync::LazyLock;
 
 /// Every claim, in the order a run reports them.
-pub static CLAIMS: LazyLock<Vec<&'static Claim>> =
-    LazyLock::new(|| classic::CLASSIC.iter().collect());
+pub static CLAIMS: LazyLock<Vec<&'static Claim>> = LazyLock::new(|| {
+    classic::CLASSIC
+        .iter()
+        .chain(probe_new::PROBE_NEW)
+        .collect()
+});
 
 pub(super) const fn sel(
     label: &'static str,

@@ -20,7 +20,7 @@ const PROGRAM: &str = "/bin/true";
 pub(crate) const LOW: u64 = 1024;
 
 /// Spawns timed per way of closing.
-const SPAWNS: usize = 10;
+const SPAWNS: usize = 20;
 
 pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
     if !Path::new(PROGRAM).exists() {
@@ -32,21 +32,35 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
         ("loop_at_hard", hard, Closing::Loop),
         ("close_range_at_hard", hard, Closing::Range),
     ];
-    for (name, limit, how) in ways {
-        let call = match how {
-            Closing::Loop => format!(
-                "fork; setrlimit(RLIMIT_NOFILE, {limit}); close(fd) for fd in 3..{limit}; exec {PROGRAM}; wait"
-            ),
-            Closing::Range => format!(
-                "fork; setrlimit(RLIMIT_NOFILE, {limit}); close_range(3, ~0U, 0); exec {PROGRAM}; wait"
-            ),
-        };
-        match spawns(limit, how) {
-            Ok(samples) => series::record(p, name, &call, &samples),
-            Err(e) => p.refused(name, call, &e),
+    let mut samples = vec![Vec::with_capacity(SPAWNS); ways.len()];
+    let mut failed: Vec<Option<std::io::Error>> = ways.iter().map(|_| None).collect();
+    // Round-robin, so a burst of load on the machine touches every way alike.
+    for _ in 0..SPAWNS {
+        for (i, (_, limit, how)) in ways.iter().enumerate() {
+            if failed[i].is_none() {
+                match spawn(*limit, *how) {
+                    Ok(ns) => samples[i].push(ns),
+                    Err(e) => failed[i] = Some(e),
+                }
+            }
+        }
+    }
+    for (i, (name, limit, how)) in ways.into_iter().enumerate() {
+        let call = describe(limit, how);
+        match &failed[i] {
+            Some(e) => p.refused(name, call, e),
+            None => series::record(p, name, &call, &samples[i]),
         }
     }
     Ok(())
+}
+
+fn describe(limit: u64, how: Closing) -> String {
+    let closing = match how {
+        Closing::Loop => format!("close(fd) for fd in 3..{limit}"),
+        Closing::Range => "close_range(3, ~0U, 0)".to_string(),
+    };
+    format!("fork; setrlimit(RLIMIT_NOFILE, {limit}); {closing}; exec {PROGRAM}; wait")
 }
 
 /// The hard RLIMIT_NOFILE (recorded with the soft one), or why the
@@ -68,23 +82,20 @@ fn hard_limit(p: &mut Probing) -> anyhow::Result<u64> {
     Ok(hard)
 }
 
-/// ns per spawn, one value per spawn.
-fn spawns(limit: u64, how: Closing) -> std::io::Result<Vec<f64>> {
-    let mut samples = Vec::with_capacity(SPAWNS);
-    for _ in 0..SPAWNS {
-        let mut cmd = Command::new(PROGRAM);
-        cmd.stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null());
-        close_before_exec(&mut cmd, limit, how);
-        let start = now_ns();
-        let status = cmd.status()?;
-        samples.push((now_ns() - start) as f64);
-        if !status.success() {
-            return Err(std::io::Error::other(format!(
-                "{PROGRAM} exited with {status}"
-            )));
-        }
+/// ns for one spawn of `PROGRAM`, closing as `how` says up to `limit`.
+fn spawn(limit: u64, how: Closing) -> std::io::Result<f64> {
+    let mut cmd = Command::new(PROGRAM);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    close_before_exec(&mut cmd, limit, how);
+    let start = now_ns();
+    let status = cmd.status()?;
+    let ns = (now_ns() - start) as f64;
+    match status.success() {
+        true => Ok(ns),
+        false => Err(std::io::Error::other(format!(
+            "{PROGRAM} exited with {status}"
+        ))),
     }
-    Ok(samples)
 }
