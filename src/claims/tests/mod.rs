@@ -5,6 +5,7 @@
 mod e3_to_e6;
 mod kernel;
 mod margins;
+mod probe_new;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;
