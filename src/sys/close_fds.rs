@@ -3,8 +3,10 @@
 //! descriptor number up to RLIMIT_NOFILE, or one close_range(2). The work
 //! runs between fork and exec (`pre_exec`), which is unsafe, so it is here.
 
+use std::io;
 use std::os::unix::process::CommandExt;
-use std::process::Command;
+use std::path::Path;
+use std::process::{Command, ExitStatus, Stdio};
 
 /// How the child closes its descriptors from 3 up.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -15,10 +17,20 @@ pub(crate) enum Closing {
     Range,
 }
 
+/// Runs `program` (no arguments, no input or output) to its end, its
+/// child closing descriptors as `close_before_exec` says.
+pub(crate) fn run_closing(program: &Path, limit: u64, how: Closing) -> io::Result<ExitStatus> {
+    let mut cmd = Command::new(program);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    close_before_exec(&mut cmd, limit, how).status()
+}
+
 /// Makes `cmd`'s child set its soft RLIMIT_NOFILE to `limit` (the hard
 /// limit unchanged) and then close its descriptors from 3 up as `how`
 /// says, before exec. Only the child's limit changes, never iolab's.
-pub(crate) fn close_before_exec(cmd: &mut Command, limit: u64, how: Closing) -> &mut Command {
+fn close_before_exec(cmd: &mut Command, limit: u64, how: Closing) -> &mut Command {
     // SAFETY: the closure runs in the forked child before exec and only
     // makes async-signal-safe system calls (getrlimit, setrlimit, close,
     // close_range); it allocates nothing and touches no lock.

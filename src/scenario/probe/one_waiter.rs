@@ -7,12 +7,15 @@
 //! timeout), so none is left behind.
 
 use super::Probing;
+use crate::exec::side::{self, Ready, Spec};
+use anyhow::Context;
 use rustix::event::epoll::{self, CreateFlags, EventData, EventFlags};
 use rustix::event::{eventfd, EventfdFlags};
 use rustix::fd::OwnedFd;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 pub(crate) const WAITERS: usize = 4;
 pub(crate) const ROUNDS: usize = 3;
@@ -25,6 +28,8 @@ const TIMEOUT: rustix::time::Timespec = rustix::time::Timespec {
     tv_sec: 2,
     tv_nsec: 0,
 };
+/// The longest a round may take in all.
+const DEADLINE: Duration = Duration::from_secs(10);
 const DATA: u64 = 1;
 const STOP: u64 = 2;
 
@@ -62,7 +67,7 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
                         "threads",
                     );
                 }
-                Err(e) => p.refused(&format!("{name}_wakeups"), &call, &e),
+                Err(e) => return Err(e.context(format!("a {name} round"))),
             }
         }
     }
@@ -70,64 +75,62 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
 }
 
 /// One event among `WAITERS` waiting threads: how many returned with it.
-fn round(mode: Mode) -> std::io::Result<usize> {
+fn round(mode: Mode) -> anyhow::Result<usize> {
     let flags = EventfdFlags::CLOEXEC | EventfdFlags::NONBLOCK;
     let (data, stop) = (eventfd(0, flags)?, eventfd(0, flags)?);
-    let ports = match mode {
-        Mode::Exclusive => WAITERS,
-        _ => 1,
-    };
-    let watched = match mode {
-        Mode::Level => EventFlags::IN,
-        Mode::Edge => EventFlags::IN | EventFlags::ET,
-        Mode::Exclusive => EventFlags::IN | EventFlags::EXCLUSIVE,
-    };
-    let mut eps = Vec::with_capacity(ports);
-    for _ in 0..ports {
-        let ep = epoll::create(CreateFlags::CLOEXEC)?;
-        epoll::add(&ep, &data, EventData::new_u64(DATA), watched)?;
-        epoll::add(&ep, &stop, EventData::new_u64(STOP), EventFlags::IN)?;
-        eps.push(ep);
+    let eps = ports(mode, &data, &stop)?;
+    let stopped = Arc::new(AtomicBool::new(false));
+    let mut sides = Vec::with_capacity(WAITERS);
+    for i in 0..WAITERS {
+        let (ep, stopped) = (Arc::clone(&eps[i % eps.len()]), Arc::clone(&stopped));
+        let spec = Spec::new("waiter", crate::exec::Mode::Threads);
+        sides.push(side::start(spec, move |ready| {
+            wait_once(&ep, ready, &stopped)
+        })?);
     }
-    let (woken, stopped) = (AtomicUsize::new(0), AtomicBool::new(false));
-    thread::scope(|s| {
-        let waiters: Vec<_> = (0..WAITERS)
-            .map(|i| {
-                let ep = &eps[i % ports];
-                let (woken, stopped) = (&woken, &stopped);
-                s.spawn(move || wait_once(ep, woken, stopped))
-            })
-            .collect();
-        thread::sleep(SETTLE);
-        let fired = rustix::io::write(&data, &1u64.to_ne_bytes());
-        thread::sleep(WINDOW);
-        stopped.store(true, Ordering::SeqCst);
-        let released = rustix::io::write(&stop, &1u64.to_ne_bytes());
-        let waited: Vec<std::io::Result<()>> = waiters
-            .into_iter()
-            .map(|w| {
-                w.join()
-                    .unwrap_or_else(|_| Err(std::io::Error::other("waiter panicked")))
-            })
-            .collect();
-        fired?;
-        released?;
-        waited.into_iter().collect::<std::io::Result<()>>()
-    })?;
-    Ok(woken.into_inner())
+    let deadline = Instant::now() + DEADLINE;
+    side::wait_ready(&mut sides, deadline)?;
+    thread::sleep(SETTLE);
+    rustix::io::write(&data, &1u64.to_ne_bytes()).context("write(eventfd)")?;
+    thread::sleep(WINDOW);
+    stopped.store(true, Ordering::SeqCst);
+    rustix::io::write(&stop, &1u64.to_ne_bytes()).context("write(stop eventfd)")?;
+    let mut woken = 0;
+    for s in sides {
+        woken += usize::from(s.finish::<bool>(deadline)?);
+    }
+    Ok(woken)
 }
 
-/// One epoll_wait; counts a return with the event before the stop.
-fn wait_once(ep: &OwnedFd, woken: &AtomicUsize, stopped: &AtomicBool) -> std::io::Result<()> {
+/// The epoll fds the waiters share (one, or one per waiter under
+/// EPOLLEXCLUSIVE), each watching `data` as `mode` says and `stop`.
+fn ports(mode: Mode, data: &OwnedFd, stop: &OwnedFd) -> anyhow::Result<Vec<Arc<OwnedFd>>> {
+    let (count, watched) = match mode {
+        Mode::Level => (1, EventFlags::IN),
+        Mode::Edge => (1, EventFlags::IN | EventFlags::ET),
+        Mode::Exclusive => (WAITERS, EventFlags::IN | EventFlags::EXCLUSIVE),
+    };
+    (0..count)
+        .map(|_| {
+            let ep = epoll::create(CreateFlags::CLOEXEC).context("epoll_create1")?;
+            epoll::add(&ep, data, EventData::new_u64(DATA), watched).context("epoll_ctl")?;
+            epoll::add(&ep, stop, EventData::new_u64(STOP), EventFlags::IN).context("epoll_ctl")?;
+            Ok(Arc::new(ep))
+        })
+        .collect()
+}
+
+/// One epoll_wait, after telling the caller this waiter is about to
+/// block; true when it returned with the event before the stop.
+fn wait_once(ep: &OwnedFd, ready: &Ready, stopped: &AtomicBool) -> anyhow::Result<bool> {
+    ready.signal()?;
     let mut events = Vec::with_capacity(1);
     epoll::wait(
         ep,
         rustix::buffer::spare_capacity(&mut events),
         Some(&TIMEOUT),
-    )?;
+    )
+    .context("epoll_wait")?;
     let got_data = events.iter().any(|e| e.data.u64() == DATA);
-    if got_data && !stopped.load(Ordering::SeqCst) {
-        woken.fetch_add(1, Ordering::SeqCst);
-    }
-    Ok(())
+    Ok(got_data && !stopped.load(Ordering::SeqCst))
 }

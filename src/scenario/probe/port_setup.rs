@@ -6,12 +6,12 @@
 //! reads against this run's `limits` wake-up round trip.
 
 use super::{series, Probing};
+use crate::exec::program::{Program, Started};
 use crate::measure::clock::now_ns;
 use crate::scenario::{MetricSpec, Unsupported};
 use anyhow::Context;
-use std::io::{Read, Write};
+use rustix::fd::OwnedFd;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 
 const PORT: &str = "/bin/cat";
 
@@ -46,25 +46,24 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
 }
 
 /// One port's life; returns 1 when it echoed the byte back. The port is
-/// waited for even when the exchange failed (its pipes closed, it exits).
+/// waited for even when the exchange failed (its stdin closed, it exits).
 fn one_port() -> anyhow::Result<usize> {
-    let mut child = Command::new(PORT)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .context("spawn")?;
-    let echoed = exchange(&mut child);
-    let status = child.wait().context("wait")?;
+    let Started {
+        mut program,
+        stdin,
+        stdout,
+    } = Program::start(Path::new(PORT), &[])?;
+    let echoed = exchange(stdin, &stdout);
+    let status = program.wait().context("wait")?;
     let echoed = echoed?;
     anyhow::ensure!(status.success(), "{PORT} exited with {status}");
     Ok(echoed)
 }
 
-fn exchange(child: &mut Child) -> anyhow::Result<usize> {
-    let mut stdin = child.stdin.take().context("no stdin pipe")?;
-    let mut stdout = child.stdout.take().context("no stdout pipe")?;
-    stdin.write_all(b"x").context("write")?;
+/// Writes a byte to the port, reads it back, and closes the port's stdin.
+fn exchange(stdin: OwnedFd, stdout: &OwnedFd) -> anyhow::Result<usize> {
+    rustix::io::write(&stdin, b"x").context("write")?;
     let mut byte = [0u8; 1];
-    stdout.read_exact(&mut byte).context("read")?;
-    Ok(usize::from(byte == *b"x"))
+    let n = rustix::io::read(stdout, &mut byte).context("read")?;
+    Ok(usize::from(n == 1 && byte == *b"x"))
 }

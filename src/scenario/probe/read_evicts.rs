@@ -7,21 +7,26 @@
 
 use super::memcg::MemCgroup;
 use super::Probing;
+use crate::exec::side::{self, Spec};
+use crate::exec::Mode;
 use crate::format::binary_size;
 use crate::scenario::common::testfile::Mount;
 use crate::scenario::Unsupported;
-use crate::sys::fork::{exit_child, fork, Forked};
 use crate::sys::mmap::resident_pages;
 use anyhow::Context;
+use serde::{Deserialize, Serialize};
 use std::fs::File;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 const MIB: u64 = 1 << 20;
 /// The cgroup's memory limit: the cache A and B compete for.
 pub(crate) const LIMIT: u64 = 64 * MIB;
 pub(crate) const A_LEN: u64 = 16 * MIB;
 pub(crate) const B_LEN: u64 = 4 * LIMIT;
+/// The longest the reads in the cgroup may take (a second or so here).
+const DEADLINE: Duration = Duration::from_secs(60);
 
 /// Removes the files it names when dropped.
 struct Files(Vec<PathBuf>);
@@ -74,6 +79,7 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
 }
 
 /// Pages of A resident before and after B, of B after, and of A in all.
+#[derive(Serialize, Deserialize)]
 struct Seen {
     before: u64,
     after: u64,
@@ -123,46 +129,13 @@ fn record(p: &mut Probing, seen: &Seen) {
     );
 }
 
-/// Runs the reads in a forked child moved into `cg`; returns A's resident
-/// pages before and after B, and its page count.
+/// Runs the reads in a process side moved into `cg`.
 fn in_child(cg: &MemCgroup, a: &Path, b: &Path) -> anyhow::Result<Seen> {
-    let (r, w) = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC).context("pipe2")?;
     let procs = cg.dir.join("cgroup.procs");
-    match fork().context("fork")? {
-        Forked::Child => {
-            drop(r);
-            let line = match child(&procs, a, b) {
-                Ok(s) => format!("ok {} {} {} {}", s.before, s.after, s.b_after, s.pages),
-                Err(e) => format!("error {e:#}"),
-            };
-            let _ = File::from(w).write_all(line.as_bytes());
-            exit_child(0)
-        }
-        Forked::Parent(pid) => {
-            drop(w);
-            let mut text = String::new();
-            let read = File::from(r).read_to_string(&mut text);
-            let pid = rustix::process::Pid::from_raw(pid).context("child pid")?;
-            rustix::process::waitpid(Some(pid), rustix::process::WaitOptions::empty())
-                .context("waitpid")?;
-            read.context("reading the child's answer")?;
-            parse(&text)
-        }
-    }
-}
-
-fn parse(text: &str) -> anyhow::Result<Seen> {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    match words.as_slice() {
-        ["ok", w, x, y, z] => Ok(Seen {
-            before: w.parse()?,
-            after: x.parse()?,
-            b_after: y.parse()?,
-            pages: z.parse()?,
-        }),
-        ["error", ..] => anyhow::bail!("in the cgroup: {}", &text[6..]),
-        _ => anyhow::bail!("the child in the cgroup answered {text:?}"),
-    }
+    let (a, b) = (a.to_path_buf(), b.to_path_buf());
+    let spec = Spec::new("reader in the cgroup", Mode::Processes);
+    let side = side::start(spec, move |_| child(&procs, &a, &b))?;
+    side.finish(Instant::now() + DEADLINE)
 }
 
 /// In the child: joins the cgroup, caches A, streams B.

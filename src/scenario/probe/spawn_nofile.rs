@@ -8,11 +8,10 @@
 use super::{read_number, series, Probing};
 use crate::measure::clock::now_ns;
 use crate::scenario::Unsupported;
-use crate::sys::close_fds::{close_before_exec, Closing};
+use crate::sys::close_fds::{run_closing, Closing};
 use anyhow::Context;
 use rustix::process::{getrlimit, Resource};
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 const PROGRAM: &str = "/bin/true";
 
@@ -84,13 +83,8 @@ fn hard_limit(p: &mut Probing) -> anyhow::Result<u64> {
 
 /// ns for one spawn of `PROGRAM`, closing as `how` says up to `limit`.
 fn spawn(limit: u64, how: Closing) -> std::io::Result<f64> {
-    let mut cmd = Command::new(PROGRAM);
-    cmd.stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
-    close_before_exec(&mut cmd, limit, how);
     let start = now_ns();
-    let status = cmd.status()?;
+    let status = run_closing(Path::new(PROGRAM), limit, how)?;
     let ns = (now_ns() - start) as f64;
     match status.success() {
         true => Ok(ns),
