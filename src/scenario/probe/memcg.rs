@@ -114,3 +114,45 @@ fn delegates_memory(root: &Path) -> bool {
     std::fs::read_to_string(root.join("cgroup.subtree_control"))
         .is_ok_and(|t| t.split_whitespace().any(|c| c == "memory"))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const V1_AND_EMPTY_V2: &str = "\
+30 25 0:26 / /sys/fs/cgroup/memory rw,relatime - cgroup cgroup rw,memory
+31 25 0:27 / /sys/fs/cgroup/cpu rw,relatime - cgroup cgroup rw,cpu
+32 25 0:28 / /nonexistent/unified rw,relatime - cgroup2 cgroup2 rw
+";
+
+    #[test]
+    fn a_v2_hierarchy_without_memory_leaves_the_v1_memory_hierarchy() {
+        let (root, version, limit, peak) = memory_root(V1_AND_EMPTY_V2).unwrap();
+        assert_eq!(root, Path::new("/sys/fs/cgroup/memory"));
+        assert_eq!(
+            (version, limit, peak),
+            (
+                "cgroup v1",
+                "memory.limit_in_bytes",
+                "memory.max_usage_in_bytes"
+            )
+        );
+        assert_eq!(cgroup_mounts(V1_AND_EMPTY_V2).len(), 3);
+    }
+
+    #[test]
+    fn no_memory_controller_says_where_it_looked() {
+        let v2_only = "32 25 0:28 / /nonexistent/unified rw - cgroup2 cgroup2 rw\n";
+        let err = memory_root(v2_only).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the cgroup v2 hierarchy at /nonexistent/unified does not offer the memory \
+             controller (cgroup.subtree_control), and no v1 memory hierarchy is mounted"
+        );
+        let none = "20 1 8:1 / / rw - ext4 /dev/vda rw\n";
+        assert_eq!(
+            memory_root(none).unwrap_err().to_string(),
+            "no cgroup hierarchy with the memory controller is mounted"
+        );
+    }
+}
