@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
-pub(crate) const WAITERS: usize = 4;
-pub(crate) const ROUNDS: usize = 3;
+const WAITERS: usize = 4;
+const ROUNDS: usize = 3;
 /// Time for the threads to block in epoll_wait before the event.
 const SETTLE: Duration = Duration::from_millis(20);
 /// Time every woken thread has to return after the event.
@@ -33,7 +33,7 @@ const DEADLINE: Duration = Duration::from_secs(10);
 const DATA: u64 = 1;
 const STOP: u64 = 2;
 
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy)]
 enum Mode {
     Level,
     Edge,
@@ -56,19 +56,10 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
             WINDOW.as_millis()
         );
         for _ in 0..ROUNDS {
-            match round(mode) {
-                Ok(n) => {
-                    let answer = format!("{n} of {WAITERS} threads woken");
-                    p.measured(
-                        &format!("{name}_wakeups"),
-                        &call,
-                        answer,
-                        n as f64,
-                        "threads",
-                    );
-                }
-                Err(e) => return Err(e.context(format!("a {name} round"))),
-            }
+            let n = round(mode).with_context(|| format!("a {name} round"))?;
+            let answer = format!("{n} of {WAITERS} threads woken");
+            let name = format!("{name}_wakeups");
+            p.measured(&name, &call, answer, n as f64, "threads");
         }
     }
     Ok(())
