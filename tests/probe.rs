@@ -100,6 +100,10 @@ fn every_check_runs_once_with_its_observations_counted() {
             "et-one-notice",
             "epoll-ctl-constant",
             "fd-limit-memory",
+            "port-setup-1ms",
+            "spawn-vs-nofile",
+            "one-waiter-woken",
+            "read-evicts-cache",
         ]
     );
     for r in res.iter().filter(|r| r["status"] == "ok") {

@@ -22,6 +22,7 @@ mod margin;
 pub mod observed;
 pub mod pick;
 mod probed;
+mod probed_new;
 pub mod relative;
 pub(crate) mod render;
 pub(crate) mod rule;

@@ -58,6 +58,11 @@ impl Program {
         self.child.id() as i32
     }
 
+    /// Waits for the program to exit (e.g. once its stdin is closed).
+    pub(crate) fn wait(&mut self) -> std::io::Result<std::process::ExitStatus> {
+        self.child.wait()
+    }
+
     /// Kills the program if it still runs; it is reaped when dropped.
     pub(crate) fn kill(&self) {
         cleanup::kill_child(self.pid());

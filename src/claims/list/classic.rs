@@ -81,7 +81,7 @@ const CAT_RING: Select = near(
 /// /proc/cpuinfo), Linux 2.6 of 2009. Its futex wake-up round trip across
 /// the two cores is not in the post: about 5 us is lmbench's pipe latency
 /// (two wake-ups) on Core 2 desktops of the time, 4-6 us.
-const E5200_WAKE: Reference = Reference {
+pub(super) const E5200_WAKE: Reference = Reference {
     at: sel("limits wake", "limits", &[("probe", "wake")]),
     metric: &limits::WAKE_RTT_NS,
     name: "wake-up round trip",

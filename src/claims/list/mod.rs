@@ -6,6 +6,7 @@
 mod classic;
 mod compare;
 mod probe;
+mod probe_new;
 
 use super::pick::Select;
 use super::Claim;
@@ -13,7 +14,12 @@ use std::sync::LazyLock;
 
 /// Every claim, in the order a run reports them.
 pub static CLAIMS: LazyLock<Vec<&'static Claim>> = LazyLock::new(|| {
-    let kinds: [&'static [Claim]; 3] = [classic::CLASSIC, probe::PROBE, compare::COMPARE];
+    let kinds: [&'static [Claim]; 4] = [
+        classic::CLASSIC,
+        compare::COMPARE,
+        probe::PROBE,
+        probe_new::PROBE_NEW,
+    ];
     kinds.into_iter().flatten().collect()
 });
 

@@ -9,6 +9,7 @@ mod kernel;
 mod margins;
 mod probe;
 mod probe_e4_e5;
+mod probe_new;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;

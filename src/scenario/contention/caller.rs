@@ -14,7 +14,6 @@ use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
 use std::io::{self, ErrorKind};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::Duration;
 
 /// How long, how finely, and what counts as slow (all nanoseconds).
@@ -144,21 +143,23 @@ pub(crate) fn two_readers(
         .readable_fd()
         .ok_or_else(|| anyhow::anyhow!("two-readers needs a mechanism read through a descriptor"))?
         .try_clone_to_owned()?;
-    let done = Arc::new(AtomicBool::new(false));
-    let stop = Arc::clone(&done);
-    let second = std::thread::spawn(move || {
+    let done = AtomicBool::new(false);
+    let first = || {
+        let report = reader(ep, payload, timing);
+        done.store(true, Ordering::Relaxed);
+        report
+    };
+    let second = || {
         let mut buf = [0u8; 8];
-        while !stop.load(Ordering::Relaxed) && !cleanup::cancelled() {
+        while !done.load(Ordering::Relaxed) && !cleanup::cancelled() {
             // Whatever it takes (nothing: no one writes) is not verified.
             let _ = rustix::io::read(&fd, &mut buf);
         }
-    });
-    let first = reader(ep, payload, timing);
-    done.store(true, Ordering::Relaxed);
-    second
-        .join()
-        .map_err(|_| anyhow::anyhow!("the second reader panicked"))?;
-    first
+    };
+    // Both threads stay on the reader side's CPUs (no further pinning).
+    let (first, second) = crate::exec::side::both([None, None], first, second);
+    second.map_err(|_| anyhow::anyhow!("the second reader panicked"))?;
+    first.map_err(|_| anyhow::anyhow!("the first reader panicked"))?
 }
 
 /// The side that does not run in this test keeps its end open (so the

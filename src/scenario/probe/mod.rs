@@ -11,13 +11,19 @@ mod epoll_mmap;
 mod et_one_notice;
 mod fd_limit_memory;
 mod fd_setsize;
+mod memcg;
 mod nodelay_cork;
+mod one_waiter;
 mod pipe_16_pages;
 mod pipe_read_atime;
 mod pipes;
+pub(crate) mod port_setup;
+mod read_evicts;
 mod select_needs_rebuild;
 mod sendfile_offset;
 mod sendfile_whole_file;
+mod series;
+mod spawn_nofile;
 mod tcp;
 mod tcp_segments;
 mod writer_mtime;
@@ -113,6 +119,26 @@ pub(crate) static CHECKS: &[Check] = &[
         claim: "E5-fd-limit-memory",
         run: fd_limit_memory::run,
     },
+    Check {
+        name: "port-setup-1ms",
+        claim: "E2-port-setup-1ms",
+        run: port_setup::run,
+    },
+    Check {
+        name: "spawn-vs-nofile",
+        claim: "E2-spawn-vs-nofile",
+        run: spawn_nofile::run,
+    },
+    Check {
+        name: "one-waiter-woken",
+        claim: "E6-one-waiter-woken",
+        run: one_waiter::run,
+    },
+    Check {
+        name: "read-evicts-cache",
+        claim: "E6-read-evicts-cache",
+        run: read_evicts::run,
+    },
 ];
 
 /// The claim of `CLAIMS.md` that check `name` bears on.
@@ -136,6 +162,10 @@ const CHECK_NAMES: &[&str] = &[
     "et-one-notice",
     "epoll-ctl-constant",
     "fd-limit-memory",
+    "port-setup-1ms",
+    "spawn-vs-nofile",
+    "one-waiter-woken",
+    "read-evicts-cache",
 ];
 
 pub(crate) const CHECK: ParamSpec = ParamSpec {
@@ -144,7 +174,8 @@ pub(crate) const CHECK: ParamSpec = ParamSpec {
     default: "pipe-read-atime,writer-mtime,pipe-16-pages,cork-nodelay-exclusive,\
               nodelay-beats-cork,cork-merges-header,mss-1448,sendfile-offset,\
               sendfile-whole-file,fd-setsize,select-needs-rebuild,epoll-mmap,\
-              et-one-notice,epoll-ctl-constant,fd-limit-memory",
+              et-one-notice,epoll-ctl-constant,fd-limit-memory,port-setup-1ms,\
+              spawn-vs-nofile,one-waiter-woken,read-evicts-cache",
     about: "which observations to make (each is one case; the claim it bears on is in the README)",
     in_name: true,
 };
@@ -157,7 +188,7 @@ pub(crate) const OBSERVATIONS: MetricSpec = MetricSpec {
     about: "calls recorded with the kernel's answers (listed under the table and in the JSON's observations)",
 };
 
-const METRICS: &[MetricSpec] = &[OBSERVATIONS];
+const METRICS: &[MetricSpec] = &[OBSERVATIONS, port_setup::PORT_SETUP_NS];
 
 impl Scenario for Probe {
     fn name(&self) -> &'static str {

@@ -1,0 +1,225 @@
+//! The claims on the probe checks port-setup-1ms, spawn-vs-nofile,
+//! one-waiter-woken and read-evicts-cache, each verdict on fabricated
+//! observations; the helpers are the parent's.
+
+use super::*;
+use crate::model::Observation;
+
+fn probe(check: &str, seen: &[(&str, f64)]) -> CaseResult {
+    observed(
+        check,
+        seen.iter().map(|(n, f)| (n.to_string(), *f)).collect(),
+    )
+}
+
+fn observed(check: &str, seen: Vec<(String, f64)>) -> CaseResult {
+    let mut r = result("probe", &[("check", json!(check))], &[]);
+    r.observations = seen
+        .into_iter()
+        .map(|(name, figure)| Observation {
+            name,
+            call: "call()".into(),
+            answer: "answer".into(),
+            figure: Some(figure),
+            ..Observation::default()
+        })
+        .collect();
+    r
+}
+
+fn unsupported(check: &str, why: &str) -> CaseResult {
+    let mut r = probe(check, &[]);
+    r.status = Status::Unsupported;
+    r.reason = Some(why.into());
+    r
+}
+
+/// A `limits` wake-up round trip of `ns` (per repetition).
+fn wake(ns: &[f64]) -> CaseResult {
+    result(
+        "limits",
+        &[("probe", json!("wake"))],
+        &[("wake_rtt_ns", ns)],
+    )
+}
+
+fn ports(ns: &[f64]) -> CaseResult {
+    result(
+        "probe",
+        &[("check", json!("port-setup-1ms"))],
+        &[("port_setup_ns", ns)],
+    )
+}
+
+#[test]
+fn port_setup_is_read_in_wake_up_round_trips() {
+    // At the original's estimated 5 us per wake-up, 1 ms is 200 of them.
+    let v = |port: &[f64], rtt: f64| {
+        answer("E2-port-setup-1ms", &[ports(port), wake(&[rtt, rtt, rtt])])
+    };
+    let holds = v(&[1.0e6, 1.05e6, 0.95e6], 5000.0);
+    assert_eq!(holds.verdict, Holds, "{}", holds.figure);
+    assert!(
+        holds.figure.contains("200 wake-up round trips here"),
+        "{}",
+        holds.figure
+    );
+    // A quarter of the wake-ups the original's start cost: cheaper now.
+    assert_eq!(v(&[250e3, 260e3, 240e3], 5000.0).verdict, DoesNotHold);
+    // The same ports on a machine whose wake-ups cost a fifth: 1000 of them.
+    assert_eq!(v(&[1.0e6, 1.05e6, 0.95e6], 1000.0).verdict, DoesNotHold);
+    let near = v(&[0.4e6, 0.5e6, 0.6e6], 5000.0);
+    assert_eq!(near.verdict, Inconclusive, "{}", near.figure);
+    assert!(near.near_boundary, "{}", near.figure);
+    let alone = answer("E2-port-setup-1ms", &[ports(&[1e6, 1e6, 1e6])]);
+    assert_eq!(alone.verdict, Inconclusive);
+    assert!(
+        alone.figure.contains("no result limits probe=wake"),
+        "{}",
+        alone.figure
+    );
+    let mut gone = ports(&[]);
+    gone.status = Status::Unsupported;
+    gone.reason = Some("/bin/cat does not exist: no port to start".into());
+    let v = answer("E2-port-setup-1ms", &[gone, wake(&[5000.0])]);
+    assert_eq!(v.verdict, Inconclusive);
+    assert!(v.figure.contains("/bin/cat does not exist"), "{}", v.figure);
+}
+
+/// spawn-vs-nofile's observations: each way's median and interval (ns).
+fn spawns(hard: f64, low: (f64, f64, f64), high: (f64, f64, f64)) -> CaseResult {
+    let mut seen = vec![("nofile_hard".to_string(), hard)];
+    for (name, (median, lo, hi)) in [("loop_at_1024", low), ("loop_at_hard", high)] {
+        seen.push((name.to_string(), median));
+        seen.push((format!("{name}_lo"), lo));
+        seen.push((format!("{name}_hi"), hi));
+        seen.push((format!("{name}_runs"), 20.0));
+    }
+    observed("spawn-vs-nofile", seen)
+}
+
+#[test]
+fn spawn_vs_nofile_weighs_the_ratio_with_its_interval() {
+    let v = |r: CaseResult| answer("E2-spawn-vs-nofile", &[r]);
+    let low = (1.0e6, 0.95e6, 1.05e6);
+    let holds = v(spawns(20000.0, low, (3.0e6, 2.9e6, 3.1e6)));
+    assert_eq!(holds.verdict, Holds, "{}", holds.figure);
+    assert!(
+        holds
+            .figure
+            .contains("up to 20000: 3.00 ms per spawn vs up to 1024: 1.00 ms: 3.00x"),
+        "{}",
+        holds.figure
+    );
+    assert!(
+        holds.figure.contains("close_range(2) not measured"),
+        "{}",
+        holds.figure
+    );
+    assert!(holds.margin.is_some());
+    let flat = v(spawns(20000.0, low, (1.02e6, 0.98e6, 1.06e6)));
+    assert_eq!(flat.verdict, DoesNotHold, "{}", flat.figure);
+    let between = v(spawns(20000.0, low, (1.35e6, 1.3e6, 1.4e6)));
+    assert_eq!(between.verdict, Inconclusive, "{}", between.figure);
+    let near = v(spawns(20000.0, low, (1.5e6, 0.9e6, 3.0e6)));
+    assert_eq!(near.verdict, Inconclusive, "{}", near.figure);
+    assert!(near.near_boundary, "{}", near.figure);
+    let low_hard = v(spawns(2048.0, low, (3.0e6, 2.9e6, 3.1e6)));
+    assert_eq!(low_hard.verdict, Inconclusive);
+    assert!(
+        low_hard.figure.contains("hard RLIMIT_NOFILE is 2048"),
+        "{}",
+        low_hard.figure
+    );
+    let missing = v(probe("spawn-vs-nofile", &[("nofile_hard", 20000.0)]));
+    assert_eq!(missing.verdict, Inconclusive);
+    assert!(
+        missing.figure.contains("recorded no loop_at_1024"),
+        "{}",
+        missing.figure
+    );
+}
+
+fn waiters(edge: &[f64], level: &[f64]) -> CaseResult {
+    let mut seen: Vec<(&str, f64)> = edge.iter().map(|n| ("edge_wakeups", *n)).collect();
+    seen.extend(level.iter().map(|n| ("level_wakeups", *n)));
+    probe("one-waiter-woken", &seen)
+}
+
+#[test]
+fn one_waiter_counts_the_edge_triggered_wake_ups() {
+    let v = |r: CaseResult| answer("E6-one-waiter-woken", &[r]);
+    let holds = v(waiters(&[1.0, 1.0, 1.0], &[4.0, 4.0, 4.0]));
+    assert_eq!(holds.verdict, Holds, "{}", holds.figure);
+    assert_eq!(
+        holds.figure,
+        "edge-triggered: 1, 1, 1 threads per event; level-triggered: 4, 4, 4"
+    );
+    assert_eq!(v(waiters(&[4.0, 3.0, 4.0], &[4.0])).verdict, DoesNotHold);
+    let mixed = v(waiters(&[1.0, 2.0, 1.0], &[]));
+    assert_eq!(mixed.verdict, Inconclusive);
+    assert!(
+        mixed.figure.ends_with("(the rounds disagree)"),
+        "{}",
+        mixed.figure
+    );
+    let missed = v(waiters(&[1.0, 0.0, 1.0], &[]));
+    assert_eq!(missed.verdict, Inconclusive);
+    assert!(
+        missed.figure.contains("no thread return"),
+        "{}",
+        missed.figure
+    );
+    let none = v(waiters(&[], &[4.0]));
+    assert_eq!(none.verdict, Inconclusive);
+    assert!(
+        none.figure.contains("recorded no edge_wakeups"),
+        "{}",
+        none.figure
+    );
+}
+
+fn evicts(before: f64, after: f64) -> CaseResult {
+    probe(
+        "read-evicts-cache",
+        &[
+            ("a_pages", 4096.0),
+            ("a_resident_before", before),
+            ("a_resident_after", after),
+            ("b_resident_after", 11264.0),
+        ],
+    )
+}
+
+#[test]
+fn read_evicts_weighs_the_share_of_a_kept() {
+    let v = |r: CaseResult| answer("E6-read-evicts-cache", &[r]);
+    let holds = v(evicts(4096.0, 100.0));
+    assert_eq!(holds.verdict, Holds, "{}", holds.figure);
+    assert!(holds.figure.ends_with("(2% of A kept)"), "{}", holds.figure);
+    let kept = v(evicts(4096.0, 4096.0));
+    assert_eq!(kept.verdict, DoesNotHold, "{}", kept.figure);
+    assert!(
+        kept.figure.contains("4096 after; B: 11264 pages"),
+        "{}",
+        kept.figure
+    );
+    assert_eq!(v(evicts(4096.0, 3000.0)).verdict, Inconclusive);
+    let cold = v(evicts(1000.0, 1000.0));
+    assert_eq!(cold.verdict, Inconclusive);
+    assert!(
+        cold.figure.ends_with("A was not cached to begin with"),
+        "{}",
+        cold.figure
+    );
+    let why = "needs root to create a memory cgroup";
+    let v = answer(
+        "E6-read-evicts-cache",
+        &[unsupported("read-evicts-cache", why)],
+    );
+    assert_eq!(v.verdict, Inconclusive);
+    assert_eq!(
+        v.figure,
+        "probe check=read-evicts-cache unsupported: needs root to create a memory cgroup"
+    );
+}
