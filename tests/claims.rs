@@ -46,6 +46,36 @@ const IDS: [&str; 28] = [
     "E6-select-worse-than-poll",
 ];
 
+/// The project's copy of `../shared/CLAIMS.md`, every testable claim of
+/// the seeds.
+const CLAIMS_MD: &str = include_str!("fixtures/claims/CLAIMS.md");
+
+/// Every id in the first column of CLAIMS.md's tables (a cell may name
+/// several, e.g. "E2-port-tens-of-us, E2-ring-csw-bound").
+fn claims_md_ids() -> Vec<String> {
+    let mut ids = Vec::new();
+    for line in CLAIMS_MD.lines().filter(|l| l.starts_with("| E")) {
+        let cell = line.split('|').nth(1).unwrap_or_default();
+        ids.extend(cell.split(',').map(|id| id.trim().to_string()));
+    }
+    ids
+}
+
+#[test]
+fn claims_md_lists_every_claim_and_iolab_has_each() {
+    let ids = claims_md_ids();
+    assert_eq!(ids.len(), 47, "{ids:?}");
+    assert!(ids.iter().all(|id| id.len() > 3 && id.as_bytes()[0] == b'E'));
+    for id in &ids {
+        assert!(CLAIMS.iter().any(|c| c.id == id), "{id} is not a claim");
+    }
+    assert_eq!(CLAIMS.len(), ids.len(), "claims that CLAIMS.md does not list");
+    let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/CLAIMS.md");
+    if let Ok(original) = std::fs::read_to_string(&shared) {
+        assert_eq!(original, CLAIMS_MD, "the copy differs from {}", shared.display());
+    }
+}
+
 #[test]
 fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     let sb = Sandbox::new();
@@ -55,6 +85,9 @@ fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     let all: Vec<&str> = CLAIMS.iter().map(|c| c.id).collect();
     assert_eq!(ids, all);
     assert_eq!(ids[..IDS.len()], IDS);
+    for id in claims_md_ids() {
+        assert!(ids.contains(&id.as_str()), "{id} of CLAIMS.md is not answered");
+    }
     for c in claims {
         let figure = c["figure"].as_str().unwrap();
         for missing in ["has no metric", "no result", "has no numeric"] {
