@@ -146,7 +146,7 @@ pub(crate) static ALL: &[Suite] = &[
                 ..entry(
                     "file-transfer",
                     &[
-                        ("file-size", "9M,32M,64M"),
+                        ("file-size", "9M,32M"),
                         ("copier", "read-write,sendfile,splice"),
                         ("buf", "4096"),
                         ("tcp", "plain,cork"),
@@ -234,23 +234,23 @@ pub(crate) static ALL: &[Suite] = &[
                     ],
                 )
             },
-            // The original's tests as 3 repetitions of 3 s each, so the
-            // stall signs have a measured spread: 20 cases, about 3 minutes.
+            // The original's tests as 3 repetitions of 2 s each, so the
+            // stall signs have a measured spread: 20 cases, about 2 minutes.
             Entry {
                 repeat: Some(3),
-                ..entry("contention", &[("duration", "3s")])
+                ..entry("contention", &[("duration", "2s")])
             },
-            // E3-two-readers: 3 more repetitions of 3 s.
+            // E3-two-readers: 3 more repetitions of 2 s.
             Entry {
                 repeat: Some(3),
                 mechs: Some(&["fifo"]),
-                ..entry("contention", &[("duration", "3s"), ("test", "two-readers")])
+                ..entry("contention", &[("duration", "2s"), ("test", "two-readers")])
             },
-            // One repetition of 40,000 round trips per point keeps the
-            // original's 12-point sweep over 5 pollers within minutes.
+            // One repetition of 20,000 round trips per point keeps the
+            // original's 12-point sweep over 5 pollers within 2 minutes.
             Entry {
                 repeat: Some(1),
-                ..entry("poll-scale", &[("idle", E5_IDLE)])
+                ..entry("poll-scale", &[("idle", E5_IDLE), ("requests", "20000")])
             },
             // E5-poll-faster-at-0 and E5-et-faster weigh a 2% difference:
             // 15 repetitions of 10,000 requests, about 20 s.
