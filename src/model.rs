@@ -162,8 +162,9 @@ pub struct Environment {
     /// Cost of one read of that clock.
     #[serde(default)]
     pub tick_ns: Option<f64>,
-    /// The host-speed canary's time per call at the run's start
-    /// (`measure::canary`): the store keeps this machine's fastest.
+    /// The run's fastest host-speed canary time per call (`measure::canary`),
+    /// of its calibration and the readings around its cases: the store
+    /// keeps this machine's fastest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canary_ns: Option<f64>,
     /// The far host's environment, when the cases ran across hosts on an

@@ -65,14 +65,25 @@ fn claims_md_ids() -> Vec<String> {
 fn claims_md_lists_every_claim_and_iolab_has_each() {
     let ids = claims_md_ids();
     assert_eq!(ids.len(), 47, "{ids:?}");
-    assert!(ids.iter().all(|id| id.len() > 3 && id.as_bytes()[0] == b'E'));
+    assert!(ids
+        .iter()
+        .all(|id| id.len() > 3 && id.as_bytes()[0] == b'E'));
     for id in &ids {
         assert!(CLAIMS.iter().any(|c| c.id == id), "{id} is not a claim");
     }
-    assert_eq!(CLAIMS.len(), ids.len(), "claims that CLAIMS.md does not list");
+    assert_eq!(
+        CLAIMS.len(),
+        ids.len(),
+        "claims that CLAIMS.md does not list"
+    );
     let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/CLAIMS.md");
     if let Ok(original) = std::fs::read_to_string(&shared) {
-        assert_eq!(original, CLAIMS_MD, "the copy differs from {}", shared.display());
+        assert_eq!(
+            original,
+            CLAIMS_MD,
+            "the copy differs from {}",
+            shared.display()
+        );
     }
 }
 
@@ -86,7 +97,10 @@ fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     assert_eq!(ids, all);
     assert_eq!(ids[..IDS.len()], IDS);
     for id in claims_md_ids() {
-        assert!(ids.contains(&id.as_str()), "{id} of CLAIMS.md is not answered");
+        assert!(
+            ids.contains(&id.as_str()),
+            "{id} of CLAIMS.md is not answered"
+        );
     }
     for c in claims {
         let figure = c["figure"].as_str().unwrap();

@@ -7,6 +7,7 @@
 //! observed before.
 
 mod common;
+use common::observed::{figure, names, observations, seen, text};
 use common::{require, results, Sandbox};
 use serde_json::Value;
 use std::sync::OnceLock;
@@ -36,43 +37,12 @@ fn ok(check: &str) -> &'static Value {
     r
 }
 
-fn names(r: &Value) -> Vec<&str> {
-    observations(r)
-        .iter()
-        .map(|o| o["name"].as_str().unwrap())
-        .collect()
-}
-
-fn observations(r: &Value) -> &Vec<Value> {
-    r["observations"].as_array().expect("observations")
-}
-
-/// Observation `name` of `r`: every one names a call and an answer.
-fn seen<'a>(r: &'a Value, name: &str) -> &'a Value {
-    let o = observations(r)
-        .iter()
-        .find(|o| o["name"] == name)
-        .unwrap_or_else(|| panic!("{}: no observation {name}: {r}", r["case"]));
-    assert!(!o["call"].as_str().unwrap().is_empty(), "{o}");
-    assert!(!o["answer"].as_str().unwrap().is_empty(), "{o}");
-    o
-}
-
 fn call<'a>(r: &'a Value, name: &str) -> &'a str {
-    seen(r, name)["call"].as_str().unwrap()
+    text(r, name, "call")
 }
 
 fn answer<'a>(r: &'a Value, name: &str) -> &'a str {
-    seen(r, name)["answer"].as_str().unwrap()
-}
-
-/// The figure of observation `name`, which must have one in `unit`.
-fn figure(r: &Value, name: &str, unit: &str) -> f64 {
-    let o = seen(r, name);
-    assert_eq!(o["unit"], unit, "{o}");
-    o["figure"]
-        .as_f64()
-        .unwrap_or_else(|| panic!("no figure: {o}"))
+    text(r, name, "answer")
 }
 
 #[test]

@@ -5,6 +5,7 @@
 //! lacks (root, a memory cgroup) must be `unsupported` with the reason.
 
 mod common;
+use common::observed::{every, figure, names, observations, seen, text};
 use common::{require, results, Sandbox};
 use serde_json::Value;
 
@@ -30,48 +31,6 @@ fn run(check: &str) -> Value {
         assert_eq!(count as usize, observations(&r).len(), "{r}");
     }
     r
-}
-
-fn observations(r: &Value) -> &Vec<Value> {
-    r["observations"].as_array().expect("observations")
-}
-
-fn names(r: &Value) -> Vec<&str> {
-    observations(r)
-        .iter()
-        .map(|o| o["name"].as_str().unwrap())
-        .collect()
-}
-
-/// Every observation called `name`; each names a call and an answer.
-fn every<'a>(r: &'a Value, name: &str) -> Vec<&'a Value> {
-    let all: Vec<&Value> = observations(r)
-        .iter()
-        .filter(|o| o["name"] == name)
-        .collect();
-    assert!(!all.is_empty(), "no observation {name}: {r}");
-    for o in &all {
-        assert!(!o["call"].as_str().unwrap().is_empty(), "{o}");
-        assert!(!o["answer"].as_str().unwrap().is_empty(), "{o}");
-    }
-    all
-}
-
-fn seen<'a>(r: &'a Value, name: &str) -> &'a Value {
-    every(r, name)[0]
-}
-
-fn text<'a>(r: &'a Value, name: &str, field: &str) -> &'a str {
-    seen(r, name)[field].as_str().unwrap()
-}
-
-/// The figure of observation `name`, which must have one in `unit`.
-fn figure(r: &Value, name: &str, unit: &str) -> f64 {
-    let o = seen(r, name);
-    assert_eq!(o["unit"], unit, "{o}");
-    o["figure"]
-        .as_f64()
-        .unwrap_or_else(|| panic!("no figure: {o}"))
 }
 
 /// A timed series `name`: median within its interval, over `runs` runs.

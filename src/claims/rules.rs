@@ -219,18 +219,28 @@ pub(crate) fn faster(
         crate::format::ratio(e.value)
     );
     let (edges, verdicts) = at_least(factor, fails_below);
-    let inputs = vec![fast.precision(fast_name), slow.precision(slow_name)];
     let bands = Bands {
         edges: &edges,
         verdicts: &verdicts,
     };
-    Ok(Outcome::judged(
+    Ok(ratio_judged(
         e,
         &bands,
-        inputs,
+        [(fast_name, fast), (slow_name, slow)],
         figure,
-        crate::format::ratio,
     ))
+}
+
+/// The verdict `bands` give the ratio `e` of two named values, its inputs'
+/// precisions those of the two.
+pub(crate) fn ratio_judged(
+    e: Estimate,
+    bands: &Bands,
+    values: [(&str, &Value); 2],
+    figure: String,
+) -> Outcome {
+    let inputs = values.iter().map(|(n, v)| v.precision(n)).collect();
+    Outcome::judged(e, bands, inputs, figure, crate::format::ratio)
 }
 
 fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -> Found<Outcome> {
@@ -248,14 +258,7 @@ fn no_faster(a_name: &str, a: &Value, b_name: &str, b: &Value, tolerance: f64) -
         edges: &[1.0 + tolerance],
         verdicts: &[ClaimStatus::Holds, ClaimStatus::DoesNotHold],
     };
-    let inputs = vec![a.precision(a_name), b.precision(b_name)];
-    Ok(Outcome::judged(
-        e,
-        &bands,
-        inputs,
-        figure,
-        crate::format::ratio,
-    ))
+    Ok(ratio_judged(e, &bands, [(a_name, a), (b_name, b)], figure))
 }
 
 /// Does not hold below `lo`, holds in `lo..hi`, does not hold from `hi`.

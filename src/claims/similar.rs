@@ -34,12 +34,10 @@ pub(crate) fn similar(
         edges: &[lo, hi],
         verdicts: &[DoesNotHold, Holds, DoesNotHold],
     };
-    let inputs = vec![a.precision(a_name), b.precision(b_name)];
-    Ok(Outcome::judged(
+    Ok(super::rules::ratio_judged(
         e,
         &bands,
-        inputs,
+        [(a_name, a), (b_name, b)],
         figure,
-        crate::format::ratio,
     ))
 }

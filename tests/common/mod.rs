@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod mech;
+pub mod observed;
 
 use assert_cmd::Command;
 use std::io::{Read, Write};

@@ -139,7 +139,7 @@ pub(crate) fn idle_holder(
 }
 
 /// One active connection's outstanding request.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Outstanding {
     byte: u8,
     sent_ns: u64,
@@ -165,7 +165,7 @@ pub(crate) fn client(
     rustix::io::read(&go, &mut [0u8; 1])?;
     let mut c = Client {
         conns: &conns,
-        pending: vec![Outstanding::default(); conns.len()],
+        pending: vec![None; conns.len()],
         sent: 0,
         sched,
         out: SideOut::default(),
@@ -180,7 +180,8 @@ pub(crate) fn client(
         ready_list.clear();
         set.wait(&mut ready_list, None)?;
         // Once the last answer is in, the server exits: other connections
-        // of this batch may be readable only because they were closed.
+        // may be readable only because they were closed (`receive` skips
+        // one with no request outstanding).
         for &i in &ready_list {
             if c.out.messages == sched.total() {
                 break;
@@ -194,7 +195,8 @@ pub(crate) fn client(
 
 struct Client<'a> {
     conns: &'a [OwnedFd],
-    pending: Vec<Outstanding>,
+    /// Each connection's request awaiting its answer, if any.
+    pending: Vec<Option<Outstanding>>,
     sent: u64,
     sched: Schedule,
     out: SideOut,
@@ -207,27 +209,37 @@ impl Client<'_> {
             return Ok(());
         }
         let byte = request(self.sent);
-        self.pending[i] = Outstanding {
+        self.pending[i] = Some(Outstanding {
             byte,
             sent_ns: now_ns(),
-        };
+        });
         write_all_fd(&self.conns[i], &[byte])?;
         self.sent += 1;
         Ok(())
     }
 
-    /// Takes the answer on connection `i`, checks it, sends the next request.
+    /// Takes the answer on connection `i`, checks it, sends the next
+    /// request. A connection whose last request was answered may be closed
+    /// by the server finishing with the others: that end is not an error.
     fn receive(&mut self, i: usize, meter: &mut Meter) -> anyhow::Result<()> {
         let mut got = [0u8; 2];
         let n = rustix::io::read(&self.conns[i], &mut got)?;
-        let rtt = now_ns() - self.pending[i].sent_ns;
-        let want = answer(self.pending[i].byte);
+        let Some(asked) = self.pending[i].take() else {
+            if n > 0 {
+                self.out.mismatch = Some(format!(
+                    "{n} bytes on connection {i}, which has no request outstanding"
+                ));
+            }
+            return Ok(());
+        };
+        let rtt = now_ns() - asked.sent_ns;
+        let want = answer(asked.byte);
         if n != 1 || got[0] != want {
             self.out.mismatch = Some(match n {
                 0 => format!("connection {i} closed by the server"),
                 1 => format!(
                     "answer {:#04x} to request {:#04x}, expected {want:#04x}",
-                    got[0], self.pending[i].byte
+                    got[0], asked.byte
                 ),
                 _ => format!("{n} answers to one request on connection {i}"),
             });
@@ -246,5 +258,58 @@ impl Client<'_> {
             meter.mark(&mut self.out);
         }
         self.send(i)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::net::UnixStream;
+
+    /// A client of one connection whose server end is already closed.
+    fn closed_one(pending: Option<Outstanding>, f: impl FnOnce(&mut Client, &mut Meter)) {
+        let (mine, theirs) = UnixStream::pair().unwrap();
+        drop(theirs);
+        let conns = [OwnedFd::from(mine)];
+        let sched = Schedule {
+            warmup: 0,
+            reps: 1,
+            count: 10,
+            explain: false,
+        };
+        let mut c = Client {
+            conns: &conns,
+            pending: vec![pending],
+            sent: 1,
+            sched,
+            out: SideOut::default(),
+            hist: Latencies::new(),
+        };
+        let mut meter = Meter::start(&mut c.out);
+        f(&mut c, &mut meter);
+    }
+
+    #[test]
+    fn a_closed_connection_with_no_request_outstanding_is_not_a_mismatch() {
+        closed_one(None, |c, meter| {
+            c.receive(0, meter).unwrap();
+            assert_eq!(c.out.mismatch, None);
+            assert_eq!(c.out.messages, 0);
+        });
+    }
+
+    #[test]
+    fn a_connection_closed_before_its_answer_is_a_mismatch() {
+        let asked = Outstanding {
+            byte: request(0),
+            sent_ns: now_ns(),
+        };
+        closed_one(Some(asked), |c, meter| {
+            c.receive(0, meter).unwrap();
+            assert_eq!(
+                c.out.mismatch.as_deref(),
+                Some("connection 0 closed by the server")
+            );
+        });
     }
 }
