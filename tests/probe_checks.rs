@@ -5,7 +5,7 @@
 //! lacks (root, a memory cgroup) must be `unsupported` with the reason.
 
 mod common;
-use common::observed::{every, figure, names, observations, seen, text};
+use common::observed::{every, figure, names, observations, text};
 use common::{require, results, Sandbox};
 use serde_json::Value;
 
