@@ -16,6 +16,7 @@ pub(crate) mod across;
 mod devnull;
 mod each;
 mod form;
+mod host_speed;
 pub mod kernel;
 mod list;
 mod margin;

@@ -130,14 +130,14 @@ fn pairs() -> Vec<Pair> {
             metric: "msgs_per_s",
             a: side(
                 "stream",
-                &[("mech", "fifo"), ("placement", "cross-cpu"), ("size", "64")],
+                &[("mech", "fifo"), ("placement", "same-cpu"), ("size", "64")],
             ),
             b: side(
                 "stream",
                 &[
                     ("mech", "shm"),
                     ("wake", "fifo"),
-                    ("placement", "cross-cpu"),
+                    ("placement", "same-cpu"),
                     ("size", "64"),
                 ],
             ),
