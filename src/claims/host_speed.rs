@@ -4,9 +4,12 @@
 //! fast one compares the host's phases, not the mechanisms. The noise
 //! guard's host-speed canary (`measure::canary`, the result's
 //! `noise.canary_ns`) says at what speed each case ran: when the inputs of
-//! a claim ran at speeds further apart than `MIXED`, a verdict either way
-//! is held back as inconclusive, with the readings.
+//! a claim ran at speeds further apart than `MIXED`, and the figure lies
+//! closer to its boundary than that factor (a 10x effect is not the host's
+//! doing, a 1.6x one may be), a verdict either way is held back as
+//! inconclusive, with the readings.
 
+use super::margin::Margin;
 use super::rules::Rule;
 use crate::model::{CaseResult, Status};
 
@@ -15,8 +18,9 @@ use crate::model::{CaseResult, Status};
 /// readings of one steady run here.
 pub(crate) const MIXED: f64 = 0.3;
 
-/// Why the verdict of `rule` over `results` is held back, if it is.
-pub(crate) fn mixed(rule: &Rule, results: &[CaseResult]) -> Option<String> {
+/// Why the verdict of `rule` over `results`, whose figure and boundary
+/// `margin` gives, is held back, if it is.
+pub(crate) fn mixed(rule: &Rule, results: &[CaseResult], margin: &Margin) -> Option<String> {
     let readings: Vec<(f64, &str)> = results
         .iter()
         .filter(|r| r.status == Status::Ok && rule.reads(r))
@@ -26,7 +30,10 @@ pub(crate) fn mixed(rule: &Rule, results: &[CaseResult]) -> Option<String> {
     let fastest = readings.iter().min_by(|a, b| a.0.total_cmp(&b.0))?;
     let slowest = readings.iter().max_by(|a, b| a.0.total_cmp(&b.0))?;
     let apart = slowest.0 / fastest.0 - 1.0;
-    (apart > MIXED).then(|| {
+    let clear = (margin.value / margin.boundary)
+        .abs()
+        .max((margin.boundary / margin.value).abs());
+    (apart > MIXED && clear.is_finite() && clear < 1.0 + apart).then(|| {
         format!(
             "not decided: its inputs ran at host speeds {:.0}% apart ({} at {:.0} ns, {} at {:.0} ns \
              per canary call; noise guard), so the figure may compare the host's phases",

@@ -84,8 +84,9 @@ impl Rule for Stated {
     fn conclude(&self, results: &[CaseResult]) -> Vec<Conclusion> {
         let mut outcome = self.0.rule.decide(results);
         let mut held_back = false;
-        if outcome.status != ClaimStatus::Inconclusive {
-            if let Some(why) = super::host_speed::mixed(&self.0.rule, results) {
+        let decided = outcome.status != ClaimStatus::Inconclusive;
+        if let (true, Some(m)) = (decided, &outcome.margin) {
+            if let Some(why) = super::host_speed::mixed(&self.0.rule, results, m) {
                 outcome.status = ClaimStatus::Inconclusive;
                 outcome.figure = format!("{}; {why}", outcome.figure);
                 held_back = true;

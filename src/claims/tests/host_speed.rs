@@ -1,17 +1,17 @@
 //! A claim whose inputs ran at different host speeds (the noise guard's
-//! canary) is held back as inconclusive with the readings; at one speed it
-//! is decided.
+//! canary) is held back as inconclusive with the readings, unless its
+//! effect is larger than the speed difference; at one speed it is decided.
 
 use super::answer;
 use super::margins::poll_at_0;
 use crate::model::{ClaimStatus, Grade, Noise};
 
-/// poll at 1.0 s and epoll at 1.2 s, their cases' canaries at `poll_ns`
-/// and `epoll_ns`.
-fn at_speeds(poll_ns: f64, epoll_ns: f64) -> crate::model::ClaimVerdict {
+/// poll at 1.0 s and epoll at `epoll_s`, their cases' canaries at
+/// `poll_ns` and `epoll_ns`.
+fn at_speeds(epoll_s: f64, poll_ns: f64, epoll_ns: f64) -> crate::model::ClaimVerdict {
     let mut results = [
-        poll_at_0("poll", &[1.0, 1.0, 1.0, 1.0, 1.0]),
-        poll_at_0("epoll-lt", &[1.2, 1.2, 1.2, 1.2, 1.2]),
+        poll_at_0("poll", &[1.0; 5]),
+        poll_at_0("epoll-lt", &[epoll_s; 5]),
     ];
     for (r, ns) in results.iter_mut().zip([poll_ns, epoll_ns]) {
         r.noise = Some(Noise {
@@ -33,14 +33,14 @@ fn at_speeds(poll_ns: f64, epoll_ns: f64) -> crate::model::ClaimVerdict {
 
 #[test]
 fn inputs_at_one_host_speed_are_decided() {
-    let v = at_speeds(120.0, 130.0);
+    let v = at_speeds(1.2, 120.0, 130.0);
     assert_eq!(v.verdict, ClaimStatus::Holds, "{}", v.figure);
     assert!(!v.figure.contains("host speeds"), "{}", v.figure);
 }
 
 #[test]
 fn inputs_at_host_speeds_far_apart_are_held_back_with_the_readings() {
-    let v = at_speeds(120.0, 180.0);
+    let v = at_speeds(1.2, 120.0, 180.0);
     assert_eq!(v.verdict, ClaimStatus::Inconclusive, "{}", v.figure);
     assert!(
         v.figure
@@ -54,4 +54,11 @@ fn inputs_at_host_speeds_far_apart_are_held_back_with_the_readings() {
         Some(crate::claims::host_speed::TO_DECIDE)
     );
     assert!(v.margin.is_some(), "the margin of the figure is kept");
+}
+
+#[test]
+fn an_effect_larger_than_the_speed_difference_is_decided() {
+    let v = at_speeds(10.0, 120.0, 180.0);
+    assert_eq!(v.verdict, ClaimStatus::Holds, "{}", v.figure);
+    assert!(!v.figure.contains("host speeds"), "{}", v.figure);
 }
