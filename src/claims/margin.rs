@@ -46,8 +46,6 @@ pub(crate) struct Margin {
     pub(crate) near: bool,
     /// The boundary nearest to the figure.
     pub(crate) boundary: f64,
-    /// The figure itself.
-    pub(crate) value: f64,
     pub(crate) inputs: Vec<Precision>,
 }
 
@@ -73,7 +71,6 @@ pub(crate) fn judge(e: Estimate, bands: &Bands, inputs: Vec<Precision>) -> (Clai
         margin,
         near,
         boundary,
-        value: e.value,
         inputs,
     };
     (status, m)
@@ -94,15 +91,14 @@ fn in_half_widths(e: &Estimate, edge: f64) -> f64 {
 pub(crate) fn weakest(a: Margin, b: Margin) -> Margin {
     let mut inputs = a.inputs.clone();
     inputs.extend(b.inputs.iter().filter(|p| !a.inputs.contains(p)).cloned());
-    let weaker = match a.margin <= b.margin {
-        true => &a,
-        false => &b,
+    let (margin, boundary) = match a.margin <= b.margin {
+        true => (a.margin, a.boundary),
+        false => (b.margin, b.boundary),
     };
     Margin {
-        margin: weaker.margin,
+        margin,
         near: a.near || b.near,
-        boundary: weaker.boundary,
-        value: weaker.value,
+        boundary,
         inputs,
     }
 }

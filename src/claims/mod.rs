@@ -16,7 +16,6 @@ pub(crate) mod across;
 mod devnull;
 mod each;
 mod form;
-mod host_speed;
 pub mod kernel;
 mod list;
 mod margin;

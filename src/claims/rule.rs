@@ -36,9 +36,6 @@ pub(crate) struct Conclusion {
     pub(crate) kernel_evidence: Option<String>,
     /// A claim's margin (`margin.rs`), when its rule weighed a figure.
     pub(crate) margin: Option<Margin>,
-    /// Set when a claim's verdict was held back because its inputs ran at
-    /// different host speeds (`host_speed.rs`).
-    pub(crate) held_back: bool,
 }
 
 /// A rule over the results of one scenario.
@@ -68,7 +65,6 @@ impl Rule for Findings {
             claim: None,
             kernel_evidence: None,
             margin: None,
-            held_back: false,
         };
         self.0.verdicts(&mine).into_iter().map(finding).collect()
     }
@@ -82,16 +78,7 @@ impl Rule for Stated {
         self.0.scenario
     }
     fn conclude(&self, results: &[CaseResult]) -> Vec<Conclusion> {
-        let mut outcome = self.0.rule.decide(results);
-        let mut held_back = false;
-        let decided = outcome.status != ClaimStatus::Inconclusive;
-        if let (true, Some(m)) = (decided, &outcome.margin) {
-            if let Some(why) = super::host_speed::mixed(&self.0.rule, results, m) {
-                outcome.status = ClaimStatus::Inconclusive;
-                outcome.figure = format!("{}; {why}", outcome.figure);
-                held_back = true;
-            }
-        }
+        let outcome = self.0.rule.decide(results);
         vec![Conclusion {
             scenario: self.0.scenario,
             judgement: Judgement::Claim(outcome.status),
@@ -100,7 +87,6 @@ impl Rule for Stated {
             claim: Some(self.0),
             kernel_evidence: self.0.kernel.of(results),
             margin: outcome.margin,
-            held_back,
         }]
     }
 }
@@ -154,10 +140,7 @@ impl Conclusion {
             margin: margin.map(|m| m.margin),
             near_boundary: margin.is_some_and(|m| m.near),
             precision: margin.map(Margin::got),
-            to_decide: match self.held_back {
-                true => Some(super::host_speed::TO_DECIDE.to_string()),
-                false => margin.and_then(|m| m.to_decide(claim.precision(), status)),
-            },
+            to_decide: margin.and_then(|m| m.to_decide(claim.precision(), status)),
             form: claim.rule.form(),
             id: claim.id.to_string(),
             source: claim.source.to_string(),

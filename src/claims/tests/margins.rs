@@ -17,7 +17,7 @@ fn spread(median: f64, spread: f64) -> Vec<f64> {
         .collect()
 }
 
-pub(super) fn poll_at_0(poller: &str, seconds: &[f64]) -> CaseResult {
+fn poll_at_0(poller: &str, seconds: &[f64]) -> CaseResult {
     result(
         "poll-scale",
         &[

@@ -5,7 +5,6 @@
 mod by_seed;
 mod compare;
 mod e3_to_e6;
-mod host_speed;
 mod kernel;
 mod margins;
 mod probe;
