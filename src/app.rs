@@ -7,6 +7,7 @@ use crate::cli::{
 };
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
+use crate::measure::canary::Fastest;
 use crate::model::{Environment, Run, IOLAB_VERSION};
 use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
@@ -74,14 +75,16 @@ fn run_once(
     let started_at = now_rfc3339();
     let mut environment = env::fingerprint();
     environment.peer = plan.peer_environment().map(Box::new);
-    plan.fastest_canary_ns = calibrate_canary(&mut environment, store.as_deref_mut());
+    plan.fastest_canary = calibrate_canary(&mut environment, store.as_deref_mut());
     let bar = Bar::new(args.quiet);
     let mut results = match prints_tables(args) {
         true => runner::run(plan, &LiveTables::stdout(&bar))?,
         false => runner::run(plan, &bar)?,
     };
     runner::annotate_limits(&mut results);
-    environment.canary_ns = fastest_reading(environment.canary_ns, &results);
+    environment.canary_ns = fastest_reading(environment.canary_ns, &results, |n| n.canary_ns);
+    environment.wake_canary_ns =
+        fastest_reading(environment.wake_canary_ns, &results, |n| n.wake_canary_ns);
     let run = Run {
         iolab_version: IOLAB_VERSION.to_string(),
         run_id: new_run_id(),
@@ -104,26 +107,34 @@ fn run_once(
     Ok(run)
 }
 
-/// Times the host-speed canary for this run's environment and returns the
-/// fastest this machine ran it: this run's or a stored run's.
-fn calibrate_canary(environment: &mut Environment, store: Option<&mut Store>) -> Option<f64> {
-    let now = crate::measure::canary::ns_per_call(crate::measure::canary::RUN_BATCHES);
-    environment.canary_ns = Some(now);
+/// Times the host-speed canaries for this run's environment and returns
+/// the fastest this machine ran them: this run's or a stored run's.
+fn calibrate_canary(environment: &mut Environment, store: Option<&mut Store>) -> Fastest {
+    use crate::measure::canary;
+    environment.canary_ns = Some(canary::ns_per_call(canary::RUN_BATCHES));
+    environment.wake_canary_ns = canary::wake_ns_per_round_trip(canary::RUN_BATCHES);
+    let now = Fastest {
+        syscall_ns: environment.canary_ns,
+        wake_ns: environment.wake_canary_ns,
+    };
     let stored = store.and_then(|s| {
         s.fastest_canary(environment)
             .map_err(|e| eprintln!("warning: {e:#}"))
             .ok()
-            .flatten()
     });
-    Some(stored.map_or(now, |s| s.min(now)))
+    stored.unwrap_or_default().min(now)
 }
 
-/// The fastest host-speed canary of the run: its calibration or the
+/// The fastest reading of a canary in the run: its calibration or the
 /// fastest reading around a case, which the store keeps for the next runs.
-fn fastest_reading(calibrated: Option<f64>, results: &[crate::model::CaseResult]) -> Option<f64> {
+fn fastest_reading(
+    calibrated: Option<f64>,
+    results: &[crate::model::CaseResult],
+    canary: fn(&crate::model::Noise) -> Option<f64>,
+) -> Option<f64> {
     results
         .iter()
-        .filter_map(|r| r.noise.as_ref()?.canary_ns)
+        .filter_map(|r| canary(r.noise.as_ref()?))
         .chain(calibrated)
         .filter(|ns| *ns > 0.0)
         .reduce(f64::min)

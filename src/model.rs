@@ -167,6 +167,10 @@ pub struct Environment {
     /// keeps this machine's fastest.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub canary_ns: Option<f64>,
+    /// The run's fastest wake-up canary round trip (`measure::canary`),
+    /// kept the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wake_canary_ns: Option<f64>,
     /// The far host's environment, when the cases ran across hosts on an
     /// `iolab agent` (`run --peer`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

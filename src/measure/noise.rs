@@ -21,6 +21,8 @@ pub(crate) const MIN_TICKS: u64 = 20;
 pub(crate) const FREQ_CHANGE_PCT: (f64, f64) = (5.0, 15.0);
 /// The host-speed canary slower than this machine's fastest, in percent.
 pub(crate) const HOST_SLOWER_PCT: (f64, f64) = (10.0, 50.0);
+/// The wake-up canary slower than this machine's fastest, in percent.
+pub(crate) const HOST_WAKE_SLOWER_PCT: (f64, f64) = (10.0, 50.0);
 /// Device interrupts per second on one side CPU.
 pub(crate) const IRQ_PER_S: (f64, f64) = (1_000.0, 10_000.0);
 /// /proc/interrupts rows a case causes itself or that tick regardless
@@ -44,6 +46,8 @@ pub(crate) struct Reading {
     pub(crate) own_ns: u64,
     /// The host-speed canary's time per call (`canary.rs`); 0 when not read.
     pub(crate) canary_ns: f64,
+    /// The wake-up canary's round trip (`canary.rs`); 0 when not read.
+    pub(crate) wake_ns: f64,
 }
 
 impl Reading {
@@ -57,6 +61,7 @@ impl Reading {
         let mut reading =
             Reading::parse(&read("/proc/stat"), &read("/proc/interrupts"), sysfs, own);
         reading.canary_ns = canary::ns_per_call(canary::CASE_BATCHES);
+        reading.wake_ns = canary::wake_ns_per_round_trip(canary::CASE_BATCHES).unwrap_or(0.0);
         reading
     }
 
@@ -85,6 +90,7 @@ impl Reading {
             ticks,
             own_ns,
             canary_ns: 0.0,
+            wake_ns: 0.0,
         }
     }
 }
@@ -153,8 +159,8 @@ pub(crate) struct Seen<'a> {
     pub(crate) online: usize,
     /// Clock ticks per second (USER_HZ).
     pub(crate) hz: u64,
-    /// The fastest canary time per call this machine ran (`canary.rs`).
-    pub(crate) fastest_canary_ns: Option<f64>,
+    /// The fastest canary readings this machine ran (`canary.rs`).
+    pub(crate) fastest_canary: canary::Fastest,
 }
 
 /// The figures and the grade of one case.
@@ -193,8 +199,14 @@ pub(crate) fn judge(seen: &Seen) -> Noise {
         migrated: seen.pinned && seen.sides_cpus.iter().any(|c| c.len() > 1),
         canary_ns: (after.canary_ns > 0.0).then(|| before.canary_ns.max(after.canary_ns)),
         host_slower_pct: seen
-            .fastest_canary_ns
+            .fastest_canary
+            .syscall_ns
             .and_then(|f| canary::slower_pct(before.canary_ns, after.canary_ns, f)),
+        wake_canary_ns: (after.wake_ns > 0.0).then(|| before.wake_ns.max(after.wake_ns)),
+        host_wake_slower_pct: seen
+            .fastest_canary
+            .wake_ns
+            .and_then(|f| canary::slower_pct(before.wake_ns, after.wake_ns, f)),
     };
     grade(&mut noise, seen.online);
     noise
@@ -232,26 +244,31 @@ pub(crate) fn grade(noise: &mut Noise, online: usize) {
     if noise.throttle_events.is_some_and(|t| t > 0) {
         found.push((Grade::Disturbed, "thermal throttling".into()));
     }
-    let mut level = |value: Option<f64>, (noisy, disturbed): (f64, f64), what: &str| {
+    let mut level = |value: Option<f64>, (noisy, disturbed): (f64, f64), what: &str, of: &str| {
         let Some(v) = value else { return };
-        let text = format!("{what} {v:.0}%");
+        let text = format!("{what} {v:.0}%{of}");
         if v >= disturbed {
             found.push((Grade::Disturbed, text));
         } else if v >= noisy {
             found.push((Grade::Noisy, text));
         }
     };
-    level(noise.steal_pct, STEAL_PCT, "steal");
-    level(noise.other_load_pct, OTHER_LOAD_PCT, "other load");
-    level(noise.freq_change_pct, FREQ_CHANGE_PCT, "frequency change");
-    if let Some(v) = noise.host_slower_pct {
-        let text = format!("host {v:.0}% slower than its fastest");
-        match v {
-            v if v >= HOST_SLOWER_PCT.1 => found.push((Grade::Disturbed, text)),
-            v if v >= HOST_SLOWER_PCT.0 => found.push((Grade::Noisy, text)),
-            _ => {}
-        }
-    }
+    level(noise.steal_pct, STEAL_PCT, "steal", "");
+    level(noise.other_load_pct, OTHER_LOAD_PCT, "other load", "");
+    level(
+        noise.freq_change_pct,
+        FREQ_CHANGE_PCT,
+        "frequency change",
+        "",
+    );
+    let slower = " slower than its fastest";
+    level(noise.host_slower_pct, HOST_SLOWER_PCT, "host", slower);
+    level(
+        noise.host_wake_slower_pct,
+        HOST_WAKE_SLOWER_PCT,
+        "host wake-ups",
+        slower,
+    );
     if let Some(rate) = noise.irq_per_s {
         let text = format!("{rate:.0} interrupts/s");
         match rate {

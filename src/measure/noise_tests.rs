@@ -1,4 +1,5 @@
 use super::*;
+use crate::measure::canary::Fastest;
 use std::path::PathBuf;
 
 const INTERRUPTS: &str = "           CPU0       CPU1
@@ -32,6 +33,8 @@ fn noise() -> Noise {
         migrated: false,
         canary_ns: None,
         host_slower_pct: None,
+        wake_canary_ns: None,
+        host_wake_slower_pct: None,
     }
 }
 
@@ -45,7 +48,7 @@ fn judged(before: &Reading, after: &Reading, sides_cpus: &[Vec<usize>], pinned: 
         pinned,
         online: 2,
         hz: 100,
-        fastest_canary_ns: None,
+        fastest_canary: Default::default(),
     })
 }
 
@@ -192,20 +195,63 @@ fn the_slower_canary_reading_of_a_case_is_weighed_against_the_fastest() {
     let mut before = Reading::parse(&stat("0 0 0 0", "0 0 0 0", 1), "", Path::new("/x"), 0);
     let mut after = before.clone();
     (before.canary_ns, after.canary_ns) = (100.0, 125.0);
-    let sides = [vec![0]];
-    let seen = |fastest| Seen {
-        before: &before,
-        after: &after,
-        sides_cpus: &sides,
+    let seen = |syscall_ns| {
+        let fastest = Fastest {
+            syscall_ns,
+            wake_ns: None,
+        };
+        judge_canaries(&before, &after, fastest)
+    };
+    let n = seen(Some(100.0));
+    assert_eq!((n.canary_ns, n.host_slower_pct), (Some(125.0), Some(25.0)));
+    assert_eq!(n.label(), "noisy: host 25% slower than its fastest");
+    let unknown = seen(None);
+    assert_eq!(unknown.host_slower_pct, None);
+    assert_eq!(unknown.grade, Grade::Clean);
+}
+
+#[test]
+fn a_slow_wake_up_canary_grades_the_case_even_when_system_calls_ran_fast() {
+    let mut before = Reading::parse(&stat("0 0 0 0", "0 0 0 0", 1), "", Path::new("/x"), 0);
+    let mut after = before.clone();
+    (before.canary_ns, after.canary_ns) = (100.0, 100.0);
+    (before.wake_ns, after.wake_ns) = (6000.0, 4000.0);
+    let seen = |wake_ns| {
+        let fastest = Fastest {
+            syscall_ns: Some(100.0),
+            wake_ns,
+        };
+        judge_canaries(&before, &after, fastest)
+    };
+    let n = seen(Some(4000.0));
+    assert_eq!(n.host_slower_pct, Some(0.0));
+    assert_eq!(
+        (n.wake_canary_ns, n.host_wake_slower_pct),
+        (Some(6000.0), Some(50.0))
+    );
+    assert_eq!(
+        n.label(),
+        "disturbed: host wake-ups 50% slower than its fastest"
+    );
+    let near = seen(Some(5600.0));
+    assert_eq!(near.label(), "clean");
+    let unknown = seen(None);
+    assert_eq!(
+        (unknown.host_wake_slower_pct, unknown.grade),
+        (None, Grade::Clean)
+    );
+}
+
+/// The judgement of a case on CPU 0 whose readings differ only in their
+/// canaries, against `fastest`.
+fn judge_canaries(before: &Reading, after: &Reading, fastest: Fastest) -> Noise {
+    judge(&Seen {
+        before,
+        after,
+        sides_cpus: &[vec![0]],
         pinned: true,
         online: 2,
         hz: 100,
-        fastest_canary_ns: fastest,
-    };
-    let n = judge(&seen(Some(100.0)));
-    assert_eq!((n.canary_ns, n.host_slower_pct), (Some(125.0), Some(25.0)));
-    assert_eq!(n.label(), "noisy: host 25% slower than its fastest");
-    let unknown = judge(&seen(None));
-    assert_eq!(unknown.host_slower_pct, None);
-    assert_eq!(unknown.grade, Grade::Clean);
+        fastest_canary: fastest,
+    })
 }

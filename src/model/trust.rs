@@ -81,6 +81,14 @@ pub(crate) struct Noise {
     /// How much slower than the fastest canary this machine ran, in percent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) host_slower_pct: Option<f64>,
+    /// The wake-up canary's same-CPU thread round trip around the case (the
+    /// slower of before and after), in ns.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) wake_canary_ns: Option<f64>,
+    /// How much slower than the fastest wake-up canary this machine ran,
+    /// in percent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) host_wake_slower_pct: Option<f64>,
 }
 
 impl Noise {

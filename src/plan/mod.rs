@@ -35,7 +35,7 @@ pub(crate) struct Plan {
     pub(crate) runs: u64,
     /// The fastest host-speed canary this machine ran (`measure::canary`),
     /// set before each run: the noise guard's measure of a slowed host.
-    pub(crate) fastest_canary_ns: Option<f64>,
+    pub(crate) fastest_canary: crate::measure::canary::Fastest,
     /// A suite that decides claims is named: without `--precision`, each
     /// case a claim reads aims for the precision that claim needs.
     pub(crate) claims_precision: bool,
@@ -104,7 +104,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         profile: args.profile,
         explain: args.explain,
         runs: crate::runner::repeat::runs(args)?,
-        fastest_canary_ns: None,
+        fastest_canary: Default::default(),
         claims_precision: targets
             .iter()
             .any(|t| suite::find(t).is_some_and(|s| s.claims_precision)),

@@ -310,6 +310,8 @@ pub(crate) fn noise(grade: Grade, causes: &[&str]) -> Noise {
         irq_per_s: None,
         migrated: false,
         canary_ns: None,
+        wake_canary_ns: None,
         host_slower_pct: None,
+        host_wake_slower_pct: None,
     }
 }

@@ -133,7 +133,7 @@ fn run_one(case: &CaseSpec, ctx: &CaseCtx, plan: &Plan) -> CaseResult {
         });
     }
     if out.status == Status::Ok {
-        out.noise = Some(judge_noise(case, &out, &before, plan.fastest_canary_ns));
+        out.noise = Some(judge_noise(case, &out, &before, plan.fastest_canary));
     } else {
         out.metrics.clear();
         out.latency = None;
@@ -183,7 +183,7 @@ fn judge_noise(
     case: &CaseSpec,
     out: &CaseResult,
     before: &noise::Reading,
-    fastest_canary_ns: Option<f64>,
+    fastest_canary: crate::measure::canary::Fastest,
 ) -> crate::model::Noise {
     let after = noise::Reading::take(Path::new(SYSFS_CPUS));
     let allowed = crate::measure::pin::allowed_cpus();
@@ -198,7 +198,7 @@ fn judge_noise(
         pinned: case.placement.is_some_and(|p| p != Placement::Unpinned),
         online: allowed.len(),
         hz: rustix::param::clock_ticks_per_second(),
-        fastest_canary_ns,
+        fastest_canary,
     })
 }
 

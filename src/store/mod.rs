@@ -108,9 +108,12 @@ impl Store {
             .map_err(one_line)
     }
 
-    /// The fastest host-speed canary this host ran on this kernel, over
+    /// The fastest host-speed canaries this host ran on this kernel, over
     /// the stored runs (`measure::canary`).
-    pub(crate) fn fastest_canary(&mut self, env: &Environment) -> anyhow::Result<Option<f64>> {
+    pub(crate) fn fastest_canary(
+        &mut self,
+        env: &Environment,
+    ) -> anyhow::Result<crate::measure::canary::Fastest> {
         read::fastest_canary(self.db.as_mut(), &env.hostname, &env.kernel)
             .with_context(|| format!("reading the host's canary in {}", self.place))
     }

@@ -6,6 +6,7 @@ use super::db::{scalar, Db, Row, Value};
 use super::selector::{Selector, ALLOWED};
 use super::{HistoryFilter, RunSummary};
 use crate::error::UsageError;
+use crate::measure::canary::Fastest;
 use crate::model::{CaseResult, Environment, Run};
 use anyhow::Context;
 use serde::Deserialize;
@@ -17,25 +18,29 @@ struct Host {
     hostname: String,
     #[serde(default)]
     canary_ns: Option<f64>,
+    #[serde(default)]
+    wake_canary_ns: Option<f64>,
 }
 
-/// The fastest host-speed canary (`measure::canary`) of the stored runs
-/// of host `hostname` on kernel `kernel`, if any recorded one.
+/// The fastest host-speed canaries (`measure::canary`) of the stored runs
+/// of host `hostname` on kernel `kernel`, where any recorded them.
 pub(crate) fn fastest_canary(
     db: &mut dyn Db,
     hostname: &str,
     kernel: &str,
-) -> anyhow::Result<Option<f64>> {
+) -> anyhow::Result<Fastest> {
     let sql = "SELECT environment_json FROM runs WHERE kernel = ?1";
-    let mut fastest: Option<f64> = None;
+    let mut fastest = Fastest::default();
     for row in db.query(sql, &[Value::from(kernel)])? {
         let host: Host = serde_json::from_str(&row.text(0)?).context("environment_json")?;
         if host.hostname != hostname {
             continue;
         }
-        if let Some(ns) = host.canary_ns.filter(|ns| *ns > 0.0) {
-            fastest = Some(fastest.map_or(ns, |f| f.min(ns)));
-        }
+        let positive = |ns: Option<f64>| ns.filter(|ns| *ns > 0.0);
+        fastest = fastest.min(Fastest {
+            syscall_ns: positive(host.canary_ns),
+            wake_ns: positive(host.wake_canary_ns),
+        });
     }
     Ok(fastest)
 }

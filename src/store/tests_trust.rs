@@ -2,6 +2,7 @@
 //! (loaded back exactly) and copied out into columns for querying.
 
 use super::tests::{ok_result, run, temp_store};
+use crate::measure::canary::Fastest;
 use crate::model::{Grade, Noise, Precision};
 
 #[test]
@@ -20,6 +21,8 @@ fn grade_and_precision_round_trip_and_fill_their_columns() {
         migrated: false,
         canary_ns: Some(88.5),
         host_slower_pct: Some(12.0),
+        wake_canary_ns: Some(5100.0),
+        host_wake_slower_pct: Some(31.0),
     });
     graded.precision = Some(Precision {
         metric: "rate".into(),
@@ -51,23 +54,28 @@ fn grade_and_precision_round_trip_and_fill_their_columns() {
 #[test]
 fn the_fastest_canary_is_this_hosts_on_this_kernel() {
     let (_dir, _path, mut store) = temp_store();
-    let stored = |id: &str, host: &str, kernel: &str, canary: Option<f64>| {
+    let stored = |id: &str, host: &str, kernel: &str, canary: Option<f64>, wake: Option<f64>| {
         let mut r = run(id, "2024-05-01T10:00:00Z", vec![ok_result()]);
         r.environment.hostname = host.into();
         r.environment.kernel = kernel.into();
         r.environment.canary_ns = canary;
+        r.environment.wake_canary_ns = wake;
         r
     };
-    let mine = stored("m", "vm1", "6.8.0-test", None).environment;
-    assert_eq!(store.fastest_canary(&mine).unwrap(), None);
+    let mine = stored("m", "vm1", "6.8.0-test", None, None).environment;
+    assert_eq!(store.fastest_canary(&mine).unwrap(), Fastest::default());
     for r in [
-        stored("a", "vm1", "6.8.0-test", Some(120.0)),
-        stored("b", "vm1", "6.8.0-test", Some(95.5)),
-        stored("c", "vm1", "6.8.0-test", None),
-        stored("d", "vm2", "6.8.0-test", Some(40.0)),
-        stored("e", "vm1", "6.9.0-other", Some(50.0)),
+        stored("a", "vm1", "6.8.0-test", Some(120.0), Some(4000.0)),
+        stored("b", "vm1", "6.8.0-test", Some(95.5), Some(4500.0)),
+        stored("c", "vm1", "6.8.0-test", None, None),
+        stored("d", "vm2", "6.8.0-test", Some(40.0), Some(900.0)),
+        stored("e", "vm1", "6.9.0-other", Some(50.0), Some(800.0)),
     ] {
         store.save(&r).unwrap();
     }
-    assert_eq!(store.fastest_canary(&mine).unwrap(), Some(95.5));
+    let fastest = Fastest {
+        syscall_ns: Some(95.5),
+        wake_ns: Some(4000.0),
+    };
+    assert_eq!(store.fastest_canary(&mine).unwrap(), fastest);
 }
