@@ -8,7 +8,7 @@ use crate::cli::{
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
 use crate::measure::canary::Fastest;
-use crate::model::{Environment, Run, IOLAB_VERSION};
+use crate::model::{CaseResult, Environment, Run, IOLAB_VERSION};
 use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
 };
@@ -82,6 +82,9 @@ fn run_once(
         false => runner::run(plan, &bar)?,
     };
     runner::annotate_limits(&mut results);
+    if let Some(store) = store.as_deref_mut() {
+        read_past(store, &environment, &mut results);
+    }
     environment.canary_ns = fastest_reading(environment.canary_ns, &results, |n| n.canary_ns);
     environment.wake_canary_ns =
         fastest_reading(environment.wake_canary_ns, &results, |n| n.wake_canary_ns);
@@ -105,6 +108,16 @@ fn run_once(
     }
     kept.and(written)?;
     Ok(run)
+}
+
+/// Gives each result a claim reads its figures in this host's earlier
+/// runs, which the claims weigh as run-to-run drift; a store that cannot
+/// say leaves the claims to weigh this run's repetitions alone.
+fn read_past(store: &mut Store, environment: &Environment, results: &mut [CaseResult]) {
+    let read_by_a_claim = |r: &CaseResult| crate::claims::required_precision(r).is_some();
+    if let Err(e) = store.fill_past(environment, results, read_by_a_claim) {
+        eprintln!("warning: {e:#}");
+    }
 }
 
 /// Times the host-speed canaries for this run's environment and returns

@@ -259,6 +259,11 @@ pub struct CaseResult {
     /// answered and the figure read from it, in the order they were made.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) observations: Vec<Observation>,
+    /// Its metrics' values in this host's newest earlier runs on this
+    /// kernel (`Store::fill_past`), read for the claims, which weigh their
+    /// spread as run-to-run drift; not part of the JSON.
+    #[serde(skip)]
+    pub(crate) past: Vec<BTreeMap<String, f64>>,
 }
 
 /// One pair of sides among several run at once: what it carried and how
@@ -336,6 +341,7 @@ impl CaseResult {
             precision: None,
             noise: None,
             observations: Vec::new(),
+            past: Vec::new(),
         }
     }
 

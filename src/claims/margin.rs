@@ -27,6 +27,8 @@ pub(crate) struct Precision {
     pub(crate) name: String,
     pub(crate) relative: f64,
     pub(crate) reps: usize,
+    /// How far it moved across this host's runs, where known.
+    pub(crate) drift: Option<super::drift::Drift>,
 }
 
 /// Where a rule's verdict changes: `edges` ascending, `verdicts` one more,
@@ -170,6 +172,14 @@ impl Margin {
                 self.got()
             ));
         }
+        if let Some(drifting) = self.drifting_beyond(precision) {
+            return Some(format!(
+                "this host's runs of {drifting}, more than the {} the claim needs: more \
+                 repetitions in one run would not decide it (got {})",
+                plus_minus(precision),
+                self.got()
+            ));
+        }
         if worst <= precision && !single {
             return Some(format!(
                 "the figure is within the claim's resolution ({}) of its boundary {}: \
@@ -188,6 +198,20 @@ impl Margin {
             plus_minus(precision),
             self.got()
         ))
+    }
+}
+
+impl Margin {
+    /// "poll differ by ±12% over 6 runs" for the inputs whose run-to-run
+    /// drift exceeds `precision`, if any.
+    fn drifting_beyond(&self, precision: f64) -> Option<String> {
+        let drifting: Vec<String> = self
+            .inputs
+            .iter()
+            .filter_map(|p| Some((p, p.drift.filter(|d| d.relative > precision)?)))
+            .map(|(p, d)| format!("{} differ by {}", p.name, d.text()))
+            .collect();
+        (!drifting.is_empty()).then(|| drifting.join(" and "))
     }
 }
 

@@ -14,6 +14,7 @@
 
 pub(crate) mod across;
 mod devnull;
+mod drift;
 mod each;
 mod form;
 pub mod kernel;

@@ -4,6 +4,7 @@
 //! failed or unsupported comes back as `Err(reason)`, so a rule can only
 //! decide on results that are really there.
 
+use super::drift::Drift;
 use super::margin::{Estimate, Precision};
 use crate::measure::bootstrap::{median_interval, ratio_interval};
 use crate::model::{CaseResult, Metric, Status};
@@ -43,6 +44,9 @@ pub struct Value {
     pub(crate) unit: String,
     /// The per-repetition values, when there were several.
     pub(crate) samples: Vec<f64>,
+    /// How far it moved across this host's runs, where earlier runs of its
+    /// case are known (`drift.rs`).
+    pub(crate) drift: Option<Drift>,
 }
 
 /// The spread assumed either side of a value measured only once.
@@ -143,11 +147,26 @@ fn metric<'a>(r: &'a CaseResult, spec: &MetricSpec) -> Found<&'a Metric> {
 }
 
 impl Quantity {
-    /// The quantity in result `r`, with its spread.
+    /// The quantity in result `r`, with its spread and its drift over
+    /// the earlier runs of `r`'s case.
     pub(crate) fn of(&self, r: &CaseResult) -> Found<Value> {
+        let mut value = match *self {
+            Quantity::Metric(name) => Value::from_metric(metric(r, name)?),
+            Quantity::Per(a, b, unit) => ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit),
+        };
+        let past: Vec<f64> = r.past.iter().filter_map(|m| self.in_past(m)).collect();
+        value.drift = Drift::over(value.value, &past);
+        Ok(value)
+    }
+
+    /// The quantity in one earlier run's metric values.
+    fn in_past(&self, metrics: &std::collections::BTreeMap<String, f64>) -> Option<f64> {
         match *self {
-            Quantity::Metric(name) => Ok(Value::from_metric(metric(r, name)?)),
-            Quantity::Per(a, b, unit) => Ok(ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit)),
+            Quantity::Metric(m) => metrics.get(m.name).copied(),
+            Quantity::Per(a, b, _) => {
+                let (a, b) = (metrics.get(a.name)?, metrics.get(b.name)?);
+                (*b != 0.0).then(|| a / b)
+            }
         }
     }
 }
@@ -177,6 +196,7 @@ impl Value {
             reps,
             unit: String::new(),
             samples: m.reps.clone(),
+            drift: None,
         }
         .with_unit(&format!(" {}", m.unit))
     }
@@ -195,6 +215,7 @@ impl Value {
             reps: 1,
             unit: String::new(),
             samples: Vec::new(),
+            drift: None,
         }
     }
 
@@ -202,8 +223,14 @@ impl Value {
     /// median over the repetitions, at least `SINGLE_NOISE` either side
     /// with fewer than `MEASURED` of them (two that agree by chance say
     /// little). (Where the precision work stores a metric's own interval,
-    /// that is the one to prefer here.)
+    /// that is the one to prefer here.) Widened by its drift, if known.
     pub(crate) fn estimate(&self) -> Estimate {
+        let e = self.within_run();
+        self.drift.map_or(e, |d| d.widen(e))
+    }
+
+    /// The median's interval from this run's repetitions alone.
+    fn within_run(&self) -> Estimate {
         let assumed = (
             self.value * (1.0 - SINGLE_NOISE),
             self.value * (1.0 + SINGLE_NOISE),
@@ -220,32 +247,40 @@ impl Value {
         }
     }
 
-    /// The precision this value got, named `name`.
+    /// The precision this value got in this run, named `name`, and its
+    /// drift across runs.
     pub(crate) fn precision(&self, name: &str) -> Precision {
         Precision {
             name: name.to_string(),
-            relative: self.estimate().relative(),
+            relative: self.within_run().relative(),
             reps: self.reps,
+            drift: self.drift,
         }
     }
 
     /// `self / below` with its interval: the bootstrap interval of the
-    /// ratio of medians when both have `MEASURED` repetitions, else the
-    /// widest ratio the two intervals allow.
+    /// ratio of medians when both have `MEASURED` repetitions (widened by
+    /// both drifts), else the widest ratio the two intervals allow.
     pub(crate) fn over(&self, below: &Value) -> Estimate {
         let value = self.value / below.value;
         let measured = self.samples.len().min(below.samples.len()) >= MEASURED;
         let bootstrap = measured
             .then(|| ratio_interval(&below.samples, &self.samples))
             .flatten();
-        let (lo, hi) = bootstrap.unwrap_or_else(|| {
-            let (a, b) = (self.estimate(), below.estimate());
-            (a.lo / b.hi, a.hi / b.lo)
-        });
-        Estimate {
+        let clamp = |(lo, hi): (f64, f64)| Estimate {
             value,
             lo: lo.min(value),
             hi: hi.max(value),
+        };
+        match bootstrap {
+            Some(ci) => {
+                let drift = Drift::of_ratio(self.drift, below.drift);
+                drift.map_or(clamp(ci), |d| d.widen(clamp(ci)))
+            }
+            None => {
+                let (a, b) = (self.estimate(), below.estimate());
+                clamp((a.lo / b.hi, a.hi / b.lo))
+            }
         }
     }
 
@@ -259,6 +294,10 @@ impl Value {
         } else {
             let range = human_range(self.value, self.lo, self.hi, unit);
             format!("{range}, {} reps", self.reps)
+        };
+        let spread = match self.drift {
+            Some(d) => format!("{spread}; runs {}", d.text()),
+            None => spread,
         };
         format!("{} ({spread})", human(self.value, unit))
     }

@@ -42,6 +42,7 @@ impl Series {
             name: name.to_string(),
             relative: super::margin::relative(self.median, self.lo, self.hi),
             reps: self.runs,
+            drift: None,
         }
     }
 }

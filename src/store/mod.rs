@@ -12,6 +12,7 @@
 mod connect;
 mod db;
 mod open;
+mod past;
 #[cfg(feature = "fleet")]
 mod pg;
 mod place;
@@ -159,6 +160,18 @@ impl Store {
             run.run_id, stored.environment.hostname, self.place
         ))
         .into())
+    }
+
+    /// Reads, for each ok result `wanted` keeps, its metrics' values in the
+    /// newest earlier runs of this host and kernel (`CaseResult::past`).
+    pub(crate) fn fill_past(
+        &mut self,
+        env: &Environment,
+        results: &mut [CaseResult],
+        wanted: impl Fn(&CaseResult) -> bool,
+    ) -> anyhow::Result<()> {
+        past::fill(self.db.as_mut(), env, results, wanted)
+            .with_context(|| format!("reading earlier runs' figures in {}", self.place))
     }
 
     /// Every measured result of `scenario`, with its run's environment.

@@ -3,7 +3,7 @@
 
 use super::tests::{ok_result, run, temp_store};
 use crate::measure::canary::Fastest;
-use crate::model::{Grade, Noise, Precision};
+use crate::model::{CaseResult, Grade, Noise, Precision};
 
 #[test]
 fn grade_and_precision_round_trip_and_fill_their_columns() {
@@ -78,4 +78,90 @@ fn the_fastest_canary_is_this_hosts_on_this_kernel() {
         wake_ns: Some(4000.0),
     };
     assert_eq!(store.fastest_canary(&mine).unwrap(), fastest);
+}
+
+#[test]
+fn a_case_reads_its_figures_from_this_hosts_earlier_runs_newest_first() {
+    let (_dir, _path, mut store) = temp_store();
+    let figure = |value: f64| {
+        let mut r = ok_result();
+        r.metrics.get_mut("rate").unwrap().value = value;
+        r
+    };
+    let stored = |id: &str, at: &str, host: &str, kernel: &str, r: CaseResult| {
+        let mut run = run(id, at, vec![r]);
+        run.environment.hostname = host.into();
+        run.environment.kernel = kernel.into();
+        run
+    };
+    let mut other_params = figure(7.0);
+    other_params
+        .params
+        .insert("size".into(), serde_json::json!(2));
+    let mut failed = figure(8.0);
+    failed.status = crate::model::Status::Failed;
+    for run in [
+        stored(
+            "old",
+            "2024-05-01T10:00:00Z",
+            "vm1",
+            "6.8.0-test",
+            figure(1.0),
+        ),
+        stored(
+            "new",
+            "2024-05-03T10:00:00Z",
+            "vm1",
+            "6.8.0-test",
+            figure(3.0),
+        ),
+        stored(
+            "mid",
+            "2024-05-02T10:00:00Z",
+            "vm1",
+            "6.8.0-test",
+            figure(2.0),
+        ),
+        stored(
+            "host",
+            "2024-05-04T10:00:00Z",
+            "vm2",
+            "6.8.0-test",
+            figure(4.0),
+        ),
+        stored(
+            "kern",
+            "2024-05-04T10:00:00Z",
+            "vm1",
+            "6.9.0-other",
+            figure(5.0),
+        ),
+        stored(
+            "size",
+            "2024-05-04T10:00:00Z",
+            "vm1",
+            "6.8.0-test",
+            other_params,
+        ),
+        stored("fail", "2024-05-04T10:00:00Z", "vm1", "6.8.0-test", failed),
+    ] {
+        store.save(&run).unwrap();
+    }
+    let env = stored(
+        "now",
+        "2024-05-05T10:00:00Z",
+        "vm1",
+        "6.8.0-test",
+        ok_result(),
+    )
+    .environment;
+    let mut now = vec![figure(9.0), figure(9.0)];
+    store
+        .fill_past(&env, &mut now, |r| r.metrics["rate"].value > 0.0)
+        .unwrap();
+    let read: Vec<f64> = now[0].past.iter().map(|m| m["rate"]).collect();
+    assert_eq!(read, [3.0, 2.0, 1.0]);
+    let mut unwanted = vec![figure(9.0)];
+    store.fill_past(&env, &mut unwanted, |_| false).unwrap();
+    assert!(unwanted[0].past.is_empty());
 }

@@ -214,3 +214,45 @@ fn an_interval_reaching_the_farther_boundary_is_near_it_too() {
     assert_eq!(status, Holds);
     assert!((m.margin - 10.0).abs() < 1e-9, "{m:?}");
 }
+
+/// `r` with its `seconds` in earlier runs of this host.
+fn with_past(mut r: CaseResult, seconds: &[f64]) -> CaseResult {
+    r.past = seconds
+        .iter()
+        .map(|s| [("seconds".to_string(), *s)].into())
+        .collect();
+    r
+}
+
+#[test]
+fn an_effect_smaller_than_the_runs_drift_is_near_the_boundary_whatever_this_run_says() {
+    // 10% apart with a 0.2% spread: decided on this run's repetitions...
+    let tight = |poll_past: &[f64]| {
+        let results = [
+            with_past(poll_at_0("poll", &spread(1.0, 0.002)), poll_past),
+            poll_at_0("epoll-lt", &spread(1.1, 0.002)),
+        ];
+        answer("E5-poll-faster-at-0", &results)
+    };
+    let decided = tight(&[1.01, 0.99]);
+    assert_eq!(decided.verdict, Holds, "{}", decided.figure);
+    assert!(decided.figure.contains("runs ±"), "{}", decided.figure);
+    // ...but poll's earlier runs spanned 1.44x (±20%): near the boundary,
+    // and more repetitions are not what would decide it.
+    let drifting = tight(&[1.2, 0.833]);
+    assert_eq!(drifting.verdict, Inconclusive, "{}", drifting.figure);
+    assert!(drifting.near_boundary);
+    assert!(
+        drifting.figure.contains("runs ±20% over 3 runs"),
+        "{}",
+        drifting.figure
+    );
+    let decide = drifting.to_decide.unwrap();
+    assert!(
+        decide.starts_with("this host's runs of poll differ by ±20% over 3 runs")
+            && decide.contains("more repetitions in one run would not decide it"),
+        "{decide}"
+    );
+    // One earlier run is too few to read a drift from.
+    assert_eq!(tight(&[1.2]).verdict, Holds);
+}

@@ -1,0 +1,111 @@
+//! Run-to-run drift: how far a figure moved between this host's runs. A
+//! run's repetitions agree with each other while the host stays in one
+//! phase, so the interval they give cannot show that the next run, in
+//! another phase, measures 20% more. Where the store holds the figure from
+//! earlier runs of this host and kernel (`CaseResult::past`), the claims
+//! widen its interval by that spread, and a verdict decided on an effect
+//! smaller than the drift is `inconclusive: near the boundary` in every
+//! run rather than one way in this run and the other in the next.
+
+use super::margin::Estimate;
+
+/// Runs a drift is read over at least, this one included.
+pub(crate) const MIN_RUNS: usize = 3;
+
+/// How far a figure moved across runs.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(crate) struct Drift {
+    /// Half the ratio of the largest run's figure to the smallest, as a
+    /// relative half-width: 0.1 when the runs span 1.21x (±10%).
+    pub(crate) relative: f64,
+    /// The runs it was read over, this one included.
+    pub(crate) runs: usize,
+}
+
+impl Drift {
+    /// The drift of a figure that is `now` in this run and `past` in the
+    /// earlier ones; None over fewer than `MIN_RUNS` positive figures.
+    pub(crate) fn over(now: f64, past: &[f64]) -> Option<Drift> {
+        let all: Vec<f64> = std::iter::once(now)
+            .chain(past.iter().copied())
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .collect();
+        if all.len() < MIN_RUNS {
+            return None;
+        }
+        let max = all.iter().copied().fold(f64::MIN, f64::max);
+        let min = all.iter().copied().fold(f64::MAX, f64::min);
+        Some(Drift {
+            relative: (max / min).sqrt() - 1.0,
+            runs: all.len(),
+        })
+    }
+
+    /// The drift of `a / b` when each drifts independently.
+    pub(crate) fn of_ratio(a: Option<Drift>, b: Option<Drift>) -> Option<Drift> {
+        let runs = |d: Option<Drift>| d.map_or(usize::MAX, |d| d.runs);
+        let rel = |d: Option<Drift>| d.map_or(0.0, |d| d.relative);
+        (a.is_some() || b.is_some()).then(|| Drift {
+            relative: rel(a).hypot(rel(b)),
+            runs: runs(a).min(runs(b)),
+        })
+    }
+
+    /// `e` with its interval widened by the drift on each side: the two
+    /// uncertainties added as independent ones.
+    pub(crate) fn widen(self, e: Estimate) -> Estimate {
+        let drift = self.relative * e.value.abs();
+        Estimate {
+            value: e.value,
+            lo: e.value - (e.value - e.lo).hypot(drift),
+            hi: e.value + (e.hi - e.value).hypot(drift),
+        }
+    }
+
+    /// "±12% over 6 runs".
+    pub(crate) fn text(&self) -> String {
+        format!(
+            "{} over {} runs",
+            super::margin::plus_minus(self.relative),
+            self.runs
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn drift_is_half_the_span_of_the_runs_and_needs_three() {
+        assert_eq!(Drift::over(100.0, &[121.0]), None);
+        assert_eq!(Drift::over(100.0, &[121.0, 0.0, f64::NAN]), None);
+        let d = Drift::over(110.0, &[121.0, 100.0]).unwrap();
+        assert!((d.relative - 0.1).abs() < 1e-12, "{d:?}");
+        assert_eq!((d.runs, d.text()), (3, "±10% over 3 runs".to_string()));
+    }
+
+    #[test]
+    fn a_ratio_drifts_by_both_its_figures() {
+        let d = |relative, runs| Some(Drift { relative, runs });
+        let r = Drift::of_ratio(d(0.03, 4), d(0.04, 6)).unwrap();
+        assert!((r.relative - 0.05).abs() < 1e-12 && r.runs == 4, "{r:?}");
+        assert_eq!(Drift::of_ratio(None, d(0.04, 6)), d(0.04, 6));
+        assert_eq!(Drift::of_ratio(None, None), None);
+    }
+
+    #[test]
+    fn widening_adds_the_drift_to_each_side_of_the_interval() {
+        let e = Estimate {
+            value: 100.0,
+            lo: 97.0,
+            hi: 100.0,
+        };
+        let w = Drift {
+            relative: 0.04,
+            runs: 3,
+        }
+        .widen(e);
+        assert_eq!((w.value, w.lo, w.hi), (100.0, 95.0, 104.0));
+    }
+}
