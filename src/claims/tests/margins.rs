@@ -237,19 +237,19 @@ fn an_effect_smaller_than_the_runs_drift_is_near_the_boundary_whatever_this_run_
     let decided = tight(&[1.01, 0.99]);
     assert_eq!(decided.verdict, Holds, "{}", decided.figure);
     assert!(decided.figure.contains("runs ±"), "{}", decided.figure);
-    // ...but poll's earlier runs spanned 1.44x (±20%): near the boundary,
+    // ...but poll's runs spanned 1.44x (a 95% scatter of ±53%): near the boundary,
     // and more repetitions are not what would decide it.
     let drifting = tight(&[1.2, 0.833]);
     assert_eq!(drifting.verdict, Inconclusive, "{}", drifting.figure);
     assert!(drifting.near_boundary);
     assert!(
-        drifting.figure.contains("runs ±20% over 3 runs"),
+        drifting.figure.contains("runs ±53% over 3 runs"),
         "{}",
         drifting.figure
     );
     let decide = drifting.to_decide.unwrap();
     assert!(
-        decide.starts_with("this host's runs of poll differ by ±20% over 3 runs")
+        decide.starts_with("this host's runs of poll differ by ±53% over 3 runs")
             && decide.contains("more repetitions in one run would not decide it"),
         "{decide}"
     );
