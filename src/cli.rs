@@ -99,9 +99,10 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "K")]
     pub(crate) repeat_runs: Option<String>,
     /// Repeat each case in further batches until the 95% interval of its
-    /// headline's median is within PCT of it (e.g. 2%), at most 4x the
-    /// repetitions (at least 10) and 10 s per case; `off` for none (default:
-    /// 2%; suites, --quick and --repeat N only report the interval)
+    /// headline's median is within PCT of it (e.g. 2%), at most 10x the
+    /// repetitions (at least 30; 4x and 10 under the default) and 10 s per
+    /// case; `off` for none (default: 2%; suites, --quick and --repeat N
+    /// only report the interval)
     #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
     pub(crate) precision: Option<String>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)

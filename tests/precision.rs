@@ -29,8 +29,9 @@ fn case<'a>(more: &[&'a str]) -> Vec<&'a str> {
 }
 
 /// `--precision 0.01%` cannot be reached: the case runs batches of 2 up to
-/// the cap of 10 repetitions, merged into one result whose verified
-/// messages are five batches' worth, and the table says it fell short.
+/// the cap of 30 repetitions an asked precision gets, merged into one
+/// result whose verified messages are fifteen batches' worth, and the
+/// table says it fell short.
 #[test]
 fn an_unreachable_precision_hits_the_cap_and_says_so() {
     let sb = Sandbox::new();
@@ -62,7 +63,7 @@ fn an_unreachable_precision_hits_the_cap_and_says_so() {
     let batches = p["batches"].as_u64().unwrap();
     let stopped = p["stopped_by"].as_str().unwrap();
     assert!(
-        stopped == "repetition cap 10" && reps == 10 && batches == 5
+        stopped == "repetition cap 30" && reps == 30 && batches == 15
             || stopped == "time cap 10 s" && reps == 2 * batches,
         "{p}"
     );

@@ -16,6 +16,10 @@ pub(crate) const DEFAULT_PCT: f64 = 2.0;
 /// `MIN_REP_CAP` repetitions, per case.
 pub(crate) const REP_CAP_FACTOR: u64 = 4;
 pub(crate) const MIN_REP_CAP: u64 = 10;
+/// The same when the user asked for a precision (`--precision PCT`): the
+/// case then runs until it is reached or the time cap stops it.
+pub(crate) const ASKED_REP_CAP_FACTOR: u64 = 10;
+pub(crate) const ASKED_MIN_REP_CAP: u64 = 30;
 /// No further batch starts when it would end past this, per case.
 pub(crate) const TIME_CAP: Duration = Duration::from_secs(10);
 
@@ -36,14 +40,18 @@ pub(crate) struct Goal {
     pub(crate) pct: f64,
     /// Some: compute the interval but run no further batch, for this reason.
     pub(crate) fixed: Option<&'static str>,
+    /// Asked for with `--precision PCT`, rather than the default's or a
+    /// claim's: the larger repetition cap applies.
+    pub(crate) asked: bool,
 }
 
 impl Goal {
     /// The most repetitions a case planned with `repeat` may reach.
     pub(crate) fn rep_cap(&self, repeat: u64) -> u64 {
-        match self.fixed {
-            None => (repeat * REP_CAP_FACTOR).max(MIN_REP_CAP),
-            Some(_) => repeat,
+        match (self.fixed, self.asked) {
+            (Some(_), _) => repeat,
+            (None, false) => (repeat * REP_CAP_FACTOR).max(MIN_REP_CAP),
+            (None, true) => (repeat * ASKED_REP_CAP_FACTOR).max(ASKED_MIN_REP_CAP),
         }
     }
 }
@@ -64,6 +72,7 @@ pub(crate) fn goal(
         return Ok(Some(Goal {
             pct: DEFAULT_PCT,
             fixed,
+            asked: false,
         }));
     };
     if text == "off" {
@@ -71,7 +80,11 @@ pub(crate) fn goal(
     }
     let number = text.strip_suffix('%').unwrap_or(text).trim();
     match number.parse::<f64>() {
-        Ok(pct) if pct > 0.0 && pct <= 100.0 => Ok(Some(Goal { pct, fixed: None })),
+        Ok(pct) if pct > 0.0 && pct <= 100.0 => Ok(Some(Goal {
+            pct,
+            fixed: None,
+            asked: true,
+        })),
         _ => Err(UsageError::new(format!(
             "invalid --precision '{text}': expected a percentage above 0 and at most 100 \
              (e.g. 2%), or off"
@@ -91,7 +104,10 @@ mod tests {
         assert_eq!(pct("5"), Some(5.0));
         assert_eq!(pct("100%"), Some(100.0));
         assert_eq!(goal(Some("off"), false, false).unwrap(), None);
-        assert_eq!(goal(Some("1%"), true, true).unwrap().unwrap().fixed, None);
+        let asked = goal(Some("1%"), true, true).unwrap().unwrap();
+        assert_eq!((asked.fixed, asked.asked), (None, true));
+        assert_eq!(asked.rep_cap(5), 50);
+        assert_eq!(asked.rep_cap(1), ASKED_MIN_REP_CAP);
     }
 
     #[test]

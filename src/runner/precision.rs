@@ -39,6 +39,7 @@ pub(crate) fn goal_for(plan: &Plan, out: &CaseResult) -> Option<Goal> {
     Some(Goal {
         pct: needed * 100.0,
         fixed: None,
+        asked: false,
     })
 }
 
@@ -149,7 +150,11 @@ mod tests {
     fn batches(pct: f64, more: bool) -> Batches {
         let fixed = (!more).then_some(crate::plan::precision::SUITE_STOP);
         Batches {
-            goal: Goal { pct, fixed },
+            goal: Goal {
+                pct,
+                fixed,
+                asked: false,
+            },
             repeat: 3,
             batchable: true,
             started: Instant::now(),
