@@ -56,12 +56,13 @@ impl Drift {
 
     /// The drift of `a / b` when each drifts independently.
     pub(crate) fn of_ratio(a: Option<Drift>, b: Option<Drift>) -> Option<Drift> {
-        let runs = |d: Option<Drift>| d.map_or(usize::MAX, |d| d.runs);
-        let rel = |d: Option<Drift>| d.map_or(0.0, |d| d.relative);
-        (a.is_some() || b.is_some()).then(|| Drift {
-            relative: rel(a).hypot(rel(b)),
-            runs: runs(a).min(runs(b)),
-        })
+        match (a, b) {
+            (Some(a), Some(b)) => Some(Drift {
+                relative: a.relative.hypot(b.relative),
+                runs: a.runs.min(b.runs),
+            }),
+            (one, other) => one.or(other),
+        }
     }
 
     /// `e` with its interval widened by the drift on each side: the two

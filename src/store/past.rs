@@ -6,17 +6,10 @@
 use super::db::{Db, Value};
 use crate::model::{CaseResult, Environment, Status};
 use anyhow::Context;
-use serde::Deserialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// Earlier runs a case's drift is read over, at most.
 pub(crate) const RUNS: usize = 10;
-
-#[derive(Deserialize)]
-struct Host {
-    #[serde(default)]
-    hostname: String,
-}
 
 /// Fills `past` of each ok result in `results` that `wanted` keeps, from
 /// the runs of `env`'s host and kernel stored so far.
@@ -26,28 +19,17 @@ pub(crate) fn fill(
     results: &mut [CaseResult],
     wanted: impl Fn(&CaseResult) -> bool,
 ) -> anyhow::Result<()> {
-    let rank = host_runs(db, env)?;
+    let rank: HashMap<String, usize> = super::read::host_runs(db, &env.hostname, &env.kernel)?
+        .into_iter()
+        .enumerate()
+        .map(|(at, (run_id, _))| (run_id, at))
+        .collect();
     for result in results.iter_mut() {
         if result.status == Status::Ok && wanted(result) {
             result.past = figures(db, &rank, result)?;
         }
     }
     Ok(())
-}
-
-/// The runs of `env`'s host and kernel, each with its rank (0: newest).
-fn host_runs(db: &mut dyn Db, env: &Environment) -> anyhow::Result<HashMap<String, usize>> {
-    let sql = "SELECT run_id, environment_json FROM runs WHERE kernel = ?1
-               ORDER BY started_at DESC, seq DESC";
-    let mut rank = HashMap::new();
-    for row in db.query(sql, &[Value::from(env.kernel.as_str())])? {
-        let host: Host = serde_json::from_str(&row.text(1)?).context("environment_json")?;
-        if host.hostname == env.hostname {
-            let next = rank.len();
-            rank.insert(row.text(0)?, next);
-        }
-    }
-    Ok(rank)
 }
 
 /// `result`'s metric values in the newest `RUNS` of the ranked runs that

@@ -13,7 +13,7 @@ use serde::Deserialize;
 
 /// What the listing reads of a run's environment.
 #[derive(Deserialize)]
-struct Host {
+pub(super) struct Host {
     #[serde(default)]
     hostname: String,
     #[serde(default)]
@@ -29,13 +29,8 @@ pub(crate) fn fastest_canary(
     hostname: &str,
     kernel: &str,
 ) -> anyhow::Result<Fastest> {
-    let sql = "SELECT environment_json FROM runs WHERE kernel = ?1";
     let mut fastest = Fastest::default();
-    for row in db.query(sql, &[Value::from(kernel)])? {
-        let host: Host = serde_json::from_str(&row.text(0)?).context("environment_json")?;
-        if host.hostname != hostname {
-            continue;
-        }
+    for (_, host) in host_runs(db, hostname, kernel)? {
         let positive = |ns: Option<f64>| ns.filter(|ns| *ns > 0.0);
         fastest = fastest.min(Fastest {
             syscall_ns: positive(host.canary_ns),
@@ -43,6 +38,25 @@ pub(crate) fn fastest_canary(
         });
     }
     Ok(fastest)
+}
+
+/// The stored runs of host `hostname` on kernel `kernel`, newest first:
+/// each run's id and what the listing reads of its environment.
+pub(super) fn host_runs(
+    db: &mut dyn Db,
+    hostname: &str,
+    kernel: &str,
+) -> anyhow::Result<Vec<(String, Host)>> {
+    let sql = "SELECT run_id, environment_json FROM runs WHERE kernel = ?1
+               ORDER BY started_at DESC, seq DESC";
+    let mut runs = Vec::new();
+    for row in db.query(sql, &[Value::from(kernel)])? {
+        let host: Host = serde_json::from_str(&row.text(1)?).context("environment_json")?;
+        if host.hostname == hostname {
+            runs.push((row.text(0)?, host));
+        }
+    }
+    Ok(runs)
 }
 
 pub(crate) fn history(
