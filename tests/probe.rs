@@ -349,7 +349,7 @@ fn epoll_ctl_constant_times_adds_at_each_level_that_fits_the_budget() {
             .filter(|n| *n == format!("add_round_at_{level}"))
             .count()
     };
-    assert_eq!(rounds("10"), 9, "{:?}", names(r));
+    assert_eq!(rounds("10"), 25, "{:?}", names(r));
     for name in names(r) {
         let o = seen(r, name);
         match o["figure"].as_f64() {

@@ -43,6 +43,7 @@ impl Series {
             relative: super::margin::relative(self.median, self.lo, self.hi),
             reps: self.runs,
             drift: None,
+            judged_over: 1,
         }
     }
 }
@@ -161,7 +162,20 @@ pub(crate) fn read_evicts(o: &Observations) -> Found<Outcome> {
         return Ok(Outcome::new(Inconclusive, figure));
     }
     let kept = after / before;
-    figure.push_str(&format!(" ({:.0}% of A kept)", kept * 100.0));
+    figure.push_str(&format!(" ({:.0}% of A kept", kept * 100.0));
+    let trials: Vec<f64> = o
+        .every("a_resident_after_trial")
+        .iter()
+        .filter_map(|t| t.figure)
+        .collect();
+    if trials.len() > 1 {
+        let kept_in = trials.iter().filter(|t| **t >= KEPT * before).count();
+        figure.push_str(&format!(
+            ", the median of {} trials; kept in {kept_in}",
+            trials.len()
+        ));
+    }
+    figure.push(')');
     let status: ClaimStatus = match kept {
         k if k <= EVICTED => Holds,
         k if k >= KEPT => DoesNotHold,

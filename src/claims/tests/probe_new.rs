@@ -205,6 +205,25 @@ fn read_evicts_weighs_the_share_of_a_kept() {
         kept.figure
     );
     assert_eq!(v(evicts(4096.0, 3000.0)).verdict, Inconclusive);
+    // Five trials, one of which evicted A: the median kept it.
+    let mut trials = evicts(4096.0, 4096.0);
+    let one_evicted = [4096.0, 0.0, 4096.0, 4096.0, 4000.0];
+    for after in one_evicted {
+        trials.observations.push(Observation {
+            name: "a_resident_after_trial".into(),
+            figure: Some(after),
+            ..Observation::default()
+        });
+    }
+    let median = v(trials);
+    assert_eq!(median.verdict, DoesNotHold, "{}", median.figure);
+    assert!(
+        median
+            .figure
+            .ends_with("(100% of A kept, the median of 5 trials; kept in 4)"),
+        "{}",
+        median.figure
+    );
     let cold = v(evicts(1000.0, 1000.0));
     assert_eq!(cold.verdict, Inconclusive);
     assert!(
