@@ -260,10 +260,17 @@ pub struct CaseResult {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) observations: Vec<Observation>,
     /// Its metrics' values in this host's newest earlier runs on this
-    /// kernel (`Store::fill_past`), read for the claims, which weigh their
-    /// spread as run-to-run drift; not part of the JSON.
+    /// kernel (`Store::fill_past`), read for the claims, which judge their
+    /// figures over these runs and this one; not part of the JSON.
     #[serde(skip)]
-    pub(crate) past: Vec<BTreeMap<String, f64>>,
+    pub(crate) past: Vec<Earlier>,
+}
+
+/// A case's metric values in one earlier run of the same host and kernel.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(crate) struct Earlier {
+    pub(crate) run_id: String,
+    pub(crate) metrics: BTreeMap<String, f64>,
 }
 
 /// One pair of sides among several run at once: what it carried and how

@@ -1,13 +1,10 @@
 //! Run-to-run drift: how far a figure moved between this host's runs. A
 //! run's repetitions agree with each other while the host stays in one
 //! phase, so the interval they give cannot show that the next run, in
-//! another phase, measures 20% more. Where the store holds the figure from
-//! earlier runs of this host and kernel (`CaseResult::past`), the claims
-//! widen its interval by that spread, and a verdict decided on an effect
-//! smaller than the drift is `inconclusive: near the boundary` in every
-//! run rather than one way in this run and the other in the next.
-
-use super::margin::Estimate;
+//! another phase, measures 20% more. The claims judge such a figure over
+//! the runs (`pooled.rs`); its drift is the evidence of why ("runs ±12%
+//! over 6 runs") and, for an undecided claim, says that more runs of this
+//! host, not more repetitions in one, would decide it.
 
 /// Runs a drift is read over at least, this one included.
 pub(crate) const MIN_RUNS: usize = 3;
@@ -54,28 +51,6 @@ impl Drift {
         })
     }
 
-    /// The drift of `a / b` when each drifts independently.
-    pub(crate) fn of_ratio(a: Option<Drift>, b: Option<Drift>) -> Option<Drift> {
-        match (a, b) {
-            (Some(a), Some(b)) => Some(Drift {
-                relative: a.relative.hypot(b.relative),
-                runs: a.runs.min(b.runs),
-            }),
-            (one, other) => one.or(other),
-        }
-    }
-
-    /// `e` with its interval widened by the drift on each side: the two
-    /// uncertainties added as independent ones.
-    pub(crate) fn widen(self, e: Estimate) -> Estimate {
-        let drift = self.relative * e.value.abs();
-        Estimate {
-            value: e.value,
-            lo: e.value - (e.value - e.lo).hypot(drift),
-            hi: e.value + (e.hi - e.value).hypot(drift),
-        }
-    }
-
     /// "±12% over 6 runs".
     pub(crate) fn text(&self) -> String {
         format!(
@@ -104,29 +79,5 @@ mod tests {
         ];
         let d11 = Drift::over(110.0, &many).unwrap();
         assert!(d11.relative < d.relative && d11.runs == 11, "{d11:?}");
-    }
-
-    #[test]
-    fn a_ratio_drifts_by_both_its_figures() {
-        let d = |relative, runs| Some(Drift { relative, runs });
-        let r = Drift::of_ratio(d(0.03, 4), d(0.04, 6)).unwrap();
-        assert!((r.relative - 0.05).abs() < 1e-12 && r.runs == 4, "{r:?}");
-        assert_eq!(Drift::of_ratio(None, d(0.04, 6)), d(0.04, 6));
-        assert_eq!(Drift::of_ratio(None, None), None);
-    }
-
-    #[test]
-    fn widening_adds_the_drift_to_each_side_of_the_interval() {
-        let e = Estimate {
-            value: 100.0,
-            lo: 97.0,
-            hi: 100.0,
-        };
-        let w = Drift {
-            relative: 0.04,
-            runs: 3,
-        }
-        .widen(e);
-        assert_eq!((w.value, w.lo, w.hi), (100.0, 95.0, 104.0));
     }
 }

@@ -29,6 +29,9 @@ pub(crate) struct Precision {
     pub(crate) reps: usize,
     /// How far it moved across this host's runs, where known.
     pub(crate) drift: Option<super::drift::Drift>,
+    /// The runs its figure is judged over (`pooled.rs`): 1 for this run's
+    /// alone.
+    pub(crate) judged_over: usize,
 }
 
 /// Where a rule's verdict changes: `edges` ascending, `verdicts` one more,
@@ -149,7 +152,12 @@ impl Margin {
             (false, false) => "repetitions",
         };
         let after = format!("{} {plural}", counts.join(" and "));
-        format!("{} after {after}", parts.join(" and "))
+        let over = self.inputs.iter().map(|p| p.judged_over).max().unwrap_or(1);
+        let pooled = match over > 1 {
+            true => format!("; judged on the median of {over} runs of this host"),
+            false => String::new(),
+        };
+        format!("{} after {after}{pooled}", parts.join(" and "))
     }
 
     /// What would decide an inconclusive verdict, for a claim that must
@@ -175,7 +183,7 @@ impl Margin {
         if let Some(drifting) = self.drifting_beyond(precision) {
             return Some(format!(
                 "this host's runs of {drifting}, more than the {} the claim needs: more \
-                 repetitions in one run would not decide it (got {})",
+                 runs of this host, not more repetitions in one run, would decide it (got {})",
                 plus_minus(precision),
                 self.got()
             ));

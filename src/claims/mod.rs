@@ -8,7 +8,9 @@
 //! inconclusive with the reason, never `holds`. Every verdict carries its
 //! margin (`margin.rs`): a figure within its uncertainty of the rule's
 //! boundary is `inconclusive: near the boundary`, with what would decide
-//! it. An original's absolute figure is read relative to this machine's
+//! it. Where the store holds this host's earlier runs, a figure is judged
+//! over them and this run (`pooled.rs`), so a verdict does not flip with
+//! the host's phase. An original's absolute figure is read relative to this machine's
 //! `limits` (`relative.rs`). A claim may also name its kernel evidence
 //! (`kernel.rs`), which never changes the verdict.
 
@@ -22,6 +24,7 @@ mod list;
 mod margin;
 pub mod observed;
 pub mod pick;
+mod pooled;
 mod probed;
 mod probed_new;
 pub mod relative;

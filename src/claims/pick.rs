@@ -6,6 +6,7 @@
 
 use super::drift::Drift;
 use super::margin::{Estimate, Precision};
+use super::pooled::{self, RunFigure};
 use crate::measure::bootstrap::{median_interval, ratio_interval};
 use crate::model::{CaseResult, Metric, Status};
 use crate::scenario::MetricSpec;
@@ -47,6 +48,9 @@ pub struct Value {
     /// How far it moved across this host's runs, where earlier runs of its
     /// case are known (`drift.rs`).
     pub(crate) drift: Option<Drift>,
+    /// Its figure in the earlier runs of this host that measured it
+    /// (`pooled.rs`), newest first.
+    pub(crate) earlier: Vec<RunFigure>,
 }
 
 /// The spread assumed either side of a value measured only once.
@@ -154,7 +158,16 @@ impl Quantity {
             Quantity::Metric(name) => Value::from_metric(metric(r, name)?),
             Quantity::Per(a, b, unit) => ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit),
         };
-        let past: Vec<f64> = r.past.iter().filter_map(|m| self.in_past(m)).collect();
+        value.earlier = r
+            .past
+            .iter()
+            .filter_map(|e| {
+                let value = self.in_past(&e.metrics)?;
+                let run = Some(e.run_id.clone());
+                Some(RunFigure { run, value })
+            })
+            .collect();
+        let past: Vec<f64> = value.earlier.iter().map(|f| f.value).collect();
         value.drift = Drift::over(value.value, &past);
         Ok(value)
     }
@@ -197,6 +210,7 @@ impl Value {
             unit: String::new(),
             samples: m.reps.clone(),
             drift: None,
+            earlier: Vec::new(),
         }
         .with_unit(&format!(" {}", m.unit))
     }
@@ -216,20 +230,43 @@ impl Value {
             unit: String::new(),
             samples: Vec::new(),
             drift: None,
+            earlier: Vec::new(),
         }
     }
 
-    /// The median with its 95% interval: the bootstrap interval of the
-    /// median over the repetitions, at least `SINGLE_NOISE` either side
-    /// with fewer than `MEASURED` of them (two that agree by chance say
-    /// little). (Where the precision work stores a metric's own interval,
-    /// that is the one to prefer here.) Widened by its drift, if known.
+    /// The median with its 95% interval: over this host's runs where at
+    /// least `pooled::MIN_RUNS` measured it (`pooled.rs`), else this run's.
     pub(crate) fn estimate(&self) -> Estimate {
-        let e = self.within_run();
-        self.drift.map_or(e, |d| d.widen(e))
+        let within = self.within_run();
+        pooled::estimate(&self.figures(), within.relative()).unwrap_or(within)
     }
 
-    /// The median's interval from this run's repetitions alone.
+    /// Its figure in this run and in each earlier run, this run first.
+    fn runs(&self) -> Vec<RunFigure> {
+        let now = RunFigure {
+            run: None,
+            value: self.value,
+        };
+        std::iter::once(now).chain(self.earlier.clone()).collect()
+    }
+
+    fn figures(&self) -> Vec<f64> {
+        self.runs().iter().map(|f| f.value).collect()
+    }
+
+    /// How many runs its estimate is judged over.
+    pub(crate) fn runs_judged(&self) -> usize {
+        let positive = self.figures().iter().filter(|v| **v > 0.0).count();
+        match positive {
+            n if n >= pooled::MIN_RUNS => n,
+            _ => 1,
+        }
+    }
+
+    /// The median with its 95% interval from this run's repetitions
+    /// alone: the bootstrap interval of the median, at least
+    /// `SINGLE_NOISE` either side with fewer than `MEASURED` of them (two
+    /// that agree by chance say little).
     fn within_run(&self) -> Estimate {
         let assumed = (
             self.value * (1.0 - SINGLE_NOISE),
@@ -255,32 +292,45 @@ impl Value {
             relative: self.within_run().relative(),
             reps: self.reps,
             drift: self.drift,
+            judged_over: self.runs_judged(),
         }
     }
 
-    /// `self / below` with its interval: the bootstrap interval of the
-    /// ratio of medians when both have `MEASURED` repetitions (widened by
-    /// both drifts), else the widest ratio the two intervals allow.
+    /// `self / below` with its 95% interval: over this host's runs, the
+    /// median of the ratio taken run by run where at least
+    /// `pooled::MIN_RUNS` runs measured both (`pooled.rs`); else the
+    /// widest ratio their estimates allow when either is judged over runs;
+    /// else this run's (`over_within_run`).
     pub(crate) fn over(&self, below: &Value) -> Estimate {
-        let value = self.value / below.value;
+        let within = self.over_within_run(below);
+        let paired = pooled::ratios(&self.runs(), &below.runs());
+        if let Some(e) = pooled::estimate(&paired, within.relative()) {
+            return e;
+        }
+        match self.runs_judged().max(below.runs_judged()) > 1 {
+            true => widest_ratio(self.estimate(), below.estimate()),
+            false => within,
+        }
+    }
+
+    /// `self / below` from this run alone: the bootstrap interval of the
+    /// ratio of medians when both have `MEASURED` repetitions, else the
+    /// widest ratio the two intervals allow.
+    fn over_within_run(&self, below: &Value) -> Estimate {
         let measured = self.samples.len().min(below.samples.len()) >= MEASURED;
         let bootstrap = measured
             .then(|| ratio_interval(&below.samples, &self.samples))
             .flatten();
-        let clamp = |(lo, hi): (f64, f64)| Estimate {
-            value,
-            lo: lo.min(value),
-            hi: hi.max(value),
-        };
         match bootstrap {
-            Some(ci) => {
-                let drift = Drift::of_ratio(self.drift, below.drift);
-                drift.map_or(clamp(ci), |d| d.widen(clamp(ci)))
+            Some((lo, hi)) => {
+                let value = self.value / below.value;
+                Estimate {
+                    value,
+                    lo: lo.min(value),
+                    hi: hi.max(value),
+                }
             }
-            None => {
-                let (a, b) = (self.estimate(), below.estimate());
-                clamp((a.lo / b.hi, a.hi / b.lo))
-            }
+            None => widest_ratio(self.within_run(), below.within_run()),
         }
     }
 
@@ -300,6 +350,16 @@ impl Value {
             None => spread,
         };
         format!("{} ({spread})", human(self.value, unit))
+    }
+}
+
+/// `a / b` with the widest interval their intervals allow.
+fn widest_ratio(a: Estimate, b: Estimate) -> Estimate {
+    let value = a.value / b.value;
+    Estimate {
+        value,
+        lo: (a.lo / b.hi).min(value),
+        hi: (a.hi / b.lo).max(value),
     }
 }
 

@@ -59,6 +59,14 @@ fn scaled(v: Value, by: f64) -> Value {
         lo: v.lo * by,
         hi: v.hi * by,
         samples: v.samples.iter().map(|x| x * by).collect(),
+        earlier: v
+            .earlier
+            .iter()
+            .map(|f| super::pooled::RunFigure {
+                value: f.value * by,
+                ..f.clone()
+            })
+            .collect(),
         ..v
     }
 }

@@ -32,7 +32,8 @@ impl Outcome {
     }
 
     /// The verdict `bands` give the estimate `e`, with its margin; the
-    /// figure gets the estimate's interval appended.
+    /// figure gets the estimate's interval appended, and the runs it is
+    /// the median of when judged over this host's runs.
     pub(crate) fn judged(
         e: Estimate,
         bands: &Bands,
@@ -40,8 +41,13 @@ impl Outcome {
         figure: String,
         show: fn(f64) -> String,
     ) -> Outcome {
+        let over = inputs.iter().map(|p| p.judged_over).max().unwrap_or(1);
         let (status, margin) = margin::judge(e, bands, inputs);
-        let figure = format!("{figure}; 95% interval {}-{}", show(e.lo), show(e.hi));
+        let interval = format!("95% interval {}-{}", show(e.lo), show(e.hi));
+        let figure = match over > 1 {
+            true => format!("{figure}; the median of {over} runs of this host, {interval}"),
+            false => format!("{figure}; {interval}"),
+        };
         Outcome {
             status,
             figure,

@@ -97,7 +97,12 @@ fn describe(
     let (x0, first) = &points[0];
     let (xn, last) = &points[points.len() - 1];
     let growth = last.over(first);
-    let xy: Vec<(f64, f64)> = points.iter().map(|(x, v)| (*x, v.value)).collect();
+    // Each point as judged (over this host's runs where known), so one
+    // run's slow point does not spoil the fit alone.
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .map(|(x, v)| (*x, v.estimate().value))
+        .collect();
     let r2 = r_squared(&xy);
     let figure = format!(
         "{} {} at {x}={} vs {} at {x}={}: {}; linear fit r²={:.2} ({} points)",

@@ -1,10 +1,12 @@
 //! A case's figures in this host's earlier runs: the headline and every
 //! other metric of the same scenario, case and parameters, stored by runs of
-//! the same host on the same kernel, newest first. The claims weigh their
-//! spread as the run-to-run drift that one run's repetitions cannot show.
+//! the same host on the same kernel, newest first, each with its run. The
+//! claims judge a figure over these runs and this one (pairing two cases'
+//! figures run by run), since one run's repetitions cannot show how far
+//! the next run, in another phase of the host, moves.
 
 use super::db::{Db, Value};
-use crate::model::{CaseResult, Environment, Status};
+use crate::model::{CaseResult, Earlier, Environment, Status};
 use anyhow::Context;
 use std::collections::{BTreeMap, HashMap};
 
@@ -38,22 +40,24 @@ fn figures(
     db: &mut dyn Db,
     rank: &HashMap<String, usize>,
     result: &CaseResult,
-) -> anyhow::Result<Vec<BTreeMap<String, f64>>> {
+) -> anyhow::Result<Vec<Earlier>> {
     let sql = "SELECT run_id, result_json FROM results
                WHERE scenario = ?1 AND case_name = ?2 AND status = 'ok'";
     let params = [
         Value::from(result.scenario.as_str()),
         Value::from(result.case.as_str()),
     ];
-    let mut found: Vec<(usize, BTreeMap<String, f64>)> = Vec::new();
+    let mut found: Vec<(usize, Earlier)> = Vec::new();
     for row in db.query(sql, &params)? {
-        let Some(&at) = rank.get(&row.text(0)?) else {
+        let run_id = row.text(0)?;
+        let Some(&at) = rank.get(&run_id) else {
             continue;
         };
         let stored: CaseResult = serde_json::from_str(&row.text(1)?).context("result_json")?;
         if stored.params == result.params {
             let values = stored.metrics.iter().map(|(k, m)| (k.clone(), m.value));
-            found.push((at, values.collect()));
+            let metrics: BTreeMap<String, f64> = values.collect();
+            found.push((at, Earlier { run_id, metrics }));
         }
     }
     found.sort_by_key(|f| f.0);

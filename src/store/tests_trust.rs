@@ -159,8 +159,10 @@ fn a_case_reads_its_figures_from_this_hosts_earlier_runs_newest_first() {
     store
         .fill_past(&env, &mut now, |r| r.metrics["rate"].value > 0.0)
         .unwrap();
-    let read: Vec<f64> = now[0].past.iter().map(|m| m["rate"]).collect();
+    let read: Vec<f64> = now[0].past.iter().map(|e| e.metrics["rate"]).collect();
     assert_eq!(read, [3.0, 2.0, 1.0]);
+    let runs: Vec<&str> = now[0].past.iter().map(|e| e.run_id.as_str()).collect();
+    assert_eq!(runs, ["new", "mid", "old"]);
     let mut unwanted = vec![figure(9.0)];
     store.fill_past(&env, &mut unwanted, |_| false).unwrap();
     assert!(unwanted[0].past.is_empty());

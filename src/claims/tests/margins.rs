@@ -215,11 +215,15 @@ fn an_interval_reaching_the_farther_boundary_is_near_it_too() {
     assert!((m.margin - 10.0).abs() < 1e-9, "{m:?}");
 }
 
-/// `r` with its `seconds` in earlier runs of this host.
+/// `r` with its `seconds` in earlier runs of this host, run0 the newest.
 fn with_past(mut r: CaseResult, seconds: &[f64]) -> CaseResult {
     r.past = seconds
         .iter()
-        .map(|s| [("seconds".to_string(), *s)].into())
+        .enumerate()
+        .map(|(at, s)| crate::model::Earlier {
+            run_id: format!("run{at}"),
+            metrics: [("seconds".to_string(), *s)].into(),
+        })
         .collect();
     r
 }
@@ -250,9 +254,46 @@ fn an_effect_smaller_than_the_runs_drift_is_near_the_boundary_whatever_this_run_
     let decide = drifting.to_decide.unwrap();
     assert!(
         decide.starts_with("this host's runs of poll differ by ±53% over 3 runs")
-            && decide.contains("more repetitions in one run would not decide it"),
+            && decide.contains("more runs of this host, not more repetitions in one run"),
         "{decide}"
     );
     // One earlier run is too few to read a drift from.
     assert_eq!(tight(&[1.2]).verdict, Holds);
+}
+
+#[test]
+fn a_run_in_another_phase_does_not_overturn_what_this_hosts_runs_decided() {
+    // This run alone: epoll 3% faster than poll, each ±0.2%: does not hold.
+    let answer_with = |poll_past: &[f64], epoll_past: &[f64]| {
+        let results = [
+            with_past(poll_at_0("poll", &spread(1.0, 0.002)), poll_past),
+            with_past(poll_at_0("epoll-lt", &spread(0.97, 0.002)), epoll_past),
+        ];
+        answer("E5-poll-faster-at-0", &results)
+    };
+    let alone = answer_with(&[], &[]);
+    assert_eq!(alone.verdict, DoesNotHold, "{}", alone.figure);
+    // Five earlier runs in phases up to 1.5x slower, each with epoll 1.1x
+    // poll: the ratio taken run by run ignores the phases, and the median
+    // of the six runs' ratios holds, judged on all six.
+    let poll = [1.0, 1.5, 0.9, 1.2, 1.1];
+    let epoll: Vec<f64> = poll.iter().map(|p| p * 1.1).collect();
+    let pooled = answer_with(&poll, &epoll);
+    assert_eq!(pooled.verdict, Holds, "{}", pooled.figure);
+    assert!(
+        pooled
+            .figure
+            .contains("1.10x; the median of 6 runs of this host, 95% interval"),
+        "{}",
+        pooled.figure
+    );
+    let precision = pooled.precision.unwrap();
+    assert!(
+        precision.ends_with("judged on the median of 6 runs of this host"),
+        "{precision}"
+    );
+    // Two earlier runs of poll alone are not paired: the estimates' widest
+    // ratio, with poll's three runs spanning 1.5x, is near the boundary.
+    let unpaired = answer_with(&[1.5, 0.9], &[]);
+    assert_eq!(unpaired.verdict, Inconclusive, "{}", unpaired.figure);
 }
