@@ -266,11 +266,13 @@ pub struct CaseResult {
     pub(crate) past: Vec<Earlier>,
 }
 
-/// A case's metric values in one earlier run of the same host and kernel.
+/// A case's metric values in one earlier run of the same host and kernel,
+/// and the figures of its observations (a probe's), in their order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(crate) struct Earlier {
     pub(crate) run_id: String,
     pub(crate) metrics: BTreeMap<String, f64>,
+    pub(crate) observed: Vec<(String, f64)>,
 }
 
 /// One pair of sides among several run at once: what it carried and how

@@ -16,6 +16,8 @@ pub type Judge = fn(&Observations) -> Found<Outcome>;
 pub struct Observations<'a> {
     pub(crate) check: &'static str,
     pub(crate) all: &'a [Observation],
+    /// The check's figures in this host's earlier runs (`Earlier`).
+    pub(crate) earlier: Vec<&'a [(String, f64)]>,
 }
 
 impl Observations<'_> {
@@ -30,6 +32,18 @@ impl Observations<'_> {
     /// Every observation called `name`, in the order they were made.
     pub(crate) fn every(&self, name: &str) -> Vec<&Observation> {
         self.all.iter().filter(|o| o.name == name).collect()
+    }
+
+    /// The figures of every observation called `name`, in this run and
+    /// then in this host's earlier runs, with how many runs held any.
+    pub(crate) fn every_run(&self, name: &str) -> (Vec<f64>, usize) {
+        let now: Vec<f64> = self.every(name).iter().filter_map(|o| o.figure).collect();
+        let runs = std::iter::once(now).chain(self.earlier.iter().map(|figures| {
+            let of_name = figures.iter().filter(|(n, _)| n == name);
+            of_name.map(|(_, f)| *f).collect()
+        }));
+        let held: Vec<Vec<f64>> = runs.filter(|r| !r.is_empty()).collect();
+        (held.concat(), held.len())
     }
 
     /// The figure of observation `name`, or why there is none.
@@ -58,6 +72,7 @@ pub(crate) fn decide(results: &[CaseResult], check: &'static str, judge: Judge) 
     judge(&Observations {
         check,
         all: &r.observations,
+        earlier: r.past.iter().map(|e| e.observed.as_slice()).collect(),
     })
 }
 

@@ -57,7 +57,17 @@ fn figures(
         if stored.params == result.params {
             let values = stored.metrics.iter().map(|(k, m)| (k.clone(), m.value));
             let metrics: BTreeMap<String, f64> = values.collect();
-            found.push((at, Earlier { run_id, metrics }));
+            let observed = stored
+                .observations
+                .iter()
+                .filter_map(|o| Some((o.name.clone(), o.figure?)))
+                .collect();
+            let earlier = Earlier {
+                run_id,
+                metrics,
+                observed,
+            };
+            found.push((at, earlier));
         }
     }
     found.sort_by_key(|f| f.0);

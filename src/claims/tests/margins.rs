@@ -223,6 +223,7 @@ fn with_past(mut r: CaseResult, seconds: &[f64]) -> CaseResult {
         .map(|(at, s)| crate::model::Earlier {
             run_id: format!("run{at}"),
             metrics: [("seconds".to_string(), *s)].into(),
+            ..Default::default()
         })
         .collect();
     r

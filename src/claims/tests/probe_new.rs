@@ -215,7 +215,7 @@ fn read_evicts_weighs_the_share_of_a_kept() {
             ..Observation::default()
         });
     }
-    let median = v(trials);
+    let median = v(trials.clone());
     assert_eq!(median.verdict, DoesNotHold, "{}", median.figure);
     assert!(
         median
@@ -223,6 +223,24 @@ fn read_evicts_weighs_the_share_of_a_kept() {
             .ends_with("(100% of A kept, the median of 5 trials; kept in 4)"),
         "{}",
         median.figure
+    );
+    // Two earlier runs of this host whose five trials each evicted A: the
+    // fifteen trials' median did.
+    trials.past = ["run0", "run1"]
+        .map(|run| crate::model::Earlier {
+            run_id: run.into(),
+            observed: vec![("a_resident_after_trial".into(), 0.0); 5],
+            ..Default::default()
+        })
+        .to_vec();
+    let over_runs = v(trials);
+    assert_eq!(over_runs.verdict, Holds, "{}", over_runs.figure);
+    assert!(
+        over_runs.figure.ends_with(
+            "(0% of A kept, the median of 15 trials over 3 runs of this host; kept in 4)"
+        ),
+        "{}",
+        over_runs.figure
     );
     let cold = v(evicts(1000.0, 1000.0));
     assert_eq!(cold.verdict, Inconclusive);
