@@ -152,8 +152,10 @@ pub(crate) struct RunArgs {
     pub(crate) token: Option<String>,
     /// Test-only fault injection: corrupt (one message arrives damaged),
     /// stall (pingpong's echoer sleeps once for 50 ms), die-sender (one
-    /// fan-in or hackbench sender quits after the start) or store (the
-    /// store refuses the run at the end)
+    /// fan-in or hackbench sender quits after the start), phantom (a
+    /// stream's receiver reports its repetitions as 1 ns long, as if
+    /// its messages arrived outside the timed window) or store (the store
+    /// refuses the run at the end)
     #[arg(long, hide = true, value_name = "KIND")]
     pub(crate) fault: Option<String>,
 }

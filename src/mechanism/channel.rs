@@ -25,6 +25,9 @@ impl Mechanism for Channel {
     fn about(&self) -> &'static str {
         "Rust std bounded channel (mpsc::sync_channel) per direction between threads (in-process baseline)"
     }
+    fn calls_per_send(&self) -> bool {
+        false
+    }
     fn caps(&self) -> Caps {
         Caps::RECORDS
     }

@@ -22,6 +22,9 @@ impl Mechanism for CondvarQueue {
     fn about(&self) -> &'static str {
         "a queue per direction under a Mutex with Condvars for data and space, between threads (in-process baseline)"
     }
+    fn calls_per_send(&self) -> bool {
+        false
+    }
     fn caps(&self) -> Caps {
         Caps::RECORDS
     }

@@ -25,6 +25,9 @@ impl Mechanism for Futex {
     fn about(&self) -> &'static str {
         "a shared counter word per direction, FUTEX_WAIT / FUTEX_WAKE (the 8-byte counter is the message)"
     }
+    fn calls_per_send(&self) -> bool {
+        false
+    }
     fn caps(&self) -> Caps {
         Caps::COUNTER
     }

@@ -216,6 +216,12 @@ pub trait Mechanism: Sync {
     /// filesystem objects (FIFOs), removed by the runner after the case;
     /// `values` are the case's parameter values (message size, `wake`).
     fn connect(&self, dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)>;
+    /// Whether every send enters the kernel (a system call), so that a
+    /// message rate is bounded by the system-call rate; false for the
+    /// mechanisms that move messages through shared memory.
+    fn calls_per_send(&self) -> bool {
+        true
+    }
     /// The network transport whose one connected socket can carry this
     /// mechanism between two hosts (`--peer`); None for the local-only ones.
     fn transport(&self) -> Option<Transport> {

@@ -187,7 +187,7 @@ fn the_test_only_faults_are_named_and_another_is_refused() {
     assert_eq!(fault("store"), Ok(None));
     assert_eq!(
         refusal(&["fan-in", "--fault", "explode"]),
-        "unknown fault 'explode': expected corrupt, stall, die-sender or store"
+        "unknown fault 'explode': expected corrupt, stall, die-sender, phantom or store"
     );
 }
 

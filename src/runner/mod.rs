@@ -3,6 +3,7 @@
 //! everything cleaned up after each case, on error and on Ctrl-C.
 
 mod merge;
+mod plausible;
 mod precision;
 pub(crate) mod progress;
 pub(crate) mod repeat;
@@ -168,7 +169,32 @@ fn run_batch(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
             None => mark(&mut out, Status::Failed, format!("{err:#}")),
         }
     }
+    if let Some(why) = impossible(case, &out) {
+        if let Some(v) = out.verified.as_mut() {
+            v.ok = false;
+        }
+        mark(&mut out, Status::Failed, why);
+    }
     out
+}
+
+/// Why an ok result's figures cannot be true on this machine, if they
+/// cannot (`plausible`).
+fn impossible(case: &CaseSpec, out: &CaseResult) -> Option<String> {
+    if out.status != Status::Ok || !case.scenario.bound_by_physics() {
+        return None;
+    }
+    let mut cpus: Vec<usize> = out.sides.iter().flat_map(|s| s.cpus.clone()).collect();
+    cpus.sort_unstable();
+    cpus.dedup();
+    let reach = plausible::Reach {
+        cpus: match cpus.len() {
+            0 => crate::measure::pin::allowed_cpus().len(),
+            n => n,
+        },
+        calls_per_send: case.mech.is_none_or(|m| m.calls_per_send()),
+    };
+    plausible::beyond(out, &plausible::Bounds::of_this_run(), reach)
 }
 
 fn failed(case: &CaseSpec, reason: String) -> CaseResult {

@@ -141,6 +141,9 @@ impl Scenario for Limits {
         if let Some(memcpy) = MEMCPY_BYTES_PER_S.value(out) {
             let _ = RUN_MEMCPY.set(memcpy);
         }
+        if let Some(m) = out.metrics.get(SYSCALL_NS.name) {
+            let _ = RUN_SYSCALL.set(fastest(&m.reps));
+        }
         out.sides = cpus
             .into_iter()
             .enumerate()
@@ -153,6 +156,9 @@ impl Scenario for Limits {
         Ok(())
     }
 
+    fn bound_by_physics(&self) -> bool {
+        false
+    }
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
         let value = |spec: &MetricSpec| {
             results
@@ -203,6 +209,25 @@ pub(crate) fn run_memcpy_bytes_per_s() -> f64 {
 }
 
 static RUN_MEMCPY: OnceLock<f64> = OnceLock::new();
+
+/// This run's fastest system call in ns, the cost below which no call
+/// goes: the fastest repetition of the first `limits` syscall result, or,
+/// when a case needs it before (or without) one, of `DEFAULT_REPEAT`
+/// repetitions measured once here as `limits` does.
+pub(crate) fn run_syscall_ns() -> f64 {
+    *RUN_SYSCALL.get_or_init(|| {
+        let count = 200_000;
+        fastest(&repeat(super::DEFAULT_REPEAT as usize, || {
+            per_op(count, || black_box(rustix::process::getppid()))
+        }))
+    })
+}
+
+static RUN_SYSCALL: OnceLock<f64> = OnceLock::new();
+
+fn fastest(values: &[f64]) -> f64 {
+    values.iter().copied().fold(f64::INFINITY, f64::min)
+}
 
 fn memcpy_rates(reps: usize) -> Vec<f64> {
     let src = vec![0x5au8; MEMCPY_BYTES];

@@ -104,6 +104,13 @@ pub trait Scenario: Sync {
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()>;
     /// One-line findings over this scenario's results of a run.
     fn verdicts(&self, results: &[&CaseResult]) -> Vec<String>;
+    /// Whether the runner holds this scenario's figures to the machine's
+    /// bounds (`runner::plausible`); false for the ones that measure the
+    /// bounds (`limits`) or that report an impossible rate as their lesson
+    /// (`devnull`, flagged `not_really_moved` instead).
+    fn bound_by_physics(&self) -> bool {
+        true
+    }
     /// The `limits` reference point this result is compared against.
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
         None

@@ -47,6 +47,9 @@ impl Mechanism for Shm {
     fn about(&self) -> &'static str {
         "SPSC ring in shared memory; wake-up by spin, futex, eventfd or fifo (--param wake=)"
     }
+    fn calls_per_send(&self) -> bool {
+        false
+    }
     fn caps(&self) -> Caps {
         Caps {
             boundaries: true,

@@ -21,6 +21,9 @@ pub(crate) enum Fault {
     /// One sender of fan-in or hackbench quits with an error after the
     /// start, its messages unsent; other scenarios ignore it.
     DieSender,
+    /// A stream's receiver reports every repetition as 1 ns long: its
+    /// messages all arrive, verified, but outside the timed window.
+    Phantom,
 }
 
 /// How long the test-only stall lasts.

@@ -107,6 +107,9 @@ impl Scenario for DevNull {
     fn fit_point(&self, values: &mut BTreeMap<&'static str, Value>) {
         copier_params::drop_unused_buf(values);
     }
+    fn bound_by_physics(&self) -> bool {
+        false
+    }
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {
         Some(LimitRef::MEMCPY)
     }

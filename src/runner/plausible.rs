@@ -1,0 +1,197 @@
+//! Physics before figures: verification proves that what arrived is what
+//! was sent, not that it arrived within the timed window. A figure that no
+//! machine like this one could produce (bytes faster than its memory
+//! copies them, messages faster than its CPUs enter the kernel, a latency
+//! below the clock's resolution) fails its case, with the figure and the
+//! bound named, instead of standing as a fast result.
+
+use crate::format::human;
+use crate::model::{CaseResult, Metric};
+
+/// A copy reads and writes each byte: `limits`' memcpy of 64 MiB buffers
+/// moves about three bytes of memory traffic per byte copied, and a
+/// cache-resident copy of small messages can beat it by as much, so a
+/// rate is impossible only beyond this many memcpys per CPU (the factor
+/// `devnull` flags its copies at).
+const MEMCPY_FACTOR: f64 = 3.0;
+
+/// This run's machine limits, measured in the run (`scenario::limits`).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bounds {
+    pub(crate) memcpy_bytes_per_s: f64,
+    /// The fastest system call's cost.
+    pub(crate) syscall_ns: f64,
+    pub(crate) clock_resolution_ns: f64,
+}
+
+impl Bounds {
+    pub(crate) fn of_this_run() -> Bounds {
+        Bounds {
+            memcpy_bytes_per_s: crate::scenario::limits::run_memcpy_bytes_per_s(),
+            syscall_ns: crate::scenario::limits::run_syscall_ns(),
+            clock_resolution_ns: clock_resolution_ns(),
+        }
+    }
+}
+
+fn clock_resolution_ns() -> f64 {
+    let res = rustix::time::clock_getres(rustix::time::ClockId::Monotonic);
+    (res.tv_sec as f64 * 1e9 + res.tv_nsec as f64).max(1.0)
+}
+
+/// What a case's figures may reach: how many CPUs its sides ran on, and
+/// whether each message it counts costs a system call.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Reach {
+    pub(crate) cpus: usize,
+    pub(crate) calls_per_send: bool,
+}
+
+/// Why `out`'s figures cannot be true on this machine, or None.
+pub(crate) fn beyond(out: &CaseResult, bounds: &Bounds, reach: Reach) -> Option<String> {
+    let cpus = reach.cpus.max(1) as f64;
+    let bytes_bound = bounds.memcpy_bytes_per_s * MEMCPY_FACTOR * cpus;
+    let bytes = |_: &str, m: &Metric| m.unit == "bytes/s";
+    if let Some((name, rate)) = highest(out, bytes).filter(|(_, r)| *r > bytes_bound) {
+        return Some(format!(
+            "{name} {} is beyond this machine: over {MEMCPY_FACTOR}x this run's memcpy \
+             ({}, 64 MiB buffers) on each of the {} CPU(s) the case ran on ({}); \
+             the data cannot have moved within the timed window",
+            human(rate, "bytes/s"),
+            human(bounds.memcpy_bytes_per_s, "bytes/s"),
+            reach.cpus.max(1),
+            human(bytes_bound, "bytes/s"),
+        ));
+    }
+    let msgs_bound = cpus * 1e9 / bounds.syscall_ns;
+    let msgs = |name: &str, _: &Metric| reach.calls_per_send && name == MSGS_PER_S;
+    if let Some((name, rate)) = highest(out, msgs).filter(|(_, r)| *r > msgs_bound) {
+        return Some(format!(
+            "{name} {} is beyond this machine: each message costs a system call, and \
+             this run's fastest takes {} on each of the {} CPU(s) the case ran on \
+             (at most {})",
+            human(rate, "1/s"),
+            human(bounds.syscall_ns, "ns"),
+            reach.cpus.max(1),
+            human(msgs_bound, "1/s"),
+        ));
+    }
+    let latency = out.latency.as_ref()?;
+    (latency.count > 0 && (latency.p50 as f64) < bounds.clock_resolution_ns).then(|| {
+        format!(
+            "median latency {} ns is below the clock's resolution ({} ns): the operations \
+             were not timed",
+            latency.p50, bounds.clock_resolution_ns
+        )
+    })
+}
+
+/// The message rate that costs a system call per message where the
+/// mechanism's sends enter the kernel (`stream`, `fan-in`, `hackbench`).
+const MSGS_PER_S: &str = "msgs_per_s";
+
+/// The highest figure (the value or any repetition) among the metrics
+/// `pick` selects, with its metric's name.
+fn highest<'a>(
+    out: &'a CaseResult,
+    pick: impl Fn(&str, &Metric) -> bool,
+) -> Option<(&'a str, f64)> {
+    out.metrics
+        .iter()
+        .filter(|(name, m)| pick(name, m))
+        .flat_map(|(name, m)| {
+            std::iter::once(m.value)
+                .chain(m.reps.iter().copied())
+                .map(move |v| (name.as_str(), v))
+        })
+        .filter(|(_, v)| v.is_finite())
+        .max_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{LatencyKind, LatencySummary};
+
+    const BOUNDS: Bounds = Bounds {
+        memcpy_bytes_per_s: 10e9,
+        syscall_ns: 50.0,
+        clock_resolution_ns: 1.0,
+    };
+
+    fn with(metric: &str, unit: &str, reps: &[f64]) -> CaseResult {
+        let mut r = CaseResult::new("stream", "pipe/cross-cpu/processes/8 B", Default::default());
+        let metric_value = Metric {
+            value: reps[reps.len() / 2],
+            unit: unit.into(),
+            min: None,
+            max: None,
+            reps: reps.to_vec(),
+        };
+        r.metrics.insert(metric.into(), metric_value);
+        r
+    }
+
+    const TWO_CPUS: Reach = Reach {
+        cpus: 2,
+        calls_per_send: true,
+    };
+
+    #[test]
+    fn a_byte_rate_past_three_memcpys_per_cpu_is_named_with_its_bound() {
+        let fine = with("bytes_per_s", "bytes/s", &[1e9, 2e9, 59e9]);
+        assert_eq!(beyond(&fine, &BOUNDS, TWO_CPUS), None);
+        let phantom = with("bytes_per_s", "bytes/s", &[1e9, 2e9, 267e9]);
+        let why = beyond(&phantom, &BOUNDS, TWO_CPUS).unwrap();
+        assert!(
+            why.starts_with("bytes_per_s 267 GB/s is beyond this machine"),
+            "{why}"
+        );
+        assert!(why.contains("(10.0 GB/s, 64 MiB buffers)"), "{why}");
+        assert!(
+            why.contains("the 2 CPU(s) the case ran on (60.0 GB/s)"),
+            "{why}"
+        );
+    }
+
+    #[test]
+    fn a_message_rate_past_the_system_call_rate_counts_only_where_sends_are_calls() {
+        // 2 CPUs at 50 ns a call: at most 40 M calls/s.
+        let fast = with("msgs_per_s", "1/s", &[1e6, 50e6]);
+        let why = beyond(&fast, &BOUNDS, TWO_CPUS).unwrap();
+        assert!(why.starts_with("msgs_per_s 50.0 M/s is beyond"), "{why}");
+        assert!(why.contains("(at most 40.0 M/s)"), "{why}");
+        let shared_memory = Reach {
+            calls_per_send: false,
+            ..TWO_CPUS
+        };
+        assert_eq!(beyond(&fast, &BOUNDS, shared_memory), None);
+        let other_rate = with("ops_per_s", "1/s", &[50e6]);
+        assert_eq!(beyond(&other_rate, &BOUNDS, TWO_CPUS), None);
+    }
+
+    #[test]
+    fn a_median_latency_below_the_clock_resolution_was_not_timed() {
+        let mut r = with("rtt_ns", "ns", &[100.0]);
+        let mut latency = LatencySummary {
+            kind: LatencyKind::RoundTrip,
+            unit: "ns".into(),
+            count: 1000,
+            mean: 0.2,
+            p50: 0,
+            p90: 0,
+            p99: 1,
+            p99_9: 1,
+            max: 1,
+        };
+        r.latency = Some(latency.clone());
+        let why = beyond(&r, &BOUNDS, TWO_CPUS).unwrap();
+        assert_eq!(
+            why,
+            "median latency 0 ns is below the clock's resolution (1 ns): the operations were not timed"
+        );
+        latency.p50 = 1;
+        r.latency = Some(latency);
+        assert_eq!(beyond(&r, &BOUNDS, TWO_CPUS), None);
+    }
+}
