@@ -46,9 +46,8 @@ const IDS: [&str; 28] = [
     "E6-select-worse-than-poll",
 ];
 
-/// The project's copy of `../shared/CLAIMS.md`, every testable claim of
-/// the seeds.
-const CLAIMS_MD: &str = include_str!("fixtures/claims/CLAIMS.md");
+/// The project's list of every testable claim of the seeds (`docs/`).
+const CLAIMS_MD: &str = include_str!("../docs/claims.md");
 
 /// Every id in the first column of CLAIMS.md's tables (a cell may name
 /// several, e.g. "E2-port-tens-of-us, E2-ring-csw-bound").
@@ -77,11 +76,18 @@ fn claims_md_lists_every_claim_and_iolab_has_each() {
         "claims that CLAIMS.md does not list"
     );
     let shared = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/CLAIMS.md");
+    // The steering copy, where a checkout has one beside it: the same rows.
+    let rows = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| l.starts_with("| E"))
+            .map(str::to_string)
+            .collect()
+    };
     if let Ok(original) = std::fs::read_to_string(&shared) {
         assert_eq!(
-            original,
-            CLAIMS_MD,
-            "the copy differs from {}",
+            rows(&original),
+            rows(CLAIMS_MD),
+            "docs/claims.md's rows differ from {}",
             shared.display()
         );
     }

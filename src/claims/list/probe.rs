@@ -1,6 +1,6 @@
 //! The claims the `probe` scenario's one-shot observations settle: each
 //! reads one check's observations (the call made, the kernel's answer)
-//! through its judge in `probed/`. Rows of `../shared/CLAIMS.md` marked
+//! through its judge in `probed/`. Rows of `docs/claims.md` marked
 //! *myth?* keep the original's statement; the kernel's answer decides.
 
 use crate::claims::kernel::Evidence;
