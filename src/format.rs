@@ -101,23 +101,8 @@ fn counted(n: i64, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
-/// The spread of a metric's repetitions as `±x%`: half the min-max range
-/// relative to the median; `1 rep` for a single repetition. `None`
-/// without min/max or with a zero median.
-pub(crate) fn spread(metric: &Metric) -> Option<String> {
-    if metric.reps.len() == 1 {
-        return Some("1 rep".to_string());
-    }
-    let pct = spread_pct(metric)?;
-    Some(if pct < 1.0 {
-        format!("±{pct:.1}%")
-    } else {
-        format!("±{pct:.0}%")
-    })
-}
-
-/// The `±` of `spread` as a number: half the min-max range in percent of
-/// the median; `None` without min/max or with a zero median.
+/// How widely a metric's repetitions spread: half their min-max range in
+/// percent of the median (not a `±`, which is an interval); `None` without min/max or with a zero median.
 pub(crate) fn spread_pct(metric: &Metric) -> Option<f64> {
     let (min, max) = (metric.min?, metric.max?);
     if metric.value == 0.0 || !metric.value.is_finite() {

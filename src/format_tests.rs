@@ -139,24 +139,11 @@ fn metric(value: f64, min: Option<f64>, max: Option<f64>, reps: Vec<f64>) -> Met
 
 #[test]
 fn spread_is_half_range_over_median() {
-    assert_eq!(
-        spread(&metric(100.0, Some(97.0), Some(103.0), vec![])),
-        Some("±3%".into())
-    );
-    assert_eq!(
-        spread(&metric(1000.0, Some(996.0), Some(1004.0), vec![])),
-        Some("±0.4%".into())
-    );
-    assert_eq!(spread(&metric(100.0, None, Some(103.0), vec![])), None);
-    assert_eq!(spread(&metric(0.0, Some(0.0), Some(1.0), vec![])), None);
-}
-
-#[test]
-fn a_single_repetition_reads_1_rep() {
-    let one = crate::measure::stats::metric(vec![2640.0], "ns");
-    assert_eq!(spread(&one), Some("1 rep".into()));
-    let two = crate::measure::stats::metric(vec![2640.0, 2640.0], "ns");
-    assert_eq!(spread(&two), Some("±0.0%".into()));
+    let pct = |value, min, max| spread_pct(&metric(value, min, max, vec![]));
+    assert_eq!(pct(100.0, Some(97.0), Some(103.0)), Some(3.0));
+    assert_eq!(pct(1000.0, Some(996.0), Some(1004.0)), Some(0.4));
+    assert_eq!(pct(100.0, None, Some(103.0)), None);
+    assert_eq!(pct(0.0, Some(0.0), Some(1.0)), None);
 }
 
 #[test]

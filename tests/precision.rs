@@ -86,7 +86,10 @@ fn an_unreachable_precision_hits_the_cap_and_says_so() {
         "{table}"
     );
     assert!(
-        table.contains("± is the headline median's 95% bootstrap interval (--precision 0.01%)"),
+        table.contains(
+            "± is half the 95% interval of the median (bootstrap over the repetitions); \
+             --precision 0.01%"
+        ),
         "{table}"
     );
 }

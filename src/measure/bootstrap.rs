@@ -49,6 +49,15 @@ pub(crate) fn median_interval(values: &[f64]) -> Option<(f64, f64)> {
     central(&mut medians)
 }
 
+/// Half the median's 95% interval in percent of the median: the one
+/// meaning of `±` in every output. None with fewer than two values or a
+/// zero median.
+pub(crate) fn median_half_width_pct(values: &[f64]) -> Option<f64> {
+    let (lo, hi) = median_interval(values)?;
+    let median = crate::measure::stats::median(&mut values.to_vec());
+    (median != 0.0 && median.is_finite()).then(|| (hi - lo) / 2.0 / median.abs() * 100.0)
+}
+
 /// The central `COVERAGE` of `draws`, or None when there are none.
 fn central(draws: &mut [f64]) -> Option<(f64, f64)> {
     if draws.is_empty() {

@@ -9,8 +9,8 @@ use crate::format::{case_label, plural, ratio, spread_pct};
 use crate::model::{CaseResult, ClaimStatus, Grade, Run, Status};
 use serde::Serialize;
 
-/// A headline whose repetitions spread this much (the table's `±`, in
-/// percent) or more is called noisy.
+/// A headline whose repetitions spread this much (half their min-max
+/// range, in percent of the median) or more is called noisy.
 pub(crate) const NOISY_PCT: f64 = 10.0;
 
 /// Noisy results named per scenario, the widest first.
@@ -253,7 +253,7 @@ fn noisy(results: &[CaseResult]) -> Option<Group> {
         let named: Vec<String> = wide
             .iter()
             .take(NOISY_NAMED)
-            .map(|(pct, r)| format!("{} ±{pct:.0}%", case_label(&r.case)))
+            .map(|(pct, r)| format!("{} spread {pct:.0}%", case_label(&r.case)))
             .collect();
         let more = if wide.len() > NOISY_NAMED {
             ", ..."
@@ -267,7 +267,8 @@ fn noisy(results: &[CaseResult]) -> Option<Group> {
     }
     (total > 0).then(|| Group {
         title: format!(
-            "{} noisy: repetitions spread ±{NOISY_PCT:.0}% or more around the median",
+            "{} noisy: repetitions spread {NOISY_PCT:.0}% or more around the median \
+             (half their min-max range, not the ± of the tables)",
             plural(total, "result")
         ),
         anchor: None,

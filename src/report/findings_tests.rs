@@ -106,9 +106,13 @@ fn noisy_results_are_named_widest_first_per_scenario() {
         .unwrap();
     assert_eq!(
         group.title,
-        "2 results noisy: repetitions spread ±10% or more around the median"
+        "2 results noisy: repetitions spread 10% or more around the median \
+         (half their min-max range, not the ± of the tables)"
     );
-    assert_eq!(texts(&group.lines), ["2 of 5: noisy-1 ±50%, noisy-0 ±12%"]);
+    assert_eq!(
+        texts(&group.lines),
+        ["2 of 5: noisy-1 spread 50%, noisy-0 spread 12%"]
+    );
     assert_eq!(group.lines[0].links[0].anchor, "scenario-pingpong");
 }
 

@@ -1,9 +1,10 @@
 //! How far to trust each figure, in words every format shares: the `±` of
-//! a headline (the median's 95% interval under `--precision`, else half
-//! the min-max spread), the legend saying which, the cases whose precision
-//! was not reached, and the noise guard's grade.
+//! a figure, which has one meaning everywhere (half the 95% interval of
+//! its median, bootstrapped over its repetitions), the legend that says
+//! so, the cases whose precision was not reached, and the noise guard's
+//! grade.
 
-use crate::format::spread;
+use crate::measure::bootstrap::median_half_width_pct;
 use crate::model::{CaseResult, Grade, Metric, Status};
 use crate::plan::precision::RUN_WIDE_STOPS;
 
@@ -12,14 +13,23 @@ fn run_wide(stopped_by: Option<&str>) -> Option<&str> {
     stopped_by.filter(|s| RUN_WIDE_STOPS.contains(s))
 }
 
-/// `±0.8%` for the headline: the 95% interval's half-width when the run
-/// computed one for it, else the min-max spread (`format::spread`).
+/// `±0.8%`: half the 95% interval of the figure's median, as `--precision`
+/// computed it or from its repetitions; None for a single repetition and
+/// for a figure that did not vary (a count).
 pub(crate) fn plus_minus(r: &CaseResult, name: &str, metric: &Metric) -> Option<String> {
-    match r.precision.as_ref().filter(|p| p.metric == name) {
-        Some(p) => Some(pct(p.half_width_pct)),
-        None => spread(metric),
+    if metric.reps.len() == 1 {
+        return Some("1 rep".to_string());
     }
+    let half_width = match r.precision.as_ref().filter(|p| p.metric == name) {
+        Some(p) => p.half_width_pct,
+        None => median_half_width_pct(&metric.reps)?,
+    };
+    (half_width > 0.0).then(|| pct(half_width))
 }
+
+/// What `±` means, in every format that shows one.
+pub(crate) const LEGEND: &str =
+    "± is half the 95% interval of the median (bootstrap over the repetitions)";
 
 fn pct(value: f64) -> String {
     if value < 1.0 {
@@ -37,35 +47,35 @@ pub(crate) fn noise_cell(r: &CaseResult) -> String {
     }
 }
 
-/// The line under a table that says what `±` is, when some result carries
-/// an interval; quick runs count their unreached cases here.
+/// The line under a table that says what `±` is, when some result shows
+/// one; the precision asked for and how many did not reach it follow.
 pub(crate) fn legend(results: &[&CaseResult]) -> Option<String> {
+    let shows = |r: &&&CaseResult| {
+        r.status == Status::Ok
+            && r.headline_metric()
+                .and_then(|(name, m)| plus_minus(r, name, m))
+                .is_some_and(|pm| pm.starts_with('±'))
+    };
+    results.iter().find(shows)?;
     let with: Vec<_> = results
         .iter()
         .filter_map(|r| r.precision.as_ref())
         .collect();
-    let first = with.first()?;
+    let mut text = LEGEND.to_string();
+    if let Some(first) = with.first() {
+        text.push_str(&format!("; --precision {}%", first.target_pct));
+    }
     let short: Vec<&str> = with
         .iter()
         .filter(|p| !p.reached)
         .filter_map(|p| run_wide(p.stopped_by.as_deref()))
         .collect();
-    let mut text = format!(
-        "± is the headline median's 95% bootstrap interval (--precision {}%)",
-        first.target_pct
-    );
     if let Some(why) = short.first() {
         text.push_str(&format!(
-            "; not reached by {} of {}: {why}",
+            " not reached by {} of {}: {why}",
             short.len(),
             with.len()
         ));
-    }
-    let spread_too = results
-        .iter()
-        .any(|r| r.status == Status::Ok && r.precision.is_none() && r.headline.is_some());
-    if spread_too {
-        text.push_str("; elsewhere half the min-max spread");
     }
     Some(text)
 }
@@ -135,7 +145,12 @@ mod tests {
         assert_eq!(plus_minus(&r, "rtt_ns", m).as_deref(), Some("±3%"));
         let mut plain = r.clone();
         plain.precision = None;
-        assert_eq!(plus_minus(&plain, "rtt_ns", m).as_deref(), Some("±10%"));
+        let from_reps = plus_minus(&plain, "rtt_ns", m).unwrap();
+        assert!(from_reps.starts_with('±'), "{from_reps}");
+        let mut count = plain.clone();
+        let same = crate::measure::stats::metric(vec![2.0, 2.0, 2.0], "observations");
+        count.metrics.insert("seen".into(), same.clone());
+        assert_eq!(plus_minus(&count, "seen", &same), None);
     }
 
     #[test]
@@ -151,8 +166,8 @@ mod tests {
         let legend = legend(&[&quick, &result(true, None)]).unwrap();
         assert_eq!(
             legend,
-            "± is the headline median's 95% bootstrap interval (--precision 2%); \
-             not reached by 1 of 2: a suite runs no further batch"
+            "± is half the 95% interval of the median (bootstrap over the repetitions); \
+             --precision 2% not reached by 1 of 2: a suite runs no further batch"
         );
         assert_eq!(super::legend(&[]), None);
     }

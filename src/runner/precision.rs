@@ -7,7 +7,7 @@
 //! keeps its single batch.
 
 use super::merge::merge;
-use crate::measure::bootstrap::median_interval;
+use crate::measure::bootstrap::{median_half_width_pct, median_interval};
 use crate::model::{CaseResult, Precision, Status};
 use crate::plan::precision::{Goal, ONE_BATCH_STOP, SUITE_STOP, TIME_CAP};
 use crate::plan::Plan;
@@ -51,7 +51,7 @@ pub(crate) fn refine(b: &Batches, out: &mut CaseResult, mut again: impl FnMut() 
         let Some(reps) = headline_reps(out) else {
             return;
         };
-        let half = half_width_pct(&reps);
+        let half = median_half_width_pct(&reps);
         if half.is_some_and(|h| h <= b.goal.pct) {
             break;
         }
@@ -105,14 +105,6 @@ fn headline_reps(out: &CaseResult) -> Option<Vec<f64>> {
     (!m.reps.is_empty()).then(|| m.reps.clone())
 }
 
-/// Half the median's 95% interval in percent of the median; None with
-/// fewer than two repetitions or a zero median.
-fn half_width_pct(reps: &[f64]) -> Option<f64> {
-    let (lo, hi) = median_interval(reps)?;
-    let median = crate::measure::stats::median(&mut reps.to_vec());
-    (median != 0.0 && median.is_finite()).then(|| (hi - lo) / 2.0 / median.abs() * 100.0)
-}
-
 fn precision(
     out: &CaseResult,
     goal: Goal,
@@ -121,7 +113,7 @@ fn precision(
 ) -> Option<Precision> {
     let (name, m) = out.headline_metric()?;
     let (lo, hi) = median_interval(&m.reps)?;
-    let half_width_pct = half_width_pct(&m.reps)?;
+    let half_width_pct = median_half_width_pct(&m.reps)?;
     Some(Precision {
         metric: name.to_string(),
         target_pct: goal.pct,
