@@ -105,7 +105,7 @@ fn param_counts(mismatched: &[Mismatch]) -> String {
             None => counts.push((&d.param, 1)),
         }
     }
-    counts.sort_by(|x, y| y.1.cmp(&x.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     let texts: Vec<String> = counts.iter().map(|(p, n)| format!("{p} in {n}")).collect();
     texts.join(", ")
 }
