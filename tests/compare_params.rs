@@ -45,7 +45,10 @@ fn runs_with_other_requests_are_unmatched_and_never_a_regression() {
         text.contains("unmatched: poll-scale poll/tcp/idle=0: requests 100 vs 300"),
         "{text}"
     );
-    assert!(!text.contains("== poll-scale =="), "no case compared: {text}");
+    assert!(
+        !text.contains("== poll-scale =="),
+        "no case compared: {text}"
+    );
     assert!(text.contains("no case got significantly worse by more than 0%"));
 
     let (code, out) = compare(&sb, &["--fail-on-regression", "0", "--json", "-"]);
