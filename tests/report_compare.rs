@@ -316,3 +316,51 @@ fn report_writes_html_and_markdown_and_escapes_the_label() {
         page.contains("<h2 id=\"comparison\">Comparison</h2>") && page.contains("hollow markers")
     );
 }
+
+/// A poll-scale `poll/tcp/idle=0` result at `active` connections and
+/// `requests`, `seconds` per repetition.
+fn poll_case(active: u64, requests: u64, seconds: f64) -> iolab::model::CaseResult {
+    let params = [
+        ("poller", serde_json::json!("poll")),
+        ("transport", serde_json::json!("tcp")),
+        ("idle", serde_json::json!(0)),
+        ("active", serde_json::json!(active)),
+        ("requests", serde_json::json!(requests)),
+        ("repeat", serde_json::json!(3)),
+    ];
+    let params = params.into_iter().map(|(k, v)| (k.to_string(), v));
+    let mut r = iolab::model::CaseResult::new("poll-scale", "poll/tcp/idle=0", params.collect());
+    let reps = vec![seconds * 0.99, seconds, seconds * 1.01];
+    r.metrics
+        .insert("seconds".into(), iolab::measure::stats::metric(reps, "s"));
+    r.headline = Some("seconds".into());
+    r
+}
+
+#[test]
+fn cases_named_alike_are_told_apart_in_show_report_and_compare() {
+    let sb = Sandbox::new();
+    let cases = || vec![poll_case(10, 2000, 0.5), poll_case(100, 2000, 0.7)];
+    save(
+        &sb.db(),
+        &[run("a", OLD, "a", cases()), run("b", NEW, "b", cases())],
+    );
+    let db = db(&sb);
+    let shown = stdout(&mut sb.iolab(&["show", "latest", "--db", &db]), 0);
+    for name in ["poll/tcp/idle=0/active=10 ", "poll/tcp/idle=0/active=100 "] {
+        assert_eq!(shown.matches(name).count(), 1, "{name} in {shown}");
+    }
+    let md = sb.dir.path().join("r.md");
+    let args = ["report", "--db", &db, "--markdown", md.to_str().unwrap()];
+    sb.iolab(&args).assert().success();
+    let text = std::fs::read_to_string(&md).unwrap();
+    assert!(text.contains("poll/tcp/idle=0/active=100"), "{text}");
+
+    let compared = stdout(&mut sb.iolab(&["compare", "a", "b", "--db", &db]), 0);
+    assert_eq!(compared.matches("same (n.s.)").count(), 2, "{compared}");
+    assert!(
+        compared.contains("poll/tcp/idle=0/active=100 "),
+        "{compared}"
+    );
+    assert!(!compared.contains("unmatched"), "{compared}");
+}

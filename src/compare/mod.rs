@@ -4,11 +4,18 @@
 //! lie wholly beyond a minimum effect and the two runs' repetitions must
 //! not overlap, so drift inside the spread reads as no change. Which
 //! direction is worse follows the unit: a time (ns, s) is better lower, a
-//! rate (`/s`) higher. Rendering as text lives in render.rs; the JSON is
-//! this module's types.
+//! rate (`/s`) higher. Which results pair is pairing.rs (by their inputs,
+//! identity.rs), their printed names names.rs; rendering as text lives in
+//! render.rs; the JSON is this module's types.
 
+mod identity;
+mod names;
+mod pairing;
 mod render;
+mod unmatched;
 
+pub(crate) use identity::Difference;
+pub(crate) use names::printed as printed_names;
 pub(crate) use render::{cells, text, unmatched_lines, verdict};
 
 use crate::error::UsageError;
@@ -35,6 +42,9 @@ pub(crate) struct Comparison {
     pub(crate) cases: Vec<CaseComparison>,
     pub(crate) only_in_a: Vec<CaseRef>,
     pub(crate) only_in_b: Vec<CaseRef>,
+    /// Cases of the same name in both runs run with other parameters: never
+    /// compared, so never a regression.
+    pub(crate) mismatched: Vec<Mismatch>,
     pub(crate) not_comparable: Vec<NotComparable>,
     /// A smaller change than this, in percent, is no change.
     pub(crate) min_effect_pct: f64,
@@ -56,6 +66,7 @@ impl Comparison {
             .map(|c| CaseRef {
                 scenario: c.scenario.clone(),
                 case: c.case.clone(),
+                name: c.name.clone(),
             })
             .collect();
     }
@@ -71,6 +82,9 @@ pub(crate) struct RunRef {
 pub(crate) struct CaseRef {
     pub(crate) scenario: String,
     pub(crate) case: String,
+    /// The name as printed: `case`, and where other cases read the same,
+    /// the parameters it differs in (`poll/tcp/idle=0/active=100`).
+    pub(crate) name: String,
 }
 
 /// A case in both runs that cannot be compared, and why.
@@ -78,7 +92,19 @@ pub(crate) struct CaseRef {
 pub(crate) struct NotComparable {
     pub(crate) scenario: String,
     pub(crate) case: String,
+    pub(crate) name: String,
     pub(crate) reason: String,
+}
+
+/// A case of A and one of B with the same name but other parameters.
+#[derive(Debug, Serialize)]
+pub(crate) struct Mismatch {
+    pub(crate) scenario: String,
+    pub(crate) case: String,
+    /// A's printed name.
+    pub(crate) name: String,
+    /// Each parameter that differs, A's value then B's.
+    pub(crate) differences: Vec<Difference>,
 }
 
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
@@ -105,6 +131,12 @@ pub(crate) enum Change {
 pub(crate) struct CaseComparison {
     pub(crate) scenario: String,
     pub(crate) case: String,
+    /// The name as printed (`CaseRef::name`).
+    pub(crate) name: String,
+    /// The parameters that differ between the paired cases: at most the
+    /// repetitions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub(crate) differences: Vec<Difference>,
     pub(crate) metric: String,
     pub(crate) unit: String,
     pub(crate) a: f64,
@@ -139,49 +171,63 @@ pub(crate) fn compare(a: &Run, b: &Run) -> Comparison {
     compare_with(a, b, DEFAULT_MIN_EFFECT_PCT)
 }
 
-/// Match cases by (scenario, case) and compare their headlines; a change
-/// smaller than `min_effect_pct` percent is no change.
+/// Pair the cases of the two runs with the same parameters
+/// (pairing.rs) and compare their headlines; a change smaller than
+/// `min_effect_pct` percent is no change.
 pub(crate) fn compare_with(a: &Run, b: &Run, min_effect_pct: f64) -> Comparison {
-    let key = |r: &CaseResult| CaseRef {
+    let p = pairing::pair(&a.results, &b.results);
+    let (a_names, b_names) = pairing::names(&a.results, &b.results, &p);
+    let key = |r: &CaseResult, name: &String| CaseRef {
         scenario: r.scenario.clone(),
         case: r.case.clone(),
-    };
-    let find = |run: &'_ Run, k: &CaseRef| -> Option<usize> {
-        run.results
-            .iter()
-            .position(|r| r.scenario == k.scenario && r.case == k.case)
+        name: name.clone(),
     };
     let mut out = Comparison {
         a: run_ref(a),
         b: run_ref(b),
         test: test_text(min_effect_pct),
         cases: Vec::new(),
-        only_in_a: Vec::new(),
-        only_in_b: Vec::new(),
+        only_in_a: p
+            .only_a
+            .iter()
+            .map(|&i| key(&a.results[i], &a_names[i]))
+            .collect(),
+        only_in_b: p
+            .only_b
+            .iter()
+            .map(|&j| key(&b.results[j], &b_names[j]))
+            .collect(),
+        mismatched: p
+            .mismatched
+            .into_iter()
+            .map(|(i, _, differences)| Mismatch {
+                scenario: a.results[i].scenario.clone(),
+                case: a.results[i].case.clone(),
+                name: a_names[i].clone(),
+                differences,
+            })
+            .collect(),
         not_comparable: Vec::new(),
         min_effect_pct,
         fail_on_regression_pct: None,
         regressions: Vec::new(),
     };
-    for ra in &a.results {
-        match find(b, &key(ra)) {
-            None => out.only_in_a.push(key(ra)),
-            Some(i) => match case(ra, &b.results[i], min_effect_pct) {
-                Ok(c) => out.cases.push(c),
-                Err(reason) => out.not_comparable.push(NotComparable {
-                    scenario: ra.scenario.clone(),
-                    case: ra.case.clone(),
-                    reason,
-                }),
-            },
+    for (i, j, differences) in p.matched {
+        let (ra, rb) = (&a.results[i], &b.results[j]);
+        match case(ra, rb, min_effect_pct) {
+            Ok(c) => out.cases.push(CaseComparison {
+                name: a_names[i].clone(),
+                differences,
+                ..c
+            }),
+            Err(reason) => out.not_comparable.push(NotComparable {
+                scenario: ra.scenario.clone(),
+                case: ra.case.clone(),
+                name: a_names[i].clone(),
+                reason,
+            }),
         }
     }
-    out.only_in_b = b
-        .results
-        .iter()
-        .filter(|rb| find(a, &key(rb)).is_none())
-        .map(key)
-        .collect();
     out
 }
 
@@ -250,6 +296,8 @@ fn case(a: &CaseResult, b: &CaseResult, min_effect_pct: f64) -> Result<CaseCompa
     Ok(CaseComparison {
         scenario: a.scenario.clone(),
         case: a.case.clone(),
+        name: crate::format::case_label(&a.case),
+        differences: Vec::new(),
         metric: name_a.to_string(),
         unit: ma.unit.clone(),
         a: ma.value,
@@ -318,5 +366,9 @@ fn change(judged: bool, significant: bool, direction: Direction, ratio: f64) -> 
     }
 }
 
+#[cfg(test)]
+mod names_tests;
+#[cfg(test)]
+mod pairing_tests;
 #[cfg(test)]
 mod tests;

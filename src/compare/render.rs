@@ -4,7 +4,7 @@
 //! terminal and the HTML report.
 
 use super::{CaseComparison, Change, Comparison};
-use crate::format::{case_label, human, plural, ratio};
+use crate::format::{human, plural, ratio};
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
 const HEADER: [&str; 7] = ["case", "metric", "A", "B", "B/A", "95% CI", "change"];
@@ -71,7 +71,7 @@ pub(crate) fn cells(c: &CaseComparison) -> [String; 8] {
     };
     [
         c.scenario.clone(),
-        case_label(&c.case),
+        row_name(c),
         c.metric.clone(),
         human(c.a, &c.unit),
         human(c.b, &c.unit),
@@ -79,6 +79,16 @@ pub(crate) fn cells(c: &CaseComparison) -> [String; 8] {
         interval,
         change(c),
     ]
+}
+
+/// The printed name, and what differs between the paired cases:
+/// `poll/tcp/idle=0 (repeat 5 vs 10)`.
+fn row_name(c: &CaseComparison) -> String {
+    if c.differences.is_empty() {
+        return c.name.clone();
+    }
+    let texts: Vec<String> = c.differences.iter().map(|d| d.text()).collect();
+    format!("{} ({})", c.name, texts.join(", "))
 }
 
 /// `worse by 12% *`, `better by 3.1% *`, `same (n.s.)`.
@@ -102,20 +112,9 @@ fn pct(value: f64) -> String {
     }
 }
 
-/// One line per case only one run has or that could not be compared.
+/// The cases not compared (unmatched.rs).
 pub(crate) fn unmatched_lines(c: &Comparison) -> Vec<String> {
-    let only = |tag: &str, list: &[super::CaseRef]| -> Vec<String> {
-        list.iter()
-            .map(|k| format!("only in {tag}: {} {}", k.scenario, case_label(&k.case)))
-            .collect()
-    };
-    let mut lines = only("A", &c.only_in_a);
-    lines.extend(only("B", &c.only_in_b));
-    lines.extend(c.not_comparable.iter().map(|n| {
-        let case = case_label(&n.case);
-        format!("not comparable: {} {case}: {}", n.scenario, n.reason)
-    }));
-    lines
+    super::unmatched::lines(c)
 }
 
 /// The `--fail-on-regression` verdict line.
@@ -124,7 +123,7 @@ pub(crate) fn verdict(c: &Comparison, pct: f64) -> String {
         .cases
         .iter()
         .filter(|x| x.regressed(pct))
-        .map(|x| format!("{} {}", x.scenario, case_label(&x.case)))
+        .map(|x| format!("{} {}", x.scenario, row_name(x)))
         .collect();
     if regressed.is_empty() {
         format!("no case got significantly worse by more than {pct}%")

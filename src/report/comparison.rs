@@ -19,7 +19,8 @@ pub(crate) struct ComparisonView {
     pub(crate) changed: Vec<Row>,
     /// The rest (no significant change, or too few repetitions to judge).
     pub(crate) same: Vec<Row>,
-    /// Cases only one run has, or that could not be compared.
+    /// Cases only one run has, run with other parameters, or that could
+    /// not be compared (`compare::unmatched_lines`).
     pub(crate) unmatched: Vec<String>,
 }
 
@@ -117,7 +118,8 @@ fn summary(c: &compare::Comparison) -> String {
             count(Change::Unknown)
         ));
     }
-    let unmatched = c.only_in_a.len() + c.only_in_b.len() + c.not_comparable.len();
+    let unmatched =
+        c.only_in_a.len() + c.only_in_b.len() + c.mismatched.len() + c.not_comparable.len();
     if unmatched > 0 {
         parts.push(format!("{unmatched} not compared"));
     }
@@ -200,5 +202,22 @@ mod tests {
             "0 cases significantly worse, 0 better, 1 within the noise, 1 not compared"
         );
         assert_eq!(view.unmatched, ["only in A: pingpong only-a"]);
+    }
+
+    #[test]
+    fn a_case_run_with_other_parameters_is_counted_as_not_compared() {
+        let a = run_of(&[("x", "ns", 100.0)]);
+        let mut b = run_of(&[("x", "ns", 400.0)]);
+        b.results[0].params.insert("count".into(), 20_000.into());
+        let view = build(&a, &b);
+        // A recorded no count: it ran at pingpong's default.
+        assert_eq!(
+            view.summary,
+            "0 cases significantly worse, 0 better, 0 within the noise, 1 not compared"
+        );
+        assert_eq!(
+            view.unmatched,
+            ["unmatched: pingpong x: count 10000 vs 20000"]
+        );
     }
 }

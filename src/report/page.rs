@@ -8,8 +8,7 @@ use super::charts::{self, Chart, Source};
 use super::comparison::{self, ComparisonView};
 use super::findings::{self, Findings};
 use super::flame::{self, Flame};
-use super::table::{groups, summary, texts, visible_columns, COLUMNS, NUMERIC};
-use crate::format::case_label;
+use super::table::{groups, named_texts, summary, visible_columns, CASE, COLUMNS, NUMERIC};
 use crate::model::{Run, Status};
 use serde::Serialize;
 
@@ -197,7 +196,7 @@ fn flames(sources: &[Source]) -> anyhow::Result<Vec<Flame>> {
 }
 
 fn table(run: &Run, source: &Source) -> Table {
-    let all: Vec<_> = source.results.iter().map(|r| texts(r, true)).collect();
+    let all = named_texts(&source.results, true);
     let columns = visible_columns(&all, false);
     let pick = |row: &super::table::Texts| columns.iter().map(|&c| row[c].clone()).collect();
     let scenario = source.results.first().map(|r| r.scenario.as_str());
@@ -210,10 +209,11 @@ fn table(run: &Run, source: &Source) -> Table {
         notes: source
             .results
             .iter()
-            .filter(|r| r.status != Status::Ok)
-            .map(|r| {
+            .zip(&all)
+            .filter(|(r, _)| r.status != Status::Ok)
+            .map(|(r, texts)| {
                 let reason = r.reason.as_deref().unwrap_or("no reason recorded");
-                format!("{} {}: {reason}", case_label(&r.case), r.status.as_str())
+                format!("{} {}: {reason}", texts[CASE], r.status.as_str())
             })
             .chain(super::trust::notes(&source.results))
             .collect(),

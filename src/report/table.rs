@@ -4,7 +4,7 @@
 //! never a number (ARCHITECTURE.md: every result is verified).
 
 use super::Reporter;
-use crate::format::{case_label, human, plural, ratio};
+use crate::format::{human, plural, ratio};
 use crate::model::{CaseResult, Run, Side, Status};
 use anstyle::{AnsiColor, Style};
 use comfy_table::{Cell, CellAlignment, ColumnConstraint, ContentArrangement, Table, Width};
@@ -43,7 +43,7 @@ pub(super) const COLUMNS: [&str; 12] = [
 pub(super) const NUMERIC: [bool; 12] = [
     false, true, false, true, true, true, false, true, true, false, false, false,
 ];
-const CASE: usize = 0;
+pub(super) const CASE: usize = 0;
 const HEADLINE: usize = 1;
 const METRIC: usize = 2;
 const P50: usize = 3;
@@ -106,12 +106,13 @@ impl TableReporter {
         let limit = shared(results, |r| {
             r.limit_ratio.as_ref().map(|l| l.limit.as_str())
         });
-        let rows: Vec<Texts> = results.iter().map(|r| texts(r, limit.is_none())).collect();
+        let rows = named_texts(results, limit.is_none());
         let heading = self.paint(Style::new().bold(), &format!("== {scenario} =="));
         writeln!(out, "{heading}{}", folded(lat, limit))?;
         let columns = visible_columns(&rows, lat.is_some());
         writeln!(out, "{}", self.table(results, &rows, &columns).trim_fmt())?;
-        self.write_notes(out, results)
+        let names: Vec<&str> = rows.iter().map(|t| t[CASE].as_str()).collect();
+        self.write_notes(out, results, &names)
     }
 
     fn table(&self, results: &[&CaseResult], rows: &[Texts], columns: &[usize]) -> Table {
@@ -152,21 +153,22 @@ impl TableReporter {
 
     /// Reasons of the results that are not ok, listed under the table
     /// (comfy-table has no cell spanning the width).
-    fn write_notes(&self, out: &mut dyn Write, results: &[&CaseResult]) -> anyhow::Result<()> {
-        for r in results.iter().filter(|r| r.status != Status::Ok) {
+    /// `names`: the results' printed names.
+    fn write_notes(
+        &self,
+        out: &mut dyn Write,
+        results: &[&CaseResult],
+        names: &[&str],
+    ) -> anyhow::Result<()> {
+        let named = || results.iter().zip(names);
+        for (r, name) in named().filter(|(r, _)| r.status != Status::Ok) {
             let reason = r.reason.as_deref().unwrap_or("no reason recorded");
             let status = self.paint(status_style(r.status), r.status.as_str());
-            writeln!(out, "  {} {status}: {reason}", case_label(&r.case))?;
+            writeln!(out, "  {name} {status}: {reason}")?;
         }
-        for r in results.iter().filter(|r| r.status == Status::Ok) {
+        for (r, name) in named().filter(|(r, _)| r.status == Status::Ok) {
             for flag in &r.flags {
-                writeln!(
-                    out,
-                    "  {} {}: {}",
-                    case_label(&r.case),
-                    flag.name,
-                    flag.reason
-                )?;
+                writeln!(out, "  {name} {}: {}", flag.name, flag.reason)?;
             }
         }
         for line in super::trust::notes(results) {
@@ -196,12 +198,30 @@ impl TableReporter {
     }
 }
 
+/// The cell texts of `results`, each case column its printed name among
+/// them (`compare::printed_names`: the parameters that tell apart cases
+/// whose stored names read the same).
+pub(super) fn named_texts(results: &[&CaseResult], limit_name: bool) -> Vec<Texts> {
+    let names = crate::compare::printed_names(results);
+    results
+        .iter()
+        .zip(names)
+        .map(|(r, name)| {
+            let mut t = texts(r, limit_name);
+            t[CASE] = name;
+            t
+        })
+        .collect()
+}
+
 /// One result as cell texts; a result that is not ok shows its status in
 /// the headline column and nothing else, never a number. `limit_name`:
-/// whether `vs limit` names the limit (not when the heading does).
-pub(super) fn texts(r: &CaseResult, limit_name: bool) -> Texts {
+/// whether `vs limit` names the limit (not when the heading does). The
+/// case column is its stored name as it reads; `named_texts` tells apart
+/// the cases of a group.
+fn texts(r: &CaseResult, limit_name: bool) -> Texts {
     let mut t: Texts = Default::default();
-    t[CASE] = case_label(&r.case);
+    t[CASE] = crate::format::case_label(&r.case);
     if r.status != Status::Ok {
         t[HEADLINE] = r.status.as_str().to_string();
         return t;

@@ -15,7 +15,7 @@ fn render(run: &Run, color: bool) -> String {
 
 /// A case as the table shows it, e.g. `pipe/cross-cpu/processes/1 B`.
 fn shown(case: &str) -> String {
-    case_label(case)
+    crate::format::case_label(case)
 }
 
 fn line_with<'a>(text: &'a str, needle: &str) -> &'a str {
