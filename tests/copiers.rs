@@ -4,7 +4,7 @@
 //! refused, and mmap-write into /dev/null flagged as not really moved.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 

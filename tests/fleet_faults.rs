@@ -182,7 +182,14 @@ fn another_programs_database_is_refused_by_reads_and_writes_untouched() {
     ] {
         let mut commands = reads(url);
         commands.push(vec![
-            "run", "limits", "-p", "probe=clock", "--repeat", "2", "--db", url,
+            "run",
+            "limits",
+            "-p",
+            "probe=clock",
+            "--repeat",
+            "2",
+            "--db",
+            url,
         ]);
         commands.push(vec!["push", "r1", "--db", local_db, "--to", url]);
         for args in commands {

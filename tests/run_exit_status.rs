@@ -29,7 +29,10 @@ fn a_failed_case_exits_1_after_printing_and_storing_the_run() {
     );
     assert!(stderr.starts_with("stored run "), "{stderr}");
     assert!(stderr.ends_with("error: 1 of 1 cases failed\n"), "{stderr}");
-    let shown = sb.iolab(&["show", "latest", "--json", "-"]).assert().success();
+    let shown = sb
+        .iolab(&["show", "latest", "--json", "-"])
+        .assert()
+        .success();
     let run = json(&shown.get_output().stdout);
     assert_eq!(results(&run).len(), 1);
     assert_eq!(results(&run)[0]["status"], "failed");
@@ -69,7 +72,10 @@ fn an_unsupported_case_exits_0_unless_fail_on_unsupported() {
     let (stdout, stderr) = exits(&sb, &args, 0);
     let statuses = |out: &str| -> Vec<String> {
         let run = json(out.as_bytes());
-        results(&run).iter().map(|r| r["status"].to_string()).collect()
+        results(&run)
+            .iter()
+            .map(|r| r["status"].to_string())
+            .collect()
     };
     assert_eq!(statuses(&stdout), ["\"ok\"", "\"unsupported\""]);
     assert_eq!(stderr, "");
@@ -82,7 +88,11 @@ fn an_unsupported_case_exits_0_unless_fail_on_unsupported() {
     );
     let history = sb.iolab(&["history"]).assert().success();
     let listed = String::from_utf8_lossy(&history.get_output().stdout).into_owned();
-    assert_eq!(listed.lines().count(), 3, "a header and both runs: {listed}");
+    assert_eq!(
+        listed.lines().count(),
+        3,
+        "a header and both runs: {listed}"
+    );
     sb.assert_tmp_empty();
 }
 
@@ -90,7 +100,10 @@ fn an_unsupported_case_exits_0_unless_fail_on_unsupported() {
 fn run_help_documents_the_exit_statuses() {
     let sb = Sandbox::new();
     let (help, _) = exits(&sb, &["run", "--help"], 0);
-    let section = help.split("EXIT STATUS:").nth(1).expect("an EXIT STATUS section");
+    let section = help
+        .split("EXIT STATUS:")
+        .nth(1)
+        .expect("an EXIT STATUS section");
     for code in ["0 ", "1 ", "2 ", "130 "] {
         let line = section.lines().any(|l| l.trim_start().starts_with(code));
         assert!(line, "no line for exit status {code}: {section}");
