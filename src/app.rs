@@ -8,7 +8,7 @@ use crate::cli::{
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
 use crate::measure::canary::Fastest;
-use crate::model::{CaseResult, Environment, Run, IOLAB_VERSION};
+use crate::model::{CaseResult, Environment, Run, Status, IOLAB_VERSION};
 use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
 };
@@ -63,7 +63,28 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     if plan.runs > 1 {
         print!("{}", runner::repeat::render(&runs));
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(run_status(&runs, args.fail_on_unsupported))
+}
+
+/// `iolab run`'s exit status, once everything is printed, written and
+/// stored: 1, said in one line on stderr, when a case failed (with
+/// `--fail-on-unsupported`, also when one was unsupported); else 0.
+fn run_status(runs: &[Run], unsupported_fails: bool) -> ExitCode {
+    let results = runs.iter().flat_map(|run| &run.results);
+    let count = |status: Status| results.clone().filter(|r| r.status == status).count();
+    let failed = count(Status::Failed);
+    let unsupported = count(Status::Unsupported) * usize::from(unsupported_fails);
+    let total = results.clone().count();
+    let why = match (failed, unsupported) {
+        (0, 0) => return ExitCode::SUCCESS,
+        (_, 0) => format!("{failed} of {total} cases failed"),
+        (0, _) => format!("{unsupported} of {total} cases unsupported (--fail-on-unsupported)"),
+        _ => format!(
+            "{failed} of {total} cases failed, {unsupported} unsupported (--fail-on-unsupported)"
+        ),
+    };
+    eprintln!("error: {why}");
+    ExitCode::FAILURE
 }
 
 /// One run of the plan: measured, written and stored.

@@ -68,7 +68,13 @@ iolab run                                   the quick suite (about a minute)\n  
 iolab run pingpong --mech pipe,eventfd      round trips over two mechanisms\n  \
 iolab run stream --param size=64,65536 --placement cross-cpu\n  \
 iolab run pingpong --json - --no-store      JSON on stdout, nothing stored\n\n\
-`iolab list --scenario NAME` shows a scenario's parameters and metrics.")]
+`iolab list --scenario NAME` shows a scenario's parameters and metrics.\n\n\
+EXIT STATUS:\n  \
+0    every case ok or unsupported (a capability this machine lacks)\n  \
+1    a case failed (or, with --fail-on-unsupported, was unsupported): the run is\n       \
+still printed, written and stored; or iolab failed (e.g. storing the run)\n  \
+2    bad input or an unusable store: one line naming it, nothing measured or stored\n  \
+130  stopped by Ctrl-C (128 + the signal; 143 for SIGTERM), nothing stored")]
 pub(crate) struct RunArgs {
     /// Scenarios or suites to run (see `iolab list`); default: quick
     #[arg(value_name = "SCENARIO|SUITE")]
@@ -124,6 +130,10 @@ pub(crate) struct RunArgs {
     /// Do not store the run
     #[arg(long)]
     pub(crate) no_store: bool,
+    /// Exit 1 when a case is unsupported here too, not only when one failed
+    /// (for CI, where every case is expected to run)
+    #[arg(long)]
+    pub(crate) fail_on_unsupported: bool,
     /// No progress bar and no table (errors and --json/--csv output only)
     #[arg(long, short)]
     pub(crate) quiet: bool,

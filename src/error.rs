@@ -1,6 +1,8 @@
 //! The two kinds of failure iolab distinguishes: what the user asked for
 //! wrongly (exit 2, nothing written) and everything else (exit 1), plus a
-//! run stopped by a signal (exit 128 + the signal).
+//! run stopped by a signal (exit 128 + the signal). A run that ends with a
+//! failed case is none of these: it is printed and stored, and exits 1
+//! (`app::run`; `--fail-on-unsupported` counts unsupported cases too).
 
 /// A mistake in the command line or its values. Its message is one line that
 /// names the bad value and what is allowed.

@@ -14,7 +14,9 @@ fn main() -> ExitCode {
 }
 
 /// Usage errors exit 2, a run stopped by a signal 128 + the signal (130 for
-/// Ctrl-C, 143 for SIGTERM), anything else 1.
+/// Ctrl-C, 143 for SIGTERM), anything else 1. A command that ends without
+/// an error chooses its own status: `run` 1 when a case failed, `compare`
+/// 1 on a regression (`app.rs`).
 fn report_error(err: &anyhow::Error) -> ExitCode {
     if let Some(usage) = err.downcast_ref::<iolab::error::UsageError>() {
         eprintln!("error: {usage}");

@@ -214,7 +214,8 @@ fn the_agent_killed_mid_case_fails_it_in_bounded_time_and_the_run_goes_on() {
     let (mut agent, json, mut client, far) = mid_long_case(&sb);
     agent.child.kill().unwrap();
     let killed = Instant::now();
-    assert!(wait_exit(&mut client, "the client to finish").success());
+    let ended = wait_exit(&mut client, "the client to finish");
+    assert_eq!(ended.code(), Some(1), "its cases failed: exit 1");
     assert!(killed.elapsed() < BOUND);
     wait_until(|| !alive(far), "the far side to die with its agent");
     let run = read_run(&json);
@@ -261,7 +262,8 @@ fn a_link_that_drops_mid_case_fails_it_in_bounded_time() {
         let _ = client.wait();
         return; // on loopback (said so): there is no link to drop
     }
-    assert!(wait_exit(&mut client, "the client to finish").success());
+    let ended = wait_exit(&mut client, "the client to finish");
+    assert_eq!(ended.code(), Some(1), "its cases failed: exit 1");
     let run = read_run(&json);
     let why = &reasons(&run)[0];
     eprintln!("{why}");

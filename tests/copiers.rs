@@ -4,21 +4,14 @@
 //! refused, and mmap-write into /dev/null flagged as not really moved.
 
 mod common;
-use common::{json, results, Sandbox};
+use common::{results, Sandbox};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 fn run_json(sb: &Sandbox, args: &[&str]) -> serde_json::Value {
     let mut all = vec!["run", "--no-store", "--repeat", "1", "--json", "-"];
     all.extend_from_slice(args);
-    let out = sb
-        .iolab(&all)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    json(&out)
+    common::run_output(&sb.iolab(&all).output().unwrap())
 }
 
 /// An emulated link needs root (network namespaces) and iproute2's `ip`

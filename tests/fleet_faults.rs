@@ -1,7 +1,9 @@
 //! The fleet store's faults against a real PostgreSQL server: a connection
 //! killed mid-push leaves no half run (exit 1, a server fault), and an
 //! unreachable server, a wrong password, another program's database or a
-//! newer schema is one line, exit 2, with nothing written.
+//! newer schema is one line, exit 2, with nothing written; the read
+//! commands create nothing, not even in an empty database, and migrate no
+//! older store.
 
 #![cfg(feature = "fleet")]
 
@@ -12,6 +14,7 @@ mod postgres_server;
 mod runs;
 
 use common::Sandbox;
+use iolab::store::Store;
 use postgres_server::{
     count, free_port, local, one_line_usage_error, push, run_on, stdout, Server, PASSWORD,
 };
@@ -26,8 +29,8 @@ fn a_connection_killed_mid_push_leaves_no_half_run() {
         "local.db",
         &[run_on("r1", "2024-01-01T00:00:00Z", "h1", "6.1.0", 1.0)],
     );
-    stdout(sb.iolab(&["history", "--db", &url])); // creates the schema
-                                                  // Holding the results table makes the push stop after its runs row.
+    set_up(&url);
+    // Holding the results table makes the push stop after its runs row.
     let mut holder = pg.client("killed");
     holder
         .batch_execute("BEGIN; LOCK TABLE results IN ACCESS EXCLUSIVE MODE")
@@ -111,7 +114,7 @@ fn bad_fleet_stores_are_one_line_exit_2_and_nothing_written() {
     assert_eq!(tables, 1, "only the other program's table");
     // A store of a newer iolab.
     let newer = pg.database("newer");
-    stdout(sb.iolab(&["history", "--db", &newer]));
+    set_up(&newer);
     pg.client("newer")
         .batch_execute("UPDATE iolab_schema SET version = 99")
         .unwrap();
@@ -127,4 +130,142 @@ fn bad_fleet_stores_are_one_line_exit_2_and_nothing_written() {
     }
     assert_eq!(count(&pg, "newer", "runs"), 0);
     sb.assert_tmp_empty();
+}
+
+/// Makes an empty database an iolab store, as `run` or `push` would.
+fn set_up(url: &str) {
+    Store::open(std::path::Path::new(url)).unwrap();
+}
+
+/// Every table in database `db` outside the server's own schemas.
+fn tables(pg: &Server, db: &str) -> Vec<String> {
+    let sql = "SELECT table_schema || '.' || table_name FROM information_schema.tables
+               WHERE table_schema NOT IN ('pg_catalog', 'information_schema') ORDER BY 1";
+    let rows = pg.client(db).query(sql, &[]).unwrap();
+    rows.iter().map(|row| row.get(0)).collect()
+}
+
+/// The read commands, each against `url`.
+fn reads(url: &str) -> Vec<Vec<&str>> {
+    vec![
+        vec!["history", "--db", url],
+        vec!["show", "latest", "--db", url],
+        vec!["claims", "latest", "--db", url],
+        vec!["compare", "latest", "latest~1", "--db", url],
+        vec!["report", "latest", "--markdown", "-", "--db", url],
+        vec!["fleet", "pingpong", "--metric", "rtt_ns", "--db", url],
+    ]
+}
+
+#[test]
+fn another_programs_database_is_refused_by_reads_and_writes_untouched() {
+    let Some(pg) = Server::start() else { return };
+    let sb = Sandbox::new();
+    let local_db = local(
+        &sb,
+        "local.db",
+        &[run_on("r1", "2024-01-01T00:00:00Z", "h1", "6.1.0", 1.0)],
+    );
+    let local_db = local_db.to_str().unwrap();
+    let accounts = pg.database("accounts_db");
+    pg.client("accounts_db")
+        .batch_execute("CREATE TABLE accounts (id INT)")
+        .unwrap();
+    // The same database with its table in a schema of its own.
+    let app = pg.database("app_db");
+    pg.client("app_db")
+        .batch_execute("CREATE SCHEMA app; CREATE TABLE app.accounts (id INT)")
+        .unwrap();
+    for (db, url, held) in [
+        ("accounts_db", &accounts, "accounts"),
+        ("app_db", &app, "app.accounts"),
+    ] {
+        let mut commands = reads(url);
+        commands.push(vec![
+            "run",
+            "limits",
+            "-p",
+            "probe=clock",
+            "--repeat",
+            "2",
+            "--db",
+            url,
+        ]);
+        commands.push(vec!["push", "r1", "--db", local_db, "--to", url]);
+        for args in commands {
+            let err = one_line_usage_error(&sb, &args);
+            let want = format!("another program's tables ({held}), not an iolab store");
+            assert!(err.contains(&want), "{args:?}: {err}");
+            assert!(err.contains(&format!("/{db}")), "names the database: {err}");
+        }
+        let schema = if db == "app_db" { "app" } else { "public" };
+        assert_eq!(
+            tables(&pg, db),
+            [format!("{schema}.accounts")],
+            "only the other program's table"
+        );
+    }
+    sb.assert_tmp_empty();
+}
+
+#[test]
+fn reading_an_empty_database_creates_nothing_and_writing_sets_it_up() {
+    let Some(pg) = Server::start() else { return };
+    let url = pg.database("empty");
+    let sb = Sandbox::new();
+    for args in reads(&url) {
+        let err = one_line_usage_error(&sb, &args);
+        assert!(
+            err.contains("/empty: it was never set up (it has no tables)"),
+            "{args:?}: {err}"
+        );
+    }
+    assert_eq!(tables(&pg, "empty"), Vec::<String>::new());
+    let db = local(
+        &sb,
+        "local.db",
+        &[run_on("r1", "2024-01-01T00:00:00Z", "h1", "6.1.0", 1.0)],
+    );
+    stdout(&mut push(&sb, &db, &["r1"], &url));
+    assert_eq!(
+        tables(&pg, "empty"),
+        ["public.iolab_schema", "public.results", "public.runs"]
+    );
+    let history = stdout(sb.iolab(&["history", "--db", &url]));
+    assert!(history.contains("r1"), "{history}");
+}
+
+#[test]
+fn reading_an_older_store_leaves_it_unmigrated() {
+    let Some(pg) = Server::start() else { return };
+    let url = pg.database("older");
+    let sb = Sandbox::new();
+    let db = local(
+        &sb,
+        "local.db",
+        &[
+            run_on("r1", "2024-01-01T00:00:00Z", "h1", "6.1.0", 1.0),
+            run_on("r2", "2024-02-01T00:00:00Z", "h1", "6.1.0", 1.0),
+        ],
+    );
+    stdout(&mut push(&sb, &db, &["r1"], &url));
+    // As an iolab of schema version 2 left it.
+    pg.client("older")
+        .batch_execute(
+            "ALTER TABLE results DROP COLUMN grade, DROP COLUMN precision_reached;
+             UPDATE iolab_schema SET version = 2",
+        )
+        .unwrap();
+    let version = || -> i64 {
+        let sql = "SELECT version FROM iolab_schema";
+        pg.client("older").query_one(sql, &[]).unwrap().get(0)
+    };
+    let history = stdout(sb.iolab(&["history", "--db", &url]));
+    assert!(history.contains("r1"), "{history}");
+    let shown = stdout(sb.iolab(&["show", "r1", "--json", "-", "--db", &url]));
+    assert_eq!(common::json(shown.as_bytes())["run_id"], "r1");
+    assert_eq!(version(), 2, "a read migrates nothing");
+    stdout(&mut push(&sb, &db, &["r2"], &url));
+    assert_eq!(version(), 3, "a write migrates");
+    assert_eq!(count(&pg, "older", "runs"), 2);
 }

@@ -5,7 +5,8 @@
 mod common;
 use common::{results, Sandbox};
 
-/// One run with the fault switch on; the run itself must succeed and clean up.
+/// One run with the fault switch on; the run itself must end (exit 1: a case
+/// failed) and clean up.
 fn faulty_run(scenario: &str, mech: &str, params: &[&str]) -> serde_json::Value {
     let sb = Sandbox::new();
     let mut args = vec![

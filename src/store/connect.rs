@@ -1,6 +1,8 @@
 //! Opening a store at its place: for writing (created if needed and
 //! migrated, which also proves it can be written before a run measures
-//! anything), or for the commands that only read. An SQLite file is opened
+//! anything), or for the commands that only read, which create nothing: a
+//! database never set up or holding another program's tables is refused
+//! by both engines alike (`schema::refuse_unreadable`). An SQLite file is opened
 //! by `open.rs`; a PostgreSQL server by `pg.rs` when iolab is built with
 //! the `fleet` feature, and refused with the way to get it when not.
 
@@ -39,24 +41,12 @@ impl Store {
     }
 
     /// Opens a store that must already exist, for the commands that only
-    /// read: they work on a read-only file or mount.
+    /// read: they work on a read-only file or mount, and create nothing.
     pub(crate) fn open_existing(place: Place) -> anyhow::Result<Store> {
         match &place {
             Place::File(path) => Store::open_file(path),
             Place::Server(url) => {
-                let mut db = server(url)
-                    .with_context(|| format!("cannot read the result store {place}"))
-                    .map_err(one_line)?;
-                let version = db
-                    .schema_version()
-                    .with_context(|| format!("cannot read the result store {place}"))
-                    .map_err(one_line)?;
-                // An older store (or an empty database) is brought up to
-                // date, as `iolab run` would.
-                if version < schema::latest_version() {
-                    return Store::open_at(place);
-                }
-                schema::refuse_newer(version)
+                let (db, version) = read_server(url)
                     .with_context(|| format!("cannot read the result store {place}"))
                     .map_err(one_line)?;
                 Ok(Store { db, place, version })
@@ -74,40 +64,27 @@ impl Store {
         }
         let cannot_read = || format!("cannot read the result store {}", path.display());
         // Read-only, so a file removed meanwhile is an error, not a new store.
-        let conn = open::read_only(path)
+        let mut conn = open::read_only(path)
             .with_context(cannot_read)
             .map_err(one_line)?;
         let version = sqlite::user_version(&conn)
-            .with_context(cannot_read)
-            .map_err(one_line)?;
-        schema::refuse_newer(version)
+            .map_err(anyhow::Error::from)
+            .and_then(|version| schema::refuse_unreadable(&mut conn, version).map(|()| version))
             .with_context(cannot_read)
             .map_err(one_line)?;
         if version < schema::latest_version() {
-            return Store::upgrade(conn, path, version);
+            return Ok(Store::upgrade(conn, path, version));
         }
         Ok(Store::sqlite(conn, path, version))
     }
 
-    /// An older store is migrated if it can be written, else read as it is.
-    fn upgrade(reader: Connection, path: &Path, version: i64) -> anyhow::Result<Store> {
-        let (conn, version) = match open::writable(path, false) {
-            Ok(conn) => (conn, schema::latest_version()),
-            Err(_) if version >= 1 => (reader, version),
-            Err(err) if err.chain().any(|link| link.is::<UsageError>()) => {
-                let context = format!("cannot read the result store {}", path.display());
-                return Err(one_line(err.context(context)));
-            }
-            Err(err) => {
-                return Err(UsageError::new(format!(
-                    "the result store {} was never set up (it has no tables) and cannot be \
-                     written here: {err:#}",
-                    path.display()
-                ))
-                .into())
-            }
-        };
-        Ok(Store::sqlite(conn, path, version))
+    /// An older store file is migrated if it can be written, else read as
+    /// it is (`read.rs` knows what each older version lacks).
+    fn upgrade(reader: Connection, path: &Path, version: i64) -> Store {
+        match open::writable(path, false) {
+            Ok(conn) => Store::sqlite(conn, path, schema::latest_version()),
+            Err(_) => Store::sqlite(reader, path, version),
+        }
     }
 
     fn sqlite(conn: Connection, path: &Path, version: i64) -> Store {
@@ -117,6 +94,16 @@ impl Store {
             version,
         }
     }
+}
+
+/// A server store for reading, as it is: a read command neither sets up
+/// an empty database nor migrates an older store (a fleet's store is
+/// shared, and an older iolab on another host would no longer read it).
+fn read_server(url: &str) -> anyhow::Result<(Box<dyn super::Db>, i64)> {
+    let mut db = server(url)?;
+    let version = db.schema_version()?;
+    schema::refuse_unreadable(db.as_mut(), version)?;
+    Ok((db, version))
 }
 
 #[cfg(feature = "fleet")]

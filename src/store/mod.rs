@@ -44,8 +44,8 @@ pub struct Store {
     db: Box<dyn Db>,
     place: Place,
     /// The store's schema version: `schema::latest_version()`, unless the
-    /// store is older and could not be migrated (read-only), and is read
-    /// as it is.
+    /// store is older and is read as it is: a file that could not be
+    /// migrated (read-only), or a server store opened by a read command.
     version: i64,
 }
 

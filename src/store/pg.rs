@@ -144,7 +144,13 @@ impl Db for Client {
     }
 
     fn schema_version(&mut self) -> anyhow::Result<i64> {
-        if !self.tables()?.iter().any(|t| t == "iolab_schema") {
+        let has_version = Client::query_one(
+            self,
+            "SELECT COUNT(*) FROM information_schema.tables
+             WHERE table_schema = current_schema() AND table_name = 'iolab_schema'",
+            &[],
+        )?;
+        if has_version.get::<_, i64>(0) == 0 {
             return Ok(0);
         }
         let rows = Client::query(self, "SELECT MAX(version) FROM iolab_schema", &[])?;
@@ -161,11 +167,18 @@ impl Db for Client {
         Ok(())
     }
 
+    /// Every schema's but the server's own: another program's tables in a
+    /// schema of their own make the database no less another program's.
+    /// Those outside the current schema are named with their schema.
     fn tables(&mut self) -> anyhow::Result<Vec<String>> {
         let rows = Client::query(
             self,
-            "SELECT table_name::text FROM information_schema.tables
-             WHERE table_schema = current_schema() ORDER BY table_name",
+            "SELECT CASE WHEN table_schema = current_schema() THEN table_name::text
+                         ELSE table_schema || '.' || table_name END AS name
+             FROM information_schema.tables
+             WHERE table_schema NOT IN ('pg_catalog', 'information_schema')
+               AND table_schema NOT LIKE 'pg\\_%'
+             ORDER BY table_schema <> current_schema(), name",
             &[],
         )?;
         Ok(rows.iter().map(|row| row.get(0)).collect())

@@ -92,6 +92,23 @@ pub(crate) fn refuse_newer(version: i64) -> Result<(), UsageError> {
     Ok(())
 }
 
+/// Refuses what a read command cannot read as it is, without writing
+/// anything: a store of a newer iolab, another program's database, or one
+/// never set up (no schema version, no tables), which only a command that
+/// stores runs makes a store.
+pub(crate) fn refuse_unreadable(db: &mut dyn Db, version: i64) -> anyhow::Result<()> {
+    refuse_newer(version)?;
+    if version > 0 {
+        return Ok(());
+    }
+    refuse_foreign(db)?;
+    Err(UsageError::new(
+        "it was never set up (it has no tables): `iolab run --db` or `iolab push --to` \
+         makes a store there",
+    )
+    .into())
+}
+
 /// A database without a schema version but with tables belongs to another
 /// program: iolab adds nothing to it.
 pub(crate) fn refuse_foreign(db: &mut dyn Db) -> anyhow::Result<()> {

@@ -206,3 +206,43 @@ fn a_database_with_another_programs_tables_is_refused_untouched() {
         .unwrap();
     assert_eq!(tables, 1);
 }
+
+/// The tables an SQLite file holds.
+fn file_tables(path: &std::path::Path) -> Vec<String> {
+    let conn = rusqlite::Connection::open(path).unwrap();
+    let mut stmt = conn
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        .unwrap();
+    let names = stmt.query_map([], |r| r.get(0)).unwrap();
+    names.map(Result::unwrap).collect()
+}
+
+#[test]
+fn reading_a_file_with_another_programs_tables_is_refused_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("other.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("CREATE TABLE accounts (id INTEGER)")
+        .unwrap();
+    drop(conn);
+    let place = Place::File(path.clone());
+    let msg = usage_message(Store::open_existing(place).err().expect("must fail"));
+    let want = format!(
+        "cannot read the result store {}: it holds another program's tables (accounts)",
+        path.display()
+    );
+    assert!(msg.starts_with(&want), "{msg}");
+    assert_eq!(file_tables(&path), ["accounts"]);
+}
+
+#[test]
+fn reading_an_empty_file_creates_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("empty.db");
+    std::fs::write(&path, "").unwrap();
+    let place = Place::File(path.clone());
+    let msg = usage_message(Store::open_existing(place).err().expect("must fail"));
+    assert!(msg.contains("was never set up (it has no tables)"), "{msg}");
+    assert_eq!(file_tables(&path), Vec::<String>::new());
+    assert_eq!(std::fs::metadata(&path).unwrap().len(), 0);
+}

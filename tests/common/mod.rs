@@ -42,18 +42,13 @@ impl Sandbox {
         cmd
     }
 
-    /// Runs `iolab ARGS` (which must succeed and print JSON on stdout),
-    /// checks that nothing was left in TMPDIR, and returns the JSON.
+    /// Runs `iolab ARGS` (which must print JSON on stdout and exit with
+    /// the status its results call for: `run_exit_status`), checks that
+    /// nothing was left in TMPDIR, and returns the JSON.
     pub fn run_json(&self, args: &[&str]) -> serde_json::Value {
-        let out = self
-            .iolab(args)
-            .assert()
-            .success()
-            .get_output()
-            .stdout
-            .clone();
+        let run = run_output(&self.iolab(args).output().unwrap());
         self.assert_tmp_empty();
-        json(&out)
+        run
     }
 
     /// Nothing of a run's temp dirs or FIFOs remains.
@@ -67,8 +62,8 @@ impl Sandbox {
 }
 
 impl Sandbox {
-    /// `iolab ARGS` under the shell's `ulimit LIMIT`; it must exit 0,
-    /// print JSON and leave nothing in TMPDIR.
+    /// `iolab ARGS` under the shell's `ulimit LIMIT`; it must print JSON,
+    /// exit as its results call for and leave nothing in TMPDIR.
     pub fn under_ulimit(&self, limit: &str, args: &[&str]) -> serde_json::Value {
         let out = Command::new("sh")
             .arg("-c")
@@ -78,13 +73,11 @@ impl Sandbox {
             .env("TMPDIR", self.tmp())
             .env("XDG_DATA_HOME", self.dir.path().join("data"))
             .env_remove("CI")
-            .assert()
-            .code(0)
-            .get_output()
-            .stdout
-            .clone();
+            .output()
+            .unwrap();
+        let run = run_output(&out);
         self.assert_tmp_empty();
-        json(&out)
+        run
     }
 
     /// Runs `iolab ARGS`, which must fail with exit 2; returns its stderr.
@@ -129,7 +122,12 @@ impl Sandbox {
         let children = children_of(child.id());
         let mut out = Vec::new();
         std::fs::File::from(rx).read_to_end(&mut out).unwrap();
-        assert!(child.wait().unwrap().success(), "iolab {args:?} failed");
+        let status = child.wait().unwrap();
+        assert_eq!(
+            status.code(),
+            Some(run_exit_status(&json(&out))),
+            "iolab {args:?}"
+        );
         assert!(
             out.len() > page,
             "{} bytes of output fit the pipe of {page}: iolab was not held",
@@ -192,6 +190,25 @@ pub fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| !s.contains(") Z "))
         .unwrap_or(false)
+}
+
+/// The exit status `iolab run` owes a run without `--fail-on-unsupported`:
+/// 1 when a case failed, else 0.
+pub fn run_exit_status(run: &serde_json::Value) -> i32 {
+    i32::from(results(run).iter().any(|r| r["status"] == "failed"))
+}
+
+/// The JSON an `iolab run` printed on stdout, once its exit status is
+/// checked against its results (and stderr shown when not).
+pub fn run_output(out: &std::process::Output) -> serde_json::Value {
+    let run = json(&out.stdout);
+    assert_eq!(
+        out.status.code(),
+        Some(run_exit_status(&run)),
+        "stderr: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    run
 }
 
 /// The JSON a run printed on stdout.
