@@ -104,7 +104,7 @@ pub(crate) static ALL: &[Suite] = &[
             },
             entry("poll-scale", &[("idle", "0,100"), ("requests", "1000")]),
             entry("event-bench", &[("fds", "100"), ("writes", "100")]),
-            entry("fan-in", &[("senders", "4"), ("count", "500")]),
+            entry("fan-in", &[("senders", "4"), ("count", "50000")]),
             Entry {
                 repeat: Some(3),
                 ..entry("hackbench", &[("groups", "1"), ("loops", "20")])

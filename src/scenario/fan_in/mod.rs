@@ -53,8 +53,11 @@ pub(crate) const SIZE: ParamSpec = ParamSpec {
 const COUNT: ParamSpec = ParamSpec {
     name: "count",
     kind: ParamKind::Count,
-    default: "2000",
-    about: "messages per sender per repetition (a repetition is senders x count messages)",
+    default: "50000",
+    about: "messages per sender per repetition (a repetition is senders x count messages); \
+            a repetition must outlast what the channels buffer (a TCP connection holds \
+            tens of thousands of small messages), or it times a drain of the backlog \
+            while the senders wait, a rate the runner fails as beyond the machine",
     in_name: false,
 };
 
