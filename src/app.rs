@@ -99,7 +99,7 @@ fn run_once(
     plan.fastest_canary = calibrate_canary(&mut environment, store.as_deref_mut());
     let bar = Bar::new(args.quiet);
     let mut results = match prints_tables(args) {
-        true => runner::run(plan, &LiveTables::stdout(&bar))?,
+        true => runner::run(plan, &LiveTables::stdout(&bar, args.verbose))?,
         false => runner::run(plan, &bar)?,
     };
     runner::annotate_limits(&mut results);
@@ -118,7 +118,7 @@ fn run_once(
         suite: Some(plan.targets.clone()),
         environment,
         verdicts: crate::claims::verdicts(&results),
-        claims: crate::claims::evaluate(&results),
+        claims: crate::claims::evaluate(&results, Some(&plan.targets)),
         results,
     };
     // The table and files first: a store failing now loses nothing shown.
@@ -221,7 +221,7 @@ fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
         report::write_to(path, &CsvReporter, run)?;
     }
     if prints_tables(args) {
-        print_table(run, false)?;
+        print_table(run, false, args.verbose)?;
     }
     Ok(())
 }
@@ -235,10 +235,16 @@ fn prints_tables(args: &RunArgs) -> bool {
 }
 
 /// The run as the terminal table; without `scenarios` only its claims and
-/// summary line (`run` printed each scenario's table as it finished).
-fn print_table(run: &Run, scenarios: bool) -> anyhow::Result<()> {
+/// summary line (`run` printed each scenario's table as it finished);
+/// `verbose`: every column and note (else the compact view).
+fn print_table(run: &Run, scenarios: bool, verbose: bool) -> anyhow::Result<()> {
     let color = std::io::stdout().is_terminal();
-    report::write_to(Path::new("-"), &TableReporter { color, scenarios }, run)
+    let reporter = TableReporter {
+        color,
+        scenarios,
+        verbose,
+    };
+    report::write_to(Path::new("-"), &reporter, run)
 }
 
 fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
@@ -266,7 +272,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let run = store.load(&args.run)?;
     match &args.json {
         Some(path) => report::write_to(path, &JsonReporter, &run)?,
-        None => print_table(&run, true)?,
+        None => print_table(&run, true, true)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -348,7 +354,7 @@ fn stored_claims(
 ) -> anyhow::Result<(String, String, Vec<crate::model::ClaimVerdict>)> {
     let run = store.load(selector)?;
     let claims = match run.claims.is_empty() {
-        true => crate::claims::evaluate(&run.results),
+        true => crate::claims::evaluate(&run.results, run.suite.as_deref()),
         false => run.claims,
     };
     Ok((run.run_id, run.environment.kernel, claims))

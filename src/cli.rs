@@ -137,6 +137,11 @@ pub(crate) struct RunArgs {
     /// No progress bar and no table (errors and --json/--csv output only)
     #[arg(long, short)]
     pub(crate) quiet: bool,
+    /// Every column and note per case, and each claim's evidence in full
+    /// (by default: one row per case with placements side by side, one
+    /// line of noise per scenario, one line per claim)
+    #[arg(long, short)]
+    pub(crate) verbose: bool,
     /// Sample the CPU while each case runs and attach its top kernel and
     /// user functions to the result (perf_event_open; needs root or
     /// perf_event_paranoid <= 1)

@@ -101,6 +101,18 @@ fn counted(n: i64, singular: &str, plural: &str) -> String {
     format!("{n} {}", if n == 1 { singular } else { plural })
 }
 
+/// A count as a person types it on the command line: `640`, `100k`,
+/// `10M` (iolab's parameters take these suffixes); a fraction as it is.
+pub(crate) fn typed_count(value: f64) -> String {
+    let whole = value.fract() == 0.0 && value.abs() < 1e18;
+    match value.abs() as u64 {
+        _ if !whole => format!("{value}"),
+        n if n >= 1_000_000 && n % 1_000_000 == 0 => format!("{}M", value / 1e6),
+        n if n >= 1_000 && n % 1_000 == 0 => format!("{}k", value / 1e3),
+        _ => format!("{}", value as i64),
+    }
+}
+
 /// How widely a metric's repetitions spread: half their min-max range in
 /// percent of the median (not a `±`, which is an interval); `None` without min/max or with a zero median.
 pub(crate) fn spread_pct(metric: &Metric) -> Option<f64> {

@@ -154,3 +154,13 @@ fn a_range_reads_in_its_value_s_scale() {
     assert_eq!(human_range(2.3e9, 2.2e9, 2.4e9, "bytes/s"), "2.20-2.40");
     assert_eq!(human_range(1.9, 1.8, 2.0, "csw/msg"), "1.80-2.00");
 }
+
+#[test]
+fn counts_read_as_typed() {
+    let count = typed_count;
+    assert_eq!(count(640.0), "640");
+    assert_eq!(count(1e7), "10M");
+    assert_eq!(count(100_000.0), "100k");
+    assert_eq!(count(10_001.0), "10001");
+    assert_eq!(count(0.5), "0.5");
+}

@@ -19,15 +19,22 @@ pub(crate) struct LiveTables<'a> {
 
 impl<'a> LiveTables<'a> {
     /// Tables to stdout, coloured when stdout is a terminal.
-    pub(crate) fn stdout(bar: &'a Bar) -> LiveTables<'a> {
+    /// `verbose`: every column and note (else the compact view).
+    pub(crate) fn stdout(bar: &'a Bar, verbose: bool) -> LiveTables<'a> {
         let color = std::io::stdout().is_terminal();
-        LiveTables::to(bar, Box::new(anstream::stdout()), color)
+        LiveTables::to(bar, Box::new(anstream::stdout()), color, verbose)
     }
 
-    pub(crate) fn to(bar: &'a Bar, out: Box<dyn Write>, color: bool) -> LiveTables<'a> {
+    pub(crate) fn to(
+        bar: &'a Bar,
+        out: Box<dyn Write>,
+        color: bool,
+        verbose: bool,
+    ) -> LiveTables<'a> {
         let reporter = TableReporter {
             color,
             scenarios: true,
+            verbose,
         };
         LiveTables {
             bar,
@@ -105,7 +112,7 @@ mod tests {
     fn a_finished_scenario_prints_its_table_only() {
         let sink = Shared::default();
         let bar = Bar::new(true);
-        let tables = LiveTables::to(&bar, Box::new(sink.clone()), false);
+        let tables = LiveTables::to(&bar, Box::new(sink.clone()), false, true);
         let run = crate::report::fixtures::run();
         tables.scenario_finished("pingpong", &run.results);
         let first = String::from_utf8(sink.0.borrow().clone()).unwrap();

@@ -31,6 +31,7 @@ pub mod relative;
 pub(crate) mod render;
 pub(crate) mod rule;
 pub mod rules;
+mod scope;
 mod similar;
 mod stall;
 mod sweep;
@@ -111,12 +112,29 @@ pub(crate) fn required_precision(case: &CaseResult) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
-/// The classic claims answered over `results`, for the scenarios that
-/// took part.
-pub(crate) fn evaluate(results: &[CaseResult]) -> Vec<ClaimVerdict> {
+/// The classic claims answered over `results`: those whose cases the run
+/// of `targets` (its suites and scenarios) ran as they specify (`scope`).
+pub(crate) fn evaluate(results: &[CaseResult], targets: Option<&str>) -> Vec<ClaimVerdict> {
+    let stand_ins = scope::stands_in(targets);
     rule::conclude(results)
         .iter()
+        .filter(|c| {
+            c.claim
+                .is_none_or(|claim| scope::left_out(&claim.rule, results, stand_ins).is_none())
+        })
         .filter_map(rule::Conclusion::claim_verdict)
+        .collect()
+}
+
+/// The claims a run of `targets` left out, each with why.
+pub(crate) fn left_out(
+    results: &[CaseResult],
+    targets: Option<&str>,
+) -> Vec<(&'static str, String)> {
+    let stand_ins = scope::stands_in(targets);
+    CLAIMS
+        .iter()
+        .filter_map(|c| Some((c.id, scope::left_out(&c.rule, results, stand_ins)?)))
         .collect()
 }
 

@@ -70,7 +70,7 @@ impl Select {
             .map(|(k, v)| format!("{k}={v}"))
             .collect();
         if let Some((key, target)) = self.nearest {
-            parts.push(format!("{key} nearest {target}"));
+            parts.push(format!("{key} near {}", crate::format::typed_count(target)));
         }
         format!("{} {}", self.scenario, parts.join(" "))
     }

@@ -7,8 +7,11 @@
 //! (E1..E6), each seed's myths that turned out false first (`by_seed`).
 
 use super::margin;
-use crate::model::{ClaimStatus, ClaimVerdict};
+use crate::model::{ClaimStatus, ClaimVerdict, Run};
 use std::io::Write;
+
+/// The widest a compact claim line gets.
+const COMPACT_WIDTH: usize = 100;
 
 /// The claims grouped by seed in the seeds' order, and within a seed the
 /// *myth?* claims that do not hold first; otherwise in the order given.
@@ -60,6 +63,65 @@ pub(crate) fn write(
         }
     }
     Ok(())
+}
+
+/// The section in one line per claim: its verdict and the first clause of
+/// its figure, cut at 100 columns (`--verbose` and `iolab claims` give
+/// the rest).
+pub(crate) fn write_compact(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Result<()> {
+    if claims.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "== Claims ==")?;
+    for c in by_seed(claims) {
+        let figure = c.figure.split("; ").next().unwrap_or_default();
+        let line = format!("{:<26} {:<13} {figure}", c.id, c.verdict_text());
+        writeln!(out, "{}", cut(&line, COMPACT_WIDTH))?;
+    }
+    Ok(())
+}
+
+/// `text` within `width` characters, an ellipsis marking a cut.
+fn cut(text: &str, width: usize) -> String {
+    match text.char_indices().nth(width - 1) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text.to_string(),
+    }
+}
+
+/// One line: how many claims the run judged and how they came out, and
+/// how many of its scenarios' claims it left out because it did not run
+/// their cases as they specify; None when no claim bears on the run.
+pub(crate) fn tally(run: &Run) -> Option<String> {
+    let left = left_out(run);
+    if run.claims.is_empty() && left.is_empty() {
+        return None;
+    }
+    let count = |s: ClaimStatus| run.claims.iter().filter(|c| c.verdict == s).count();
+    let mut line = format!(
+        "claims: {} judged ({} hold, {} do not hold, {} inconclusive)",
+        run.claims.len(),
+        count(ClaimStatus::Holds),
+        count(ClaimStatus::DoesNotHold),
+        count(ClaimStatus::Inconclusive)
+    );
+    if !left.is_empty() {
+        line.push_str(&format!(
+            "; {} left out, cases not run as specified (`iolab run seeds`)",
+            left.len()
+        ));
+    }
+    Some(line)
+}
+
+/// The claims of the run's scenarios that it did not judge, with why.
+pub(crate) fn left_out(run: &Run) -> Vec<(&'static str, String)> {
+    let ran = |scenario: &str| run.results.iter().any(|r| r.scenario == scenario);
+    super::left_out(&run.results, run.suite.as_deref())
+        .into_iter()
+        .filter(|(id, _)| !run.claims.iter().any(|c| c.id == *id))
+        .filter(|(id, _)| super::CLAIMS.iter().any(|c| c.id == *id && ran(c.scenario)))
+        .collect()
 }
 
 /// "margin 3.2; ±1.0% (noatime) and ±0.8% (default) after 3 repetitions".

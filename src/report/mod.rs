@@ -3,6 +3,7 @@
 //! commands never care which one the user asked for.
 
 mod charts;
+mod compact;
 mod comparison;
 mod csv;
 mod explain_text;

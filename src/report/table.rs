@@ -16,6 +16,9 @@ use std::io::Write;
 pub(crate) struct TableReporter {
     pub(crate) color: bool,
     pub(crate) scenarios: bool,
+    /// Every column and every note under each table (`--verbose`, `show`);
+    /// else the compact view (`compact.rs`).
+    pub(crate) verbose: bool,
 }
 
 /// The widest the table should get: past it headers and `vs limit` wrap at
@@ -23,7 +26,7 @@ pub(crate) struct TableReporter {
 const MAX_WIDTH: u16 = 120;
 
 /// Borderless except for a rule under the header.
-const PRESET: &str = "     ─             ";
+pub(super) const PRESET: &str = "     ─             ";
 
 /// Column names; `NUMERIC` marks the right-aligned ones.
 pub(super) const COLUMNS: [&str; 12] = [
@@ -68,9 +71,24 @@ impl Reporter for TableReporter {
                 self.write_scenario(out, scenario, &results, &texts)?;
             }
         }
-        crate::claims::render::write(out, &run.claims, &run.environment.kernel)?;
+        match self.verbose {
+            true => crate::claims::render::write(out, &run.claims, &run.environment.kernel)?,
+            false => crate::claims::render::write_compact(out, &run.claims)?,
+        }
         if !run.claims.is_empty() {
             writeln!(out)?;
+        }
+        let all: Vec<&CaseResult> = run.results.iter().collect();
+        if let Some(legend) = super::trust::legend(&all).filter(|_| !self.verbose) {
+            writeln!(out, "{legend}")?;
+        }
+        if self.verbose {
+            for (id, why) in crate::claims::render::left_out(run) {
+                writeln!(out, "{id:<26} left out: {why}")?;
+            }
+        }
+        if let Some(tally) = crate::claims::render::tally(run) {
+            writeln!(out, "{tally}")?;
         }
         writeln!(out, "{}", summary(&run.results))?;
         Ok(())
@@ -106,8 +124,12 @@ impl TableReporter {
         let limit = shared(results, |r| {
             r.limit_ratio.as_ref().map(|l| l.limit.as_str())
         });
-        let rows = named_texts(results, limit.is_none());
         let heading = self.paint(Style::new().bold(), &format!("== {scenario} =="));
+        if !self.verbose {
+            let heading = format!("{heading}{}", folded(lat, None));
+            return super::compact::write_group(out, &heading, results, self.color);
+        }
+        let rows = named_texts(results, limit.is_none());
         writeln!(out, "{heading}{}", folded(lat, limit))?;
         let columns = visible_columns(&rows, lat.is_some());
         writeln!(out, "{}", self.table(results, &rows, &columns).trim_fmt())?;
@@ -339,7 +361,7 @@ fn shape_column(table: &mut Table, index: usize, c: usize, rows: &[Texts], right
     column.set_constraint(ColumnConstraint::LowerBoundary(Width::Fixed(width)));
 }
 
-fn status_style(status: Status) -> Style {
+pub(super) fn status_style(status: Status) -> Style {
     let color = match status {
         Status::Ok => return Style::new(),
         Status::Failed => AnsiColor::Red,

@@ -7,6 +7,7 @@ fn render(run: &Run, color: bool) -> String {
     TableReporter {
         color,
         scenarios: true,
+        verbose: true,
     }
     .write(run, &mut buf)
     .unwrap();

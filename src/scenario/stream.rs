@@ -341,14 +341,16 @@ pub(super) fn receiver(
 /// counter coalesces what it carries, so a sender left to run ahead could
 /// finish several repetitions before the receiver reads once, and the
 /// receiver would close them all at one instant (the futex stream read
-/// 1.5 TB/s that way): at the end of warm-up and of each repetition the
-/// sender waits for the receiver to hand the boundary back.
+/// 1.5 TB/s that way): the sender starts once the receiver's clock runs,
+/// and at the end of warm-up and of each repetition waits for the
+/// receiver to hand the boundary back.
 fn count_sender(
     mut ep: BoxEndpoint,
     sched: Schedule,
     fault: Option<Fault>,
 ) -> anyhow::Result<SideOut> {
     let mut out = SideOut::default();
+    await_boundary(&mut ep)?;
     let mut reps = Reps::start(&sched, &mut out);
     let corrupt_at = sched.fault_at(fault);
     for seq in 0..sched.total() {
@@ -403,6 +405,9 @@ fn count_receiver(mut ep: BoxEndpoint, sched: Schedule) -> anyhow::Result<SideOu
     if sched.warmup == 0 {
         meter.reset();
     }
+    // The sender's start: on one CPU it could otherwise send everything
+    // before this side's clock starts.
+    ep.send(&1u64.to_le_bytes())?;
     while sum < sched.total() {
         ep.recv(&mut value)?;
         let before = sum;

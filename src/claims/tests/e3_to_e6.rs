@@ -141,12 +141,43 @@ fn events_beat_poll_at_the_nearest_point() {
     assert_eq!(answer("E6-events-beat-poll", &same).verdict, DoesNotHold);
 }
 
+/// A claim is judged only where the run ran every case it reads, at its
+/// target point (a seeds suite's points stand in for the targets).
 #[test]
-fn only_claims_whose_scenario_ran_are_answered() {
-    assert!(evaluate(&[]).is_empty());
-    let got = evaluate(&[atime("default", &[1.0])]);
-    let ids: Vec<&str> = got.iter().map(|c| c.id.as_str()).collect();
-    assert_eq!(ids, ["E1-noatime-faster"]);
+fn only_claims_whose_cases_ran_as_they_specify_are_answered() {
+    assert!(evaluate(&[], None).is_empty());
+    let half = [atime("default", &[1.0])];
+    assert!(evaluate(&half, Some("seeds")).is_empty());
+    let left = crate::claims::left_out(&half, Some("seeds"));
+    let why = &left
+        .iter()
+        .find(|(id, _)| *id == "E1-noatime-faster")
+        .unwrap()
+        .1;
+    assert!(
+        why.starts_with("no case pipe-atime variant=noatime pipe=anon"),
+        "{why}"
+    );
+    let both = [atime("default", &[1.0]), atime("noatime", &[1.0])];
+    let ids = |got: Vec<crate::model::ClaimVerdict>| -> Vec<String> {
+        got.into_iter().map(|c| c.id).collect()
+    };
+    assert_eq!(ids(evaluate(&both, None)), ["E1-noatime-faster"]);
+    let mut small = both.clone();
+    for r in &mut small {
+        r.params.insert("count".into(), json!(50_000));
+    }
+    assert!(evaluate(&small, Some("quick")).is_empty());
+    assert_eq!(ids(evaluate(&small, Some("seeds"))), ["E1-noatime-faster"]);
+    let why = crate::claims::left_out(&small, Some("quick"))
+        .into_iter()
+        .find(|(id, _)| *id == "E1-noatime-faster")
+        .unwrap()
+        .1;
+    assert_eq!(
+        why,
+        "it reads noatime at count=10M, which this run did not measure"
+    );
     let mut seen = std::collections::BTreeSet::new();
     assert!(
         CLAIMS.iter().all(|c| seen.insert(c.id)),
@@ -200,7 +231,7 @@ fn findings_and_claims_are_conclusions_of_one_system() {
     let verdicts = crate::claims::verdicts(&results);
     assert_eq!(verdicts.len(), first_claim);
     assert_eq!(verdicts[0].text, all[0].sentence);
-    let claims = evaluate(&results);
+    let claims = evaluate(&results, Some("seeds"));
     assert_eq!(claims.len(), all.len() - first_claim);
     assert_eq!(claims[0].figure, claim.evidence);
 }
