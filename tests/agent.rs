@@ -36,6 +36,25 @@ fn assert_crossed(run: &serde_json::Value, cases: usize, roles: [&str; 2]) {
     assert!(peer["cpus"].as_u64().unwrap() >= 1);
 }
 
+/// Every finding and claim says the far side ran on the peer: mechanisms
+/// as `tcp@peer`, never a loopback link, and no claim whose cases did not
+/// run (a stream over a peer runs no FIFO on this host).
+fn assert_says_peer(run: &serde_json::Value) {
+    let verdicts = run["verdicts"].as_array().unwrap();
+    for v in verdicts {
+        let text = v["text"].as_str().unwrap();
+        assert!(!text.contains("loopback"), "{text}");
+    }
+    for c in run["claims"].as_array().into_iter().flatten() {
+        let figure = c["figure"].as_str().unwrap();
+        assert!(!figure.contains("loopback"), "{c}");
+        assert!(
+            !figure.starts_with("no result"),
+            "a claim whose cases did not run: {c}"
+        );
+    }
+}
+
 #[test]
 fn pingpong_and_stream_over_tcp_and_udp_cross_the_agent_verified() {
     let sb = Sandbox::new();
@@ -61,6 +80,19 @@ fn pingpong_and_stream_over_tcp_and_udp_cross_the_agent_verified() {
             .collect::<Vec<_>>(),
     );
     assert_crossed(&st, 2, ["sender", "receiver"]);
+    assert_says_peer(&st);
+    let verdicts = st["verdicts"].as_array().unwrap();
+    assert!(
+        verdicts
+            .iter()
+            .any(|v| v["text"].as_str().unwrap().contains("tcp@peer")),
+        "{verdicts:?}"
+    );
+    assert!(
+        st["claims"].as_array().is_none_or(Vec::is_empty),
+        "{}",
+        st["claims"]
+    );
     // 1 MiB of 4 KiB messages is below the 1024-message floor: a tenth of
     // that warms up, then two repetitions, all counted by the receiver.
     assert_eq!(st["results"][0]["verified"]["messages"], 102 + 2 * 1024);
@@ -90,7 +122,17 @@ fn file_transfer_copiers_cross_a_rate_limited_link_to_the_agent() {
         ],
     );
     assert_crossed(&run, 3, ["sender", "receiver"]);
+    assert_says_peer(&run);
+    let verdicts = run["verdicts"].as_array().unwrap();
+    assert!(
+        verdicts.iter().any(|v| v["text"]
+            .as_str()
+            .unwrap()
+            .contains("(peer, plain, warm, discard)")),
+        "{verdicts:?}"
+    );
     for r in results(&run) {
+        assert_eq!(r["params"]["link"], "peer");
         assert_eq!(r["verified"]["bytes"], 2 * 512 * 1024);
         let case = r["case"].as_str().unwrap();
         assert!(case.ends_with("/discard/@peer"), "{case}");

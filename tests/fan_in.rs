@@ -269,7 +269,10 @@ fn the_poller_applies_only_where_each_sender_has_its_own_channel() {
             "unix-stream/unpinned/processes/senders=3/64B/epoll-et",
         ]
     );
-    assert!(results(&out).iter().all(|r| r["status"] == "ok"));
+    for r in results(&out) {
+        let mech = r["params"]["mech"].as_str().unwrap();
+        assert!(r["status"] == "ok" || drained_a_backlog(r, mech), "{r}");
+    }
     assert!(results(&out)[0]["params"].get("poller").is_none());
 }
 

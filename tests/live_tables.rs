@@ -52,10 +52,7 @@ fn tables_come_in_scenario_order_and_the_summary_last() {
     let limits = position(&text, "== limits ==\n");
     let syscall = position(&text, "\n syscall ");
     // Measured after limits, pingpong's table already holds it to syscall_ns.
-    let pingpong = position(
-        &text,
-        "\n== pingpong == (round-trip latency, vs limit syscall_ns)\n",
-    );
+    let pingpong = position(&text, "\n== pingpong == (round-trip latency)\n");
     let row = position(&text, "\n pipe/same-cpu/processes/1 B ");
     let summary = position(&text, "\n2 results: 2 ok, 0 failed, 0 unsupported\n");
     assert!(limits < syscall && syscall < pingpong, "{text}");

@@ -67,9 +67,22 @@ fn both_variants_and_pipe_types_run_verified_with_a_profile() {
             );
         }
     }
-    let verdicts = run["verdicts"].as_array().unwrap();
-    assert!(verdicts.iter().any(|v| v["text"]
-        .as_str()
+    let verdicts: Vec<&str> = run["verdicts"]
+        .as_array()
         .unwrap()
-        .starts_with("anon: default/noatime")));
+        .iter()
+        .map(|v| v["text"].as_str().unwrap())
+        .collect();
+    for pipe in ["anon", "fifo"] {
+        let kernel_line = format!("{pipe}: O_NOATIME ");
+        assert!(
+            verdicts.iter().any(|v| v.starts_with(&kernel_line)),
+            "{verdicts:?}"
+        );
+    }
+    // Which variant is faster is E1-noatime-faster's rule's to say.
+    let judged = verdicts
+        .iter()
+        .filter(|v| v.contains("(as E1-noatime-faster judges it): "));
+    assert_eq!(judged.count(), 1, "{verdicts:?}");
 }

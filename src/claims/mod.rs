@@ -29,6 +29,7 @@ mod probed;
 mod probed_new;
 pub mod relative;
 pub(crate) mod render;
+mod restated;
 pub(crate) mod rule;
 pub mod rules;
 mod scope;

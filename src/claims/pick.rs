@@ -366,7 +366,15 @@ fn widest_ratio(a: Estimate, b: Estimate) -> Estimate {
 /// A number with three significant digits or so.
 pub(crate) fn num(x: f64) -> String {
     let a = x.abs();
-    if a >= 100.0 || a == 0.0 {
+    if x.fract() == 0.0 && a < 1e15 {
+        return format!("{x:.0}");
+    }
+    if a < 1.0 {
+        // Three significant digits: a threshold of 1 in 10,000 is 0.000100.
+        let decimals = (2 - a.log10().floor() as i32).clamp(3, 12) as usize;
+        return format!("{x:.decimals$}");
+    }
+    if a >= 100.0 {
         format!("{x:.0}")
     } else if a >= 10.0 {
         format!("{x:.1}")

@@ -68,11 +68,19 @@ pub(crate) fn write(
 /// The section in one line per claim: its verdict and the first clause of
 /// its figure, cut at 100 columns (`--verbose` and `iolab claims` give
 /// the rest).
-pub(crate) fn write_compact(out: &mut dyn Write, claims: &[ClaimVerdict]) -> std::io::Result<()> {
+/// The heading names the run's kernel, which some verdicts change with.
+pub(crate) fn write_compact(
+    out: &mut dyn Write,
+    claims: &[ClaimVerdict],
+    kernel: &str,
+) -> std::io::Result<()> {
     if claims.is_empty() {
         return Ok(());
     }
-    writeln!(out, "== Claims ==")?;
+    match kernel.is_empty() {
+        true => writeln!(out, "== Claims ==")?,
+        false => writeln!(out, "== Claims == (measured on kernel {kernel})")?,
+    }
     for c in by_seed(claims) {
         let figure = c.figure.split("; ").next().unwrap_or_default();
         let line = format!("{:<26} {:<13} {figure}", c.id, c.verdict_text());

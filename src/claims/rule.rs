@@ -91,13 +91,17 @@ impl Rule for Stated {
     }
 }
 
-/// Every rule: each scenario's findings, then the classic claims.
+/// Every rule: each scenario's findings, those judged by a claim's rule,
+/// then the classic claims.
 fn rules() -> Vec<Box<dyn Rule>> {
     let findings = scenario::ALL
         .iter()
         .map(|s| Box::new(Findings(*s)) as Box<dyn Rule>);
+    let restated = super::list::RESTATED
+        .iter()
+        .map(|r| Box::new(r) as Box<dyn Rule>);
     let claims = CLAIMS.iter().map(|c| Box::new(Stated(c)) as Box<dyn Rule>);
-    findings.chain(claims).collect()
+    findings.chain(restated).chain(claims).collect()
 }
 
 /// What every rule concludes over `results`, for the scenarios that took

@@ -1,11 +1,14 @@
 //! Which claims a run judges: only those whose cases it ran as the claim
 //! specifies. A claim reads cases by their parameters (`Select`), and some
-//! name a target point of a sweep (`idle` near 640, `count` near 10M); a
-//! run of a suite built for the claims (`seeds`, `seeds --quick`, whose
-//! points are the targets' scaled-down stand-ins) answers it at its
-//! nearest point, any other run only at the target itself. A claim left
-//! out says why, and the run counts those in one line instead of printing
-//! 30 inconclusive verdicts that only say "not run".
+//! name a target point of a sweep (`idle` near 640, `count` near 10M). A
+//! run of a scenario the user named, or of a suite built for the claims
+//! (`seeds`, `seeds --quick`, whose points are the targets' scaled-down
+//! stand-ins), answers such a claim at its nearest point, and the figure
+//! says which point that was; a suite that measures mechanisms (`quick`,
+//! `full`) answers it only at the target itself, so that the quick suite
+//! does not judge E5-select-equals-poll at idle=100 when the claim is about
+//! idle=640. A claim left out says why, and the run counts those in one
+//! line instead of printing inconclusive verdicts that only say "not run".
 
 use super::pick::{param_f64, Select};
 use super::rules::Rule;
@@ -81,11 +84,11 @@ fn case_unmet(select: &Select, results: &[CaseResult], stand_ins: bool) -> Optio
     })
 }
 
-/// Whether the run of `targets` (the suites and scenarios it named) ran a
-/// suite built for the claims, whose points stand in for their targets.
+/// Whether the run of `targets` (the suites and scenarios it named) may
+/// answer a claim at the point nearest its target: unless it named a suite
+/// not built for the claims. A run stored without its targets may.
 pub(crate) fn stands_in(targets: Option<&str>) -> bool {
-    targets.is_some_and(|t| {
-        t.split_whitespace()
-            .any(|name| crate::scenario::suite::find(name).is_some_and(|s| s.claims_precision))
-    })
+    let mechanism_suite =
+        |name: &str| crate::scenario::suite::find(name).is_some_and(|s| !s.claims_precision);
+    !targets.is_some_and(|t| t.split_whitespace().any(mechanism_suite))
 }

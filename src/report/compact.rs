@@ -191,7 +191,7 @@ pub(super) fn write_group(
         false => {}
     }
     for line in notes(results) {
-        writeln!(out, "  {line}")?;
+        writeln!(out, "{line}")?;
     }
     Ok(())
 }
@@ -248,22 +248,29 @@ fn paint(text: String, status: Status, color: bool) -> String {
     }
 }
 
-/// Failures and flags case by case, the unsupported cases per reason and
-/// the noise in one line.
+/// Failures, flags and an asked precision not reached case by case, the
+/// unsupported cases per reason, the noise in one line, and what
+/// `--explain` and `--profile` found when they were asked for.
 fn notes(results: &[&CaseResult]) -> Vec<String> {
     let names = printed_names(results);
     let mut lines = Vec::new();
     for (r, name) in results.iter().zip(&names) {
         if r.status == Status::Failed {
             let reason = r.reason.as_deref().unwrap_or("no reason recorded");
-            lines.push(format!("{name} failed: {reason}"));
+            lines.push(format!("  {name} failed: {reason}"));
         }
-        for flag in r.flags.iter().filter(|_| r.status == Status::Ok) {
-            lines.push(format!("{name} {}: {}", flag.name, flag.reason));
+        if r.status != Status::Ok {
+            continue;
         }
+        for flag in &r.flags {
+            lines.push(format!("  {name} {}: {}", flag.name, flag.reason));
+        }
+        lines.extend(super::trust::not_reached(r).map(|l| format!("  {name} {l}")));
     }
-    lines.extend(unsupported(results));
-    lines.extend(noise(results));
+    lines.extend(unsupported(results).into_iter().map(|l| format!("  {l}")));
+    lines.extend(noise(results).map(|l| format!("  {l}")));
+    lines.extend(results.iter().filter_map(|r| super::explain_text::line(r)));
+    lines.extend(results.iter().flat_map(|r| super::profile_text::lines(r)));
     lines
 }
 
@@ -291,7 +298,7 @@ fn unsupported(results: &[&CaseResult]) -> Vec<String> {
         .collect()
 }
 
-/// `noise: 40 of 88 noisy, 30 disturbed; most often other load (25), ...`.
+/// `noise: 40 of 88 noisy, 30 disturbed (host wake-ups slower 60, other load 25); --verbose`.
 fn noise(results: &[&CaseResult]) -> Option<String> {
     let ok: Vec<&CaseResult> = results
         .iter()
@@ -317,21 +324,22 @@ fn noise(results: &[&CaseResult]) -> Option<String> {
     causes.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let most: Vec<String> = causes
         .iter()
-        .take(1)
-        .map(|(kind, n)| format!("{kind} ({n})"))
+        .take(3)
+        .map(|(kind, n)| format!("{kind} {n}"))
         .collect();
     Some(format!(
-        "noise: {noisy} of {} noisy, {disturbed} disturbed (most often: {}); --verbose",
+        "noise: {noisy} of {} noisy, {disturbed} disturbed ({}); --verbose",
         ok.len(),
         most.join(", ")
     ))
 }
 
-/// A cause without its figures: `host wake-ups slower than its fastest`.
+/// A cause without its figures: `host wake-ups slower`.
 fn cause_kind(cause: &str) -> String {
     cause
         .split_whitespace()
         .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
         .collect::<Vec<_>>()
         .join(" ")
+        .replace(" than its fastest", "")
 }

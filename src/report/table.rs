@@ -73,7 +73,9 @@ impl Reporter for TableReporter {
         }
         match self.verbose {
             true => crate::claims::render::write(out, &run.claims, &run.environment.kernel)?,
-            false => crate::claims::render::write_compact(out, &run.claims)?,
+            false => {
+                crate::claims::render::write_compact(out, &run.claims, &run.environment.kernel)?
+            }
         }
         if !run.claims.is_empty() {
             writeln!(out)?;
@@ -84,7 +86,7 @@ impl Reporter for TableReporter {
         }
         if self.verbose {
             for (id, why) in crate::claims::render::left_out(run) {
-                writeln!(out, "{id:<26} left out: {why}")?;
+                writeln!(out, "left out: {id}: {why}")?;
             }
         }
         if let Some(tally) = crate::claims::render::tally(run) {

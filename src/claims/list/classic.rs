@@ -6,6 +6,7 @@ use super::{near, sel};
 use crate::claims::kernel::Evidence;
 use crate::claims::pick::{Quantity, Select};
 use crate::claims::relative::Reference;
+use crate::claims::restated::Restated;
 use crate::claims::rules::Rule;
 use crate::claims::Claim;
 use crate::scenario::{contention, event_bench, file_transfer, limits, pipe_atime};
@@ -91,6 +92,66 @@ pub(super) const E5200_WAKE: Reference = Reference {
     original: 30.0,
 };
 
+/// E1's rule: `noatime` is measurably faster than `default`. The
+/// pipe-atime finding of each kind of pipe is judged by it too
+/// (`restated.rs`), so the finding and the claim never disagree.
+const fn noatime_faster(noatime: Select, default: Select) -> Rule {
+    Rule::Faster {
+        q: Quantity::Metric(&pipe_atime::NS_PER_MSG),
+        fast: noatime,
+        slow: default,
+        factor: 1.0,
+        fails_below: 1.0,
+    }
+}
+
+/// The same variants over a FIFO, for the finding only.
+const NOATIME_FIFO: Select = near(
+    sel(
+        "noatime",
+        "pipe-atime",
+        &[("variant", "noatime"), ("pipe", "fifo")],
+    ),
+    "count",
+    1e7,
+);
+
+const DEFAULT_ATIME_FIFO: Select = near(
+    sel(
+        "default",
+        "pipe-atime",
+        &[("variant", "default"), ("pipe", "fifo")],
+    ),
+    "count",
+    1e7,
+);
+
+/// The findings that restate a claim's comparison (`restated.rs`).
+pub(crate) static RESTATED: &[Restated] = &[
+    Restated {
+        scenario: "pipe-atime",
+        subject: "anon",
+        rule: noatime_faster(NOATIME, DEFAULT_ATIME),
+        says: [
+            "noatime is measurably faster",
+            "noatime is not faster",
+            "no measurable difference",
+        ],
+        claim: Some("E1-noatime-faster"),
+    },
+    Restated {
+        scenario: "pipe-atime",
+        subject: "fifo",
+        rule: noatime_faster(NOATIME_FIFO, DEFAULT_ATIME_FIFO),
+        says: [
+            "noatime is measurably faster",
+            "noatime is not faster",
+            "no measurable difference",
+        ],
+        claim: None,
+    },
+];
+
 pub(super) static CLASSIC: &[Claim] = &[
     Claim {
         id: "E1-noatime-faster",
@@ -98,13 +159,7 @@ pub(super) static CLASSIC: &[Claim] = &[
         sentence: "O_NOATIME on a pipe's read end makes one-byte pipe traffic measurably faster",
         original: "oprofile: touch_atime, current_fs_time, file_update_time near the top for 10M one-byte messages; with O_NOATIME touch_atime vanished",
         scenario: "pipe-atime",
-        rule: Rule::Faster {
-            q: Quantity::Metric(&pipe_atime::NS_PER_MSG),
-            fast: NOATIME,
-            slow: DEFAULT_ATIME,
-            factor: 1.0,
-            fails_below: 1.0,
-        },
+        rule: noatime_faster(NOATIME, DEFAULT_ATIME),
         resolve: 0.02,
         kernel: Evidence::Atime { default: DEFAULT_ATIME, noatime: NOATIME },
     },

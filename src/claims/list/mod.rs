@@ -8,6 +8,8 @@ mod compare;
 mod probe;
 mod probe_new;
 
+pub(crate) use classic::RESTATED;
+
 use super::pick::Select;
 use super::Claim;
 use std::sync::LazyLock;

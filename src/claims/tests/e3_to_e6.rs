@@ -141,8 +141,8 @@ fn events_beat_poll_at_the_nearest_point() {
     assert_eq!(answer("E6-events-beat-poll", &same).verdict, DoesNotHold);
 }
 
-/// A claim is judged only where the run ran every case it reads, at its
-/// target point (a seeds suite's points stand in for the targets).
+/// A claim is judged only where the run ran every case it reads; a suite
+/// that measures mechanisms (quick) only at the claim's target point.
 #[test]
 fn only_claims_whose_cases_ran_as_they_specify_are_answered() {
     assert!(evaluate(&[], None).is_empty());
@@ -169,6 +169,10 @@ fn only_claims_whose_cases_ran_as_they_specify_are_answered() {
     }
     assert!(evaluate(&small, Some("quick")).is_empty());
     assert_eq!(ids(evaluate(&small, Some("seeds"))), ["E1-noatime-faster"]);
+    assert_eq!(
+        ids(evaluate(&small, Some("pipe-atime"))),
+        ["E1-noatime-faster"]
+    );
     let why = crate::claims::left_out(&small, Some("quick"))
         .into_iter()
         .find(|(id, _)| *id == "E1-noatime-faster")

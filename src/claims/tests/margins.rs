@@ -106,13 +106,13 @@ fn a_machine_twice_as_slow_gets_the_same_machine_relative_verdict() {
     assert!(
         v.figure.contains("18.0 us (")
             && v.figure
-                .contains("here, 30.0 us then; 9.00 wake-up round trips here"),
+                .contains("here, 30.0 us then; 9 wake-up round trips here"),
         "{}",
         v.figure
     );
     assert!(
         v.figure
-            .contains(", 6.00 then (the claim: 2.00-20.0 wake-up round trips"),
+            .contains(", 6 then (the claim: 2-20 wake-up round trips"),
         "{}",
         v.figure
     );

@@ -10,6 +10,7 @@ mod margins;
 mod probe;
 mod probe_e4_e5;
 mod probe_new;
+mod restated;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;

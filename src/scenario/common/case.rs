@@ -148,6 +148,10 @@ impl CaseSpec {
         if let Some(peer) = &self.peer {
             map.insert("peer".into(), peer.addr.clone().into());
             map.insert("peer_cpu".into(), peer.cpu.into());
+            // Across hosts the link is the real one to the peer, not loopback.
+            if map.contains_key("link") {
+                map.insert("link".into(), "peer".into());
+            }
         }
         map
     }

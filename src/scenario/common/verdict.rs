@@ -35,9 +35,14 @@ pub(crate) fn mech(r: &CaseResult) -> String {
     let own = mechanism::find(&name)
         .map(|m| m.params())
         .unwrap_or_default();
+    // A far side ran on the peer: its name says so, as the case's does.
+    let here = match r.params.contains_key("peer") {
+        true => format!("{name}@peer"),
+        false => name.clone(),
+    };
     own.iter()
         .filter_map(|p| r.param_str(p.name).map(|v| format!(" {}={v}", p.name)))
-        .fold(name, |acc, part| acc + &part)
+        .fold(here, |acc, part| acc + &part)
 }
 
 /// Per placement and size: the best mechanism against pipe (or against the
@@ -151,6 +156,13 @@ fn compare_line(
     } else {
         " (within the repetition spread)"
     };
+    if times(ratio) == times(1.0) {
+        return format!(
+            "{} and {} are about the same ({scenario}, {key}, {what})",
+            mech(best),
+            mech(other)
+        );
+    }
     format!(
         "{} is {} faster than {} ({scenario}, {key}, {what}){spread}",
         mech(best),
