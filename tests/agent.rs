@@ -123,14 +123,6 @@ fn file_transfer_copiers_cross_a_rate_limited_link_to_the_agent() {
     );
     assert_crossed(&run, 3, ["sender", "receiver"]);
     assert_says_peer(&run);
-    let verdicts = run["verdicts"].as_array().unwrap();
-    assert!(
-        verdicts.iter().any(|v| v["text"]
-            .as_str()
-            .unwrap()
-            .contains("(peer, plain, warm, discard)")),
-        "{verdicts:?}"
-    );
     for r in results(&run) {
         assert_eq!(r["params"]["link"], "peer");
         assert_eq!(r["verified"]["bytes"], 2 * 512 * 1024);

@@ -135,4 +135,24 @@ mod tests {
         let sf = result("sendfile", None, &[1.0], &[0.1]);
         assert!(against_read_write(&[&sf]).is_empty());
     }
+
+    /// A transfer to an agent's host says so: its cases record the link as
+    /// `peer` (`CaseSpec::params_json`), never the loopback default.
+    #[test]
+    fn a_transfer_to_the_peer_is_not_labelled_loopback() {
+        let to_peer = |mut r: CaseResult| {
+            r.params.insert("link".into(), "peer".into());
+            r.params.insert("peer".into(), "10.0.0.2:7000".into());
+            r
+        };
+        let base = to_peer(result("read-write", Some(4096), &[1.0, 1.1], &[0.5, 0.5]));
+        let sf = to_peer(result("sendfile", None, &[1.02, 1.05], &[0.1, 0.1]));
+        let lines = against_read_write(&[&base, &sf]);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        assert!(
+            lines[0].starts_with("64 MiB (peer, plain, warm, discard) vs "),
+            "{lines:?}"
+        );
+        assert!(!lines[0].contains("loopback"), "{lines:?}");
+    }
 }
