@@ -82,7 +82,7 @@ impl Select {
             .nearest
             .and_then(|(key, _)| r.param_str(key).map(|v| (key, v)))
         {
-            Some((key, v)) => format!("{} at {key}={v}", self.label),
+            Some((key, v)) => format!("{} at {key}={}", self.label, sized(key, &v)),
             None => self.label.to_string(),
         }
     }
@@ -133,6 +133,15 @@ impl Select {
 fn not_ok(r: &CaseResult) -> String {
     let why = r.reason.as_deref().unwrap_or("no reason recorded");
     format!("{} {} {}: {why}", r.scenario, r.case, r.status.as_str())
+}
+
+/// A byte count as a size (`file-size=32 MiB`), any other value as it is.
+fn sized(key: &str, value: &str) -> String {
+    let bytes = key == "size" || key.ends_with("-size") || key == "buf";
+    match (bytes, value.parse::<u64>()) {
+        (true, Ok(n)) => crate::format::size(n),
+        _ => value.to_string(),
+    }
 }
 
 /// How many repetitions a result was measured with (1 when unknown).

@@ -95,6 +95,15 @@ impl Reference {
     }
 }
 
+/// The original's band in its own unit, each end in the unit that fits
+/// it: `500 us-2.00 ms`, not `500000-2000000 ns`.
+fn human_range(lo: f64, hi: f64, unit: &str) -> String {
+    match hi.is_finite() {
+        true => format!("{}-{}", human(lo, unit), human(hi, unit)),
+        false => format!("at least {}", human(lo, unit)),
+    }
+}
+
 pub(crate) fn decide(
     results: &[CaseResult],
     q: Quantity,
@@ -112,7 +121,7 @@ pub(crate) fn decide(
     let unit = unit(&q);
     let figure = format!(
         "{name} {} here, {} then; {} {}s here ({} each), {} then \
-         (the claim: {} {}s, the original's {} {unit} over its {})",
+         (the claim: {} {}s, the original's {} over its {})",
         v.text(),
         human(reference.original, unit),
         num(e.value),
@@ -121,7 +130,7 @@ pub(crate) fn decide(
         num(then),
         range_text(lo, hi),
         reference.name,
-        range_text(absolute.0, absolute.1),
+        human_range(absolute.0, absolute.1, unit),
         human(reference.then, reference.metric.unit),
     );
     let (edges, verdicts) = band(lo, hi);
