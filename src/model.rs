@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 
 mod trust;
 pub(crate) use trust::{Grade, Noise, Precision};
+pub(crate) use trust::{ONE_BATCH_STOP, REPEAT_STOP, RUN_WIDE_STOPS, SUITE_STOP};
 
 pub const IOLAB_VERSION: &str = env!("CARGO_PKG_VERSION");
 

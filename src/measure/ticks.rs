@@ -98,7 +98,8 @@ fn tsc_refusal() -> Option<String> {
         return Some(format!("the CPU lacks {}", missing.join(" and ")));
     }
     let source =
-        crate::env::read_text("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+        std::fs::read_to_string("/sys/devices/system/clocksource/clocksource0/current_clocksource")
+            .map(|s| s.trim().to_string())
             .unwrap_or_default();
     (source != "tsc").then(|| format!("the kernel's clocksource is {source:?}, not tsc"))
 }

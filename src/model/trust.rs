@@ -4,6 +4,17 @@
 
 use serde::{Deserialize, Serialize};
 
+/// Why the default goal runs no further batch in a suite or `--quick`.
+pub(crate) const SUITE_STOP: &str = "a suite runs no further batch";
+/// ... and in a run whose `--repeat` fixes the repetitions.
+pub(crate) const REPEAT_STOP: &str = "--repeat fixes the repetitions";
+/// Why a run with `--explain` or `--profile` takes one batch: their
+/// figures cover the batch they watched.
+pub(crate) const ONE_BATCH_STOP: &str = "one batch with --explain or --profile";
+/// The stops every case of a run shares (`Precision::stopped_by`), said
+/// once under a table.
+pub(crate) const RUN_WIDE_STOPS: [&str; 3] = [SUITE_STOP, REPEAT_STOP, ONE_BATCH_STOP];
+
 /// The bootstrap 95% interval of the headline's median after the
 /// repetitions `--precision` asked for, and whether it is narrow enough.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]

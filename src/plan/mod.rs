@@ -8,6 +8,7 @@ mod keys;
 mod memory;
 mod peer;
 pub(crate) mod precision;
+mod repeat_runs;
 
 use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
@@ -103,7 +104,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         fault: parse_fault(args.fault.as_deref())?,
         profile: args.profile,
         explain: args.explain,
-        runs: crate::runner::repeat::runs(args)?,
+        runs: repeat_runs::runs(args)?,
         fastest_canary: Default::default(),
         claims_precision: targets
             .iter()

@@ -23,15 +23,7 @@ pub(crate) const ASKED_MIN_REP_CAP: u64 = 30;
 /// No further batch starts when it would end past this, per case.
 pub(crate) const TIME_CAP: Duration = Duration::from_secs(10);
 
-/// Why the default goal runs no further batch in a suite or `--quick`.
-pub(crate) const SUITE_STOP: &str = "a suite runs no further batch";
-/// ... and in a run whose `--repeat` fixes the repetitions.
-pub(crate) const REPEAT_STOP: &str = "--repeat fixes the repetitions";
-/// Why a run with `--explain` or `--profile` takes one batch: their
-/// figures cover the batch they watched.
-pub(crate) const ONE_BATCH_STOP: &str = "one batch with --explain or --profile";
-/// The stops every case of a run shares, said once under a table.
-pub(crate) const RUN_WIDE_STOPS: [&str; 3] = [SUITE_STOP, REPEAT_STOP, ONE_BATCH_STOP];
+pub(crate) use crate::model::{ONE_BATCH_STOP, REPEAT_STOP, SUITE_STOP};
 
 /// What the runner aims for with each case's headline.
 #[derive(Debug, Clone, Copy, PartialEq)]

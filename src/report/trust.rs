@@ -5,8 +5,8 @@
 //! grade.
 
 use crate::measure::bootstrap::median_half_width_pct;
+use crate::model::RUN_WIDE_STOPS;
 use crate::model::{CaseResult, Grade, Metric, Status};
-use crate::plan::precision::RUN_WIDE_STOPS;
 
 /// A stop every case of the run shares: said once, in the legend.
 fn run_wide(stopped_by: Option<&str>) -> Option<&str> {
@@ -161,7 +161,7 @@ mod tests {
             Some("precision not reached: ±3% (asked 2%; repetition cap 20)")
         );
         assert_eq!(not_reached(&result(true, None)), None);
-        let quick = result(false, Some(crate::plan::precision::SUITE_STOP));
+        let quick = result(false, Some(crate::model::SUITE_STOP));
         assert_eq!(not_reached(&quick), None);
         let legend = legend(&[&quick, &result(true, None)]).unwrap();
         assert_eq!(

@@ -1,36 +1,12 @@
 //! `iolab run ... --repeat-runs K`: the tool's own reproducibility as a
 //! figure. The app runs the whole invocation K times as independent runs
-//! (each stored as its own run); this file checks K, lines each case's
+//! (each stored as its own run; `plan::repeat_runs` checks K); this file lines each case's
 //! headline up across the runs, and gives its coefficient of variation
 //! (the sample standard deviation over the mean) in a table.
 
-use crate::cli::RunArgs;
-use crate::error::{UsageError, UsageResult};
 use crate::format::{case_label, human};
 use crate::model::{Run, Status};
 use comfy_table::{presets::NOTHING, Table};
-
-/// The runs `--repeat-runs` asks for: 1 without it, else at least 2, and
-/// never with `--json`/`--csv`, which hold one run.
-pub(crate) fn runs(args: &RunArgs) -> UsageResult<u64> {
-    let Some(text) = args.repeat_runs.as_deref() else {
-        return Ok(1);
-    };
-    let k = crate::params::parse_scaled(text, 1000)
-        .filter(|k| *k >= 2)
-        .ok_or_else(|| {
-            UsageError::new(format!(
-                "invalid --repeat-runs '{text}': expected a whole number of runs, at least 2"
-            ))
-        })?;
-    if args.json.is_some() || args.csv.is_some() {
-        return Err(UsageError::new(format!(
-            "--repeat-runs {text} cannot write --json or --csv, which hold one run: \
-             each run is stored, `iolab show RUN --json` gives it"
-        )));
-    }
-    Ok(k)
-}
 
 /// One case's headline across the runs.
 #[derive(Debug, Clone, PartialEq)]

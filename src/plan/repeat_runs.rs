@@ -1,0 +1,28 @@
+//! `--repeat-runs K`: how many independent runs the invocation asks for,
+//! checked with the rest of the command line (`runner::repeat` lines the
+//! runs' headlines up afterwards).
+
+use crate::cli::RunArgs;
+use crate::error::{UsageError, UsageResult};
+
+/// The runs `--repeat-runs` asks for: 1 without it, else at least 2, and
+/// never with `--json`/`--csv`, which hold one run.
+pub(crate) fn runs(args: &RunArgs) -> UsageResult<u64> {
+    let Some(text) = args.repeat_runs.as_deref() else {
+        return Ok(1);
+    };
+    let k = crate::params::parse_scaled(text, 1000)
+        .filter(|k| *k >= 2)
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "invalid --repeat-runs '{text}': expected a whole number of runs, at least 2"
+            ))
+        })?;
+    if args.json.is_some() || args.csv.is_some() {
+        return Err(UsageError::new(format!(
+            "--repeat-runs {text} cannot write --json or --csv, which hold one run: \
+             each run is stored, `iolab show RUN --json` gives it"
+        )));
+    }
+    Ok(k)
+}
