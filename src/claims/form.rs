@@ -7,6 +7,12 @@ use super::relative;
 use super::rules::Rule;
 use crate::model::CaseResult;
 
+/// Whether `case` is a `contention` case over mechanism `mech` (what a
+/// `Rule::Stalls` reads).
+pub(super) fn is_contention_of(case: &CaseResult, mech: &str) -> bool {
+    case.scenario == "contention" && case.param_str("mech").as_deref() == Some(mech)
+}
+
 impl Rule {
     /// Which form the rule takes, and why.
     pub(crate) fn form(&self) -> String {
@@ -58,9 +64,7 @@ impl Rule {
             | Rule::AtimeChanged { at } => at.matches(case),
             Rule::Observed { check, .. } => super::observed::is_check(case, check),
             Rule::Each { rules } => rules.iter().any(|r| r.reads(case)),
-            Rule::Stalls { mech, .. } => {
-                case.scenario == "contention" && case.param_str("mech").as_deref() == Some(mech)
-            }
+            Rule::Stalls { mech, .. } => is_contention_of(case, mech),
         }
     }
 }

@@ -63,7 +63,7 @@ fn unmet(need: &Need, results: &[CaseResult], stand_ins: bool) -> Option<String>
             .then(|| format!("the probe check {check} did not run")),
         Need::Contention(mech) => (!results
             .iter()
-            .any(|r| r.scenario == "contention" && r.param_str("mech").as_deref() == Some(mech)))
+            .any(|r| super::form::is_contention_of(r, mech)))
         .then(|| format!("contention over {mech} did not run")),
     }
 }

@@ -6,7 +6,7 @@
 //! line per scenario. Every column and note per case is `--verbose`'s, and
 //! the report's.
 
-use super::table::{headline, status_style};
+use super::table::{headline_cell, status_style};
 use crate::compare::printed_names;
 use crate::format::{case_label, plural, size};
 use crate::model::{CaseResult, Grade, Status};
@@ -148,15 +148,6 @@ fn row_key(name: &str, r: &CaseResult, axes: &[Axis]) -> String {
     kept.join("/")
 }
 
-/// A case's cell: its headline, or its status when it is not ok.
-fn cell(r: &CaseResult) -> String {
-    match (r.status, r.flags.first()) {
-        (Status::Ok, Some(flag)) => flag.name.replace('_', " "),
-        (Status::Ok, None) => headline(r).unwrap_or_default(),
-        (status, _) => status.as_str().to_string(),
-    }
-}
-
 /// Whether every case's headline counts observations (`probe`): their
 /// figures are what each call saw, and the claims say what they mean.
 fn only_observations(results: &[&CaseResult]) -> bool {
@@ -212,7 +203,7 @@ fn table(results: &[&CaseResult], color: bool) -> Table {
                 rows.len() - 1
             }
         };
-        rows[row].1[at] = paint(cell(r), r.status, color);
+        rows[row].1[at] = paint(headline_cell(r), r.status, color);
     }
     let mut table = Table::new();
     table
@@ -290,7 +281,6 @@ fn unsupported(results: &[&CaseResult]) -> Vec<String> {
         .into_iter()
         .map(|(reason, mut who)| {
             let count = who.len();
-            who.dedup();
             who.sort();
             who.dedup();
             format!("unsupported ({count}): {reason} ({})", who.join(", "))

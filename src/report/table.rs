@@ -238,6 +238,16 @@ pub(super) fn named_texts(results: &[&CaseResult], limit_name: bool) -> Vec<Text
         .collect()
 }
 
+/// A case's headline cell: its status when it is not ok, its first flag
+/// when one was raised, else the headline with its `±`.
+pub(super) fn headline_cell(r: &CaseResult) -> String {
+    match (r.status, r.flags.first()) {
+        (Status::Ok, Some(flag)) => flag.name.replace('_', " "),
+        (Status::Ok, None) => headline(r).unwrap_or_default(),
+        (status, _) => status.as_str().to_string(),
+    }
+}
+
 /// One result as cell texts; a result that is not ok shows its status in
 /// the headline column and nothing else, never a number. `limit_name`:
 /// whether `vs limit` names the limit (not when the heading does). The
@@ -246,14 +256,10 @@ pub(super) fn named_texts(results: &[&CaseResult], limit_name: bool) -> Vec<Text
 fn texts(r: &CaseResult, limit_name: bool) -> Texts {
     let mut t: Texts = Default::default();
     t[CASE] = crate::format::case_label(&r.case);
+    t[HEADLINE] = headline_cell(r);
     if r.status != Status::Ok {
-        t[HEADLINE] = r.status.as_str().to_string();
         return t;
     }
-    t[HEADLINE] = match r.flags.first() {
-        Some(flag) => flag.name.replace('_', " "),
-        None => headline(r).unwrap_or_default(),
-    };
     t[METRIC] = r.headline.clone().unwrap_or_default();
     if let Some(l) = &r.latency {
         t[P50] = human(l.p50 as f64, &l.unit);

@@ -124,13 +124,7 @@ impl Scenario for Limits {
                 repeat(reps, || per_op(count, || black_box(now_ns()))),
                 vec![],
             ),
-            "syscall" => (
-                &SYSCALL_NS,
-                repeat(reps, || {
-                    per_op(count, || black_box(rustix::process::getppid()))
-                }),
-                vec![],
-            ),
+            "syscall" => (&SYSCALL_NS, syscall_reps(reps, count), vec![]),
             "memcpy" => (&MEMCPY_BYTES_PER_S, memcpy_rates(reps), vec![]),
             "cacheline" => two_cpus(&CACHELINE_RTT_NS, reps, (count / 10).max(1), cacheline_rtt)?,
             "wake" => two_cpus(&WAKE_RTT_NS, reps, (count / 10).max(1), wake_rtt)?,
@@ -217,9 +211,7 @@ static RUN_MEMCPY: OnceLock<f64> = OnceLock::new();
 pub(crate) fn run_syscall_ns() -> f64 {
     *RUN_SYSCALL.get_or_init(|| {
         let count = 200_000;
-        fastest(&repeat(super::DEFAULT_REPEAT as usize, || {
-            per_op(count, || black_box(rustix::process::getppid()))
-        }))
+        fastest(&syscall_reps(super::DEFAULT_REPEAT as usize, count))
     })
 }
 
@@ -250,6 +242,13 @@ pub(crate) fn run_peak_memcpy_bytes_per_s() -> f64 {
 const PEAK_BYTES: usize = 16 << 10;
 
 static RUN_PEAK_MEMCPY: OnceLock<f64> = OnceLock::new();
+
+/// `reps` repetitions of the mean cost of `count` system calls (getppid).
+fn syscall_reps(reps: usize, count: u64) -> Vec<f64> {
+    repeat(reps, || {
+        per_op(count, || black_box(rustix::process::getppid()))
+    })
+}
 
 fn fastest(values: &[f64]) -> f64 {
     values.iter().copied().fold(f64::INFINITY, f64::min)
