@@ -11,7 +11,7 @@ pub(crate) use probe::{io_uring, perf, sched_tracepoints, tick_ns, timer_ns};
 pub(crate) use system::mem_available;
 
 use crate::model::{Availability, Environment};
-use std::path::Path;
+pub(crate) use crate::sys::kernel_text::read_text;
 
 const GIB: f64 = (1u64 << 30) as f64;
 
@@ -176,14 +176,6 @@ fn tick_text(env: &Environment) -> String {
         (Some(clock), None) => clock.clone(),
         _ => "not measured".into(),
     }
-}
-
-/// A sysfs or procfs file's text without surrounding whitespace; None when
-/// it cannot be read.
-pub(crate) fn read_text(path: impl AsRef<Path>) -> Option<String> {
-    std::fs::read_to_string(path)
-        .ok()
-        .map(|s| s.trim().to_string())
 }
 
 #[cfg(test)]

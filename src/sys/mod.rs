@@ -4,6 +4,7 @@
 
 pub(crate) mod close_fds;
 pub mod fork;
+pub(crate) mod kernel_text;
 pub mod mmap;
 pub mod mq;
 pub mod owner;

@@ -28,7 +28,7 @@ pub(crate) fn probe() -> Result<String, String> {
 
 /// The online CPUs, all of which a tracer watches.
 pub(crate) fn online_cpus() -> Result<Vec<usize>, String> {
-    crate::env::read_text(ONLINE)
+    crate::sys::kernel_text::read_text(ONLINE)
         .map(|t| parse_cpu_list(&t))
         .filter(|c| !c.is_empty())
         .ok_or_else(|| format!("cannot read the online CPUs from {ONLINE}"))

@@ -170,8 +170,8 @@ fn open(id: u64, cpu: usize, decoder: Decoder) -> std::io::Result<Sampler> {
 }
 
 fn why_not(cpu: usize, e: std::io::Error) -> String {
-    let paranoid =
-        crate::env::read_text("/proc/sys/kernel/perf_event_paranoid").unwrap_or_else(|| "?".into());
+    let paranoid = crate::sys::kernel_text::read_text("/proc/sys/kernel/perf_event_paranoid")
+        .unwrap_or_else(|| "?".into());
     format!(
         "perf_event_open of a scheduler tracepoint on CPU {cpu}: {e} \
          (perf_event_paranoid={paranoid}; system-wide tracepoints need root or -1)"
