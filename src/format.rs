@@ -227,5 +227,4 @@ fn join(number: &str, unit: &str) -> String {
 }
 
 #[cfg(test)]
-#[path = "format_tests.rs"]
 mod tests;

@@ -108,10 +108,76 @@ impl ClaimStatus {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+/// One finding of a scenario, stored with the run: its sentence, and
+/// (in runs since findings became data) its id and the figures it cites.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
 pub struct Verdict {
     pub(crate) scenario: String,
     pub(crate) text: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) id: String,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) figures: Vec<Figure>,
+}
+
+impl Verdict {
+    /// `finding` of `scenario`, as the run stores it.
+    pub(crate) fn of(scenario: &str, finding: Finding) -> Verdict {
+        Verdict {
+            scenario: scenario.to_string(),
+            text: finding.text,
+            id: finding.id,
+            figures: finding.figures,
+        }
+    }
+}
+
+/// What a run found, as data: a stable id within its scenario (e.g.
+/// `fastest/same-cpu, 64 B`), the sentence, and the figures the sentence
+/// cites, so every format renders the same finding alike.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Finding {
+    pub(crate) id: String,
+    pub(crate) text: String,
+    pub(crate) figures: Vec<Figure>,
+}
+
+/// A figure a finding cites: its name, value and unit (`ratio`,
+/// `ns`, `calls`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Figure {
+    pub(crate) name: String,
+    pub(crate) value: f64,
+    pub(crate) unit: String,
+}
+
+/// A finding reads as its sentence: `finding == "pipe is 1.10x faster ..."`.
+impl PartialEq<&str> for Finding {
+    fn eq(&self, sentence: &&str) -> bool {
+        self.text == *sentence
+    }
+}
+
+impl Finding {
+    pub(crate) fn new(id: impl Into<String>, text: impl Into<String>) -> Finding {
+        Finding {
+            id: id.into(),
+            text: text.into(),
+            figures: Vec::new(),
+        }
+    }
+
+    /// This finding citing one more figure (none that is not a number).
+    pub(crate) fn with(mut self, name: &str, value: f64, unit: &str) -> Finding {
+        if value.is_finite() {
+            self.figures.push(Figure {
+                name: name.to_string(),
+                value,
+                unit: unit.to_string(),
+            });
+        }
+        self
+    }
 }
 
 /// The environment fingerprint, read from /proc and /sys.
@@ -517,7 +583,7 @@ pub(crate) struct Profile {
     #[serde(default)]
     pub(crate) top_user: Vec<Symbol>,
     /// Share of samples whose kernel call chain passes through the
-    /// access/modify-time update path (see README for the functions).
+    /// access/modify-time update path (see docs/measuring.md for the functions).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) atime_share: Option<f64>,
     /// Why there is no profile, or what limits it.
@@ -525,7 +591,7 @@ pub(crate) struct Profile {
     pub(crate) note: Option<String>,
     /// The sampled stacks folded, "root;...;leaf count" per line, root
     /// first (the process, then its kernel or user frames); the most
-    /// sampled stacks only (see README), most sampled first.
+    /// sampled stacks only (see docs/measuring.md), most sampled first.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) folded: Vec<String>,
 }

@@ -6,8 +6,8 @@
 
 mod common;
 use common::{json, results, Sandbox};
-use iolab::claims::pick::Select;
-use iolab::claims::rules::Rule;
+use iolab::claims::engine::rule::Rule;
+use iolab::claims::engine::select::Select;
 use iolab::claims::{Claim, CLAIMS};
 use iolab::measure::stats::metric;
 use iolab::model::{CaseResult, ClaimStatus};
@@ -254,20 +254,12 @@ fn evidence_of(rule: &Rule, with_metrics: bool) -> Vec<CaseResult> {
         }
         | Rule::NoFaster { a, b, .. }
         | Rule::Similar { a, b, .. } => vec![one(&a, None), one(&b, None)],
-        Rule::Within { at, .. } | Rule::NotRead { at } | Rule::AtimeChanged { at } => {
-            vec![one(&at, None)]
-        }
+        Rule::Within { at, .. } => vec![one(&at, None)],
+        Rule::Judged { of, .. } => of.iter().map(|sel| one(sel, None)).collect(),
         Rule::Relative { at, reference, .. } => vec![one(&at, None), one(&reference.at, None)],
         Rule::Linear { at, x, .. } | Rule::Flat { at, x, .. } => [0, 100, 200, 400]
             .iter()
             .map(|v| one(&at, Some((x, json!(v)))))
-            .collect(),
-        Rule::Stalls { mech, .. } => ["reader-only", "both"]
-            .iter()
-            .map(|test| {
-                let p = vec![("mech", json!(mech)), ("test", json!(test))];
-                fabricated("contention", p, with_metrics)
-            })
             .collect(),
         Rule::Observed { check, .. } => {
             vec![fabricated(

@@ -1,105 +1,31 @@
-//! What a run concludes from its results, through one system (`rule.rs`):
-//! every conclusion is a rule over results that yields a verdict, a
-//! sentence and its evidence. A scenario's finding lines are such rules;
-//! so are the classic claims (EXPERIMENTS.md, E1-E6), which also carry the
-//! original's statement and figure: each claim is data (`list/`) with a
-//! rule kind (`rules.rs`) that says `holds`, `does not hold` or
-//! `inconclusive`. A missing, failed or unsupported result makes a claim
-//! inconclusive with the reason, never `holds`. Every verdict carries its
-//! margin (`margin.rs`): a figure within its uncertainty of the rule's
-//! boundary is `inconclusive: near the boundary`, with what would decide
-//! it. Where the store holds this host's earlier runs, a figure is judged
-//! over them and this run (`pooled.rs`), so a verdict does not flip with
-//! the host's phase. An original's absolute figure is read relative to this machine's
-//! `limits` (`relative.rs`). A claim may also name its kernel evidence
-//! (`kernel.rs`), which never changes the verdict.
+//! What a run concludes from its results. The engine (`engine/`) holds
+//! the machinery that names no experiment: claims as data, rule kinds,
+//! margins, and one `conclude` for claims and findings alike. The seeds
+//! (`seeds/`, one folder per seed E1-E6) hold each seed's claims, the
+//! judges of tests that belong to its experiment alone, and the findings
+//! it draws from the scenarios it owns. This file puts the two together
+//! for a run; `render.rs` and `across.rs` show stored verdicts.
 
 pub(crate) mod across;
-mod devnull;
-mod drift;
-mod each;
-mod form;
-pub mod kernel;
-mod list;
-mod margin;
-pub mod observed;
-pub mod pick;
-mod pooled;
-mod probed;
-mod probed_new;
-pub mod relative;
+pub mod engine;
 pub(crate) mod render;
-mod restated;
-pub(crate) mod rule;
-pub mod rules;
-mod scope;
-mod similar;
-mod stall;
-mod sweep;
+mod seeds;
 
 #[cfg(test)]
 mod tests;
 
-pub use list::CLAIMS;
+pub use engine::claim::Claim;
 
 use crate::model::{CaseResult, ClaimVerdict, Verdict};
-use rules::Rule;
+use engine::conclusion::{self, Concludes, ScenarioFindings, Stated};
+use std::sync::LazyLock;
 
-/// One classic claim, as data.
-pub struct Claim {
-    /// e.g. "E5-poll-linear".
-    pub id: &'static str,
-    /// "E1".."E6".
-    pub(crate) source: &'static str,
-    /// The claim as the original stated it.
-    pub(crate) sentence: &'static str,
-    /// The original's figure.
-    pub(crate) original: &'static str,
-    /// The scenario whose results it reads.
-    pub scenario: &'static str,
-    pub rule: Rule,
-    /// The smallest effect the claim must resolve, relative (0.02: a 2%
-    /// difference); the precision each of its inputs needs is half of it.
-    pub(crate) resolve: f64,
-    /// What the cases' kernel profiles show beside the verdict.
-    pub(crate) kernel: kernel::Evidence,
-}
+/// Every claim, in the order a run reports them.
+pub static CLAIMS: LazyLock<Vec<&'static Claim>> = LazyLock::new(seeds::claims);
 
-/// The claims marked *myth?* in the seeds' list (`CLAIMS.md`): statements
-/// that may well be wrong today, measured like the rest. Listed by id, so a
-/// claim's entry in `list/` stays a plain struct literal.
-const MYTHS: &[&str] = &[
-    "E4-nodelay-beats-cork",
-    "E4-cork-nodelay-exclusive",
-    "E5-select-needs-rebuild",
-    "E5-epoll-mmap",
-];
-
-/// Whether the claim `id` is one of the *myth?* rows.
+/// Whether the claim `id` is a *myth?* row of docs/claims.md.
 pub(crate) fn is_myth(id: &str) -> bool {
-    MYTHS.contains(&id)
-}
-
-impl Claim {
-    /// This claim answered over `results`, as the run stores it.
-    pub fn answer(&'static self, results: &[CaseResult]) -> ClaimVerdict {
-        use rule::Rule;
-        rule::Stated(self)
-            .conclude(results)
-            .iter()
-            .find_map(rule::Conclusion::claim_verdict)
-            .expect("a claim always concludes with a claim verdict")
-    }
-}
-
-impl Claim {
-    /// The precision (relative half-width of the 95% interval of the
-    /// median) each result this claim reads needs for it to resolve its
-    /// smallest effect. The seeds suites take further batches of a case
-    /// until it is reached, within `--precision`'s caps.
-    pub(crate) fn precision(&self) -> f64 {
-        self.resolve / 2.0
-    }
+    CLAIMS.iter().any(|c| c.id == id && c.myth)
 }
 
 /// The precision a case needs for every claim that reads it: the finest
@@ -113,17 +39,47 @@ pub(crate) fn required_precision(case: &CaseResult) -> Option<f64> {
         .min_by(f64::total_cmp)
 }
 
-/// The classic claims answered over `results`: those whose cases the run
-/// of `targets` (its suites and scenarios) ran as they specify (`scope`).
+/// Everything that concludes: each scenario's findings, the seeds'
+/// findings, then the claims.
+fn sources() -> Vec<Box<dyn Concludes>> {
+    let scenarios = crate::scenario::ALL
+        .iter()
+        .map(|s| Box::new(ScenarioFindings(*s)) as Box<dyn Concludes>);
+    let seeds = seeds::FINDINGS
+        .iter()
+        .map(|f| Box::new(f) as Box<dyn Concludes>);
+    let restated = seeds::restated()
+        .into_iter()
+        .map(|r| Box::new(r) as Box<dyn Concludes>);
+    let claims = CLAIMS
+        .iter()
+        .map(|c| Box::new(Stated(c)) as Box<dyn Concludes>);
+    scenarios
+        .chain(seeds)
+        .chain(restated)
+        .chain(claims)
+        .collect()
+}
+
+fn conclude(results: &[CaseResult]) -> Vec<conclusion::Conclusion> {
+    let sources = sources();
+    let all: Vec<&dyn Concludes> = sources.iter().map(|s| s.as_ref()).collect();
+    conclusion::conclude(results, &all)
+}
+
+/// The claims answered over `results`: those whose cases the run of
+/// `targets` (its suites and scenarios) ran as they specify
+/// (`engine/scope.rs`).
 pub(crate) fn evaluate(results: &[CaseResult], targets: Option<&str>) -> Vec<ClaimVerdict> {
-    let stand_ins = scope::stands_in(targets);
-    rule::conclude(results)
+    let stand_ins = stands_in(targets);
+    conclude(results)
         .iter()
         .filter(|c| {
-            c.claim
-                .is_none_or(|claim| scope::left_out(&claim.rule, results, stand_ins).is_none())
+            c.claim.is_none_or(|claim| {
+                engine::scope::left_out(&claim.rule, results, stand_ins).is_none()
+            })
         })
-        .filter_map(rule::Conclusion::claim_verdict)
+        .filter_map(conclusion::Conclusion::claim_verdict)
         .collect()
 }
 
@@ -132,17 +88,26 @@ pub(crate) fn left_out(
     results: &[CaseResult],
     targets: Option<&str>,
 ) -> Vec<(&'static str, String)> {
-    let stand_ins = scope::stands_in(targets);
+    let stand_ins = stands_in(targets);
     CLAIMS
         .iter()
-        .filter_map(|c| Some((c.id, scope::left_out(&c.rule, results, stand_ins)?)))
+        .filter_map(|c| Some((c.id, engine::scope::left_out(&c.rule, results, stand_ins)?)))
         .collect()
 }
 
-/// The scenarios' finding lines over `results`, in order of appearance.
+/// The findings over `results`, in order of their scenarios' appearance.
 pub(crate) fn verdicts(results: &[CaseResult]) -> Vec<Verdict> {
-    rule::conclude(results)
+    conclude(results)
         .iter()
-        .filter_map(rule::Conclusion::verdict)
+        .filter_map(conclusion::Conclusion::verdict)
         .collect()
+}
+
+/// Whether the run of `targets` (the suites and scenarios it named) may
+/// answer a claim at the point nearest its target: unless it named a suite
+/// not built for the claims. A run stored without its targets may.
+fn stands_in(targets: Option<&str>) -> bool {
+    let mechanism_suite =
+        |name: &str| crate::scenario::suite::find(name).is_some_and(|s| !s.claims_precision);
+    !targets.is_some_and(|t| t.split_whitespace().any(mechanism_suite))
 }

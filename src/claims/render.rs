@@ -6,7 +6,7 @@
 //! table reporter and `iolab claims` both print it, grouped by seed
 //! (E1..E6), each seed's myths that turned out false first (`by_seed`).
 
-use super::margin;
+use super::engine::margin;
 use crate::model::{ClaimStatus, ClaimVerdict, Run};
 use std::io::Write;
 

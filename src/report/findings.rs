@@ -368,5 +368,4 @@ fn scenarios_of(cases: &[&CaseResult]) -> Vec<Link> {
 }
 
 #[cfg(test)]
-#[path = "findings_tests.rs"]
 mod tests;

@@ -34,10 +34,12 @@ pub(crate) fn run() -> Run {
             Verdict {
                 scenario: "pingpong".into(),
                 text: VERDICT.into(),
+                ..Verdict::default()
             },
             Verdict {
                 scenario: "stream".into(),
                 text: "only one case".into(),
+                ..Verdict::default()
             },
         ],
         claims: vec![ClaimVerdict {

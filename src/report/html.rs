@@ -47,5 +47,4 @@ fn render(page: &Page, diff: Option<Flame>) -> anyhow::Result<String> {
 }
 
 #[cfg(test)]
-#[path = "html_tests.rs"]
 mod tests;

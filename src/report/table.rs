@@ -442,5 +442,4 @@ where
 }
 
 #[cfg(test)]
-#[path = "table_tests.rs"]
 mod tests;

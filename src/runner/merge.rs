@@ -103,5 +103,4 @@ fn merge_side(have: &mut Side, add: Side) {
 }
 
 #[cfg(test)]
-#[path = "merge_tests.rs"]
 mod tests;

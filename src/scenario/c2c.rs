@@ -14,7 +14,7 @@ use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsup
 use crate::measure::pin::allowed_cpus;
 use crate::measure::stats::median;
 use crate::measure::topology::{Class, Topology, ALL_CLASSES};
-use crate::model::{CaseResult, Matrix};
+use crate::model::{CaseResult, Finding, Matrix};
 
 pub(crate) struct C2c;
 
@@ -120,29 +120,34 @@ impl Scenario for C2c {
         out.matrix = Some(map.matrix(note));
         Ok(())
     }
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         results.iter().filter_map(|r| floors_line(r)).collect()
     }
 }
 
 /// "... floor per class: shared-l3 81 ns, cross-node 190 ns" for an ok
 /// result with class floors (`c2c`'s or `limits`').
-pub(crate) fn floors_line(r: &CaseResult) -> Option<String> {
+pub(crate) fn floors_line(r: &CaseResult) -> Option<Finding> {
     if r.status != crate::model::Status::Ok {
         return None;
     }
-    let parts: Vec<String> = ALL_CLASSES
+    let floors: Vec<(&str, f64)> = ALL_CLASSES
         .iter()
-        .filter_map(|c| {
-            let ns = class_floor(*c).value(r)?;
-            Some(format!("{} {}", c.name(), crate::format::human(ns, "ns")))
-        })
+        .filter_map(|c| Some((c.name(), class_floor(*c).value(r)?)))
+        .collect();
+    let parts: Vec<String> = floors
+        .iter()
+        .map(|(class, ns)| format!("{class} {}", crate::format::human(*ns, "ns")))
         .collect();
     (!parts.is_empty()).then(|| {
-        format!(
+        let text = format!(
             "cache-line round trip floor per class: {}",
             parts.join(", ")
-        )
+        );
+        let finding = Finding::new("class-floors", text);
+        floors
+            .iter()
+            .fold(finding, |f, (class, ns)| f.with(class, *ns, "ns"))
     })
 }
 
@@ -334,7 +339,7 @@ mod tests {
         let names: Vec<&String> = out.metrics.keys().collect();
         assert_eq!(names, ["c2c_cross_node_ns", "c2c_smt_sibling_ns"]);
         assert_eq!(
-            floors_line(&out).unwrap(),
+            floors_line(&out).unwrap().text,
             "cache-line round trip floor per class: smt-sibling 11.0 ns, cross-node 85.0 ns"
         );
     }

@@ -17,7 +17,7 @@ use super::common::fd_budget::FdBudget;
 use super::common::readiness::{growth, poller_of, POLLER_PARAM};
 use super::common::side::cpu_usage;
 use super::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
-use crate::model::{CaseResult, Side, Status, Verified};
+use crate::model::{CaseResult, Finding, Side, Status, Verified};
 use child::{run_forked, Plan};
 use dispatch::{Damage, Dispatch, Shape, Tally};
 use std::time::{Duration, Instant};
@@ -147,7 +147,7 @@ impl Scenario for EventBench {
         bench(case, ctx, poller, shape, out)
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         growth(results, &FDS, None)
     }
 }

@@ -18,7 +18,7 @@ use crate::exec::peers::{run_pair, Pair};
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, current_cpu, Placement};
 use crate::mechanism::{BoxEndpoint, Endpoint};
-use crate::model::{CaseResult, Side, Verified};
+use crate::model::{CaseResult, Finding, Side, Verified};
 use crate::sys::rusage::{usage, Usage, Who};
 use anyhow::Context;
 use rustix::fd::AsFd;
@@ -202,7 +202,7 @@ impl Scenario for FileTransfer {
         Ok(())
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         copier_verdict::against_read_write(results)
     }
 }

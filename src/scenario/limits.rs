@@ -8,7 +8,7 @@ use super::{c2c, CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, 
 use crate::exec::side;
 use crate::measure::clock::now_ns;
 use crate::measure::pin::{self, Placement};
-use crate::model::{CaseResult, CpuUsage, Side};
+use crate::model::{CaseResult, CpuUsage, Finding, Side};
 use rustix::thread::futex;
 use std::hint::black_box;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -153,26 +153,30 @@ impl Scenario for Limits {
     fn bound_by_physics(&self) -> bool {
         false
     }
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         let value = |spec: &MetricSpec| {
             results
                 .iter()
                 .filter(|r| r.status == crate::model::Status::Ok)
                 .find_map(|r| spec.value(r))
         };
-        let mut lines: Vec<String> = results.iter().filter_map(|r| c2c::floors_line(r)).collect();
+        let mut lines: Vec<Finding> = results.iter().filter_map(|r| c2c::floors_line(r)).collect();
         if let (Some(wake), Some(sys)) = (value(&WAKE_RTT_NS), value(&SYSCALL_NS)) {
-            lines.push(format!(
+            let text = format!(
                 "a futex wake-up round trip across CPUs costs {}, {} a system call: the floor under blocking cross-CPU IPC",
                 crate::format::human(wake, "ns"),
                 crate::format::ratio(wake / sys)
-            ));
+            );
+            let found = Finding::new("wake-vs-syscall", text).with(WAKE_RTT_NS.name, wake, "ns");
+            lines.push(found.with(SYSCALL_NS.name, sys, "ns"));
         }
         if let (Some(wake), Some(line)) = (value(&WAKE_RTT_NS), value(&CACHELINE_RTT_NS)) {
-            lines.push(format!(
+            let text = format!(
                 "spinning on a shared cache line is {} cheaper than sleeping and being woken",
                 crate::format::ratio(wake / line)
-            ));
+            );
+            let found = Finding::new("spin-vs-wake", text).with(WAKE_RTT_NS.name, wake, "ns");
+            lines.push(found.with(CACHELINE_RTT_NS.name, line, "ns"));
         }
         lines
     }

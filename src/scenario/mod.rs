@@ -7,6 +7,8 @@ pub mod classic;
 pub(crate) mod common;
 pub(crate) mod contention;
 pub(crate) mod devnull;
+#[cfg(test)]
+pub(crate) mod entry_params;
 pub(crate) mod event_bench;
 pub(crate) mod fan_in;
 pub(crate) mod far;
@@ -31,7 +33,7 @@ pub use limits::{bounce, cacheline_rtt};
 pub(crate) const DEFAULT_REPEAT: u64 = 5;
 
 use crate::measure::pin::Placement;
-use crate::model::{CaseResult, Metric};
+use crate::model::{CaseResult, Finding, Metric};
 pub(crate) use limits::LimitRef;
 use std::collections::BTreeMap;
 
@@ -102,8 +104,12 @@ pub trait Scenario: Sync {
     /// Runs one case, filling `out` (status, metrics, latency, cpu, sides).
     /// An error makes the case `failed` with the error chain as the reason.
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()>;
-    /// One-line findings over this scenario's results of a run.
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String>;
+    /// The findings over this scenario's results of a run, as data. A
+    /// seed whose experiment owns the scenario may conclude more
+    /// (`claims::seeds`); `contention`'s findings are all E3's.
+    fn findings(&self, _results: &[&CaseResult]) -> Vec<Finding> {
+        Vec::new()
+    }
     /// Whether the runner holds this scenario's figures to the machine's
     /// bounds (`runner::plausible`); false for the ones that measure the
     /// bounds (`limits`) or that report an impossible rate as their lesson

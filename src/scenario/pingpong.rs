@@ -17,7 +17,7 @@ use super::{
 use crate::measure::histogram::Latencies;
 use crate::measure::ticks::tick_clock;
 use crate::mechanism::{self, run_typed, BoxEndpoint, Endpoint, EndpointLoop};
-use crate::model::{CaseResult, LatencyKind};
+use crate::model::{CaseResult, Finding, LatencyKind};
 
 pub(crate) struct PingPong;
 
@@ -128,7 +128,7 @@ impl Scenario for PingPong {
         Ok(())
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         pairs::verdicts_by_load(results, |results| {
             let mut lines = verdict::fastest_per_group(results, "pingpong", "median RTT", false);
             lines.extend(verdict::cross_cpu_cost(results, "round trips"));

@@ -9,7 +9,7 @@
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
 use crate::exec::{cleanup, side};
 use crate::measure::clock::now_ns;
-use crate::model::{CaseResult, Status, Verified};
+use crate::model::{CaseResult, Finding, Status, Verified};
 use anyhow::{bail, Context};
 use rustix::fd::OwnedFd;
 use rustix::fs::{fcntl_getfl, fcntl_setfl, Mode as FileMode, OFlags};
@@ -110,7 +110,7 @@ impl Scenario for PipeAtime {
         Ok(())
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         ["anon", "fifo"]
             .iter()
             .filter_map(|pipe| compare(results, pipe))
@@ -213,7 +213,7 @@ fn read_all(r: OwnedFd, count: u64) -> anyhow::Result<()> {
 /// O_NOATIME, and where the profile saw the atime/mtime path. Which
 /// variant is faster is the claims' to say (`claims::restated`, judged by
 /// E1-noatime-faster's rule).
-fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
+fn compare(results: &[&CaseResult], pipe: &str) -> Option<Finding> {
     let find = |variant: &str| {
         results.iter().find(|r| {
             r.status == Status::Ok
@@ -227,14 +227,23 @@ fn compare(results: &[&CaseResult], pipe: &str) -> Option<String> {
         _ => "NOT kept",
     };
     let mut line = format!("{pipe}: O_NOATIME {kept} by the kernel");
-    if let (Some(a), Some(b)) = (atime_share(d), atime_share(n)) {
+    let shares = atime_share(d).zip(atime_share(n));
+    if let Some((a, b)) = shares {
         line.push_str(&format!(
             "; samples in the atime/mtime path: {:.1}% default, {:.1}% noatime",
             a * 100.0,
             b * 100.0
         ));
     }
-    Some(line)
+    let finding = Finding::new(format!("noatime-kept/{pipe}"), line);
+    Some(match shares {
+        Some((a, b)) => {
+            finding
+                .with("atime_share_default", a, "ratio")
+                .with("atime_share_noatime", b, "ratio")
+        }
+        None => finding,
+    })
 }
 
 /// The share of `r`'s samples in the atime/mtime update path, when it was

@@ -22,7 +22,7 @@ use super::{
 };
 use crate::exec::peers::SideResult;
 use crate::mechanism::{self, BoxEndpoint};
-use crate::model::CaseResult;
+use crate::model::{CaseResult, Finding};
 
 pub(crate) struct Stream;
 
@@ -127,7 +127,7 @@ impl Scenario for Stream {
         Ok(())
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         pairs::verdicts_by_load(results, |results| {
             verdict::fastest_per_group(results, "stream", "median throughput", true)
         })

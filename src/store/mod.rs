@@ -25,10 +25,6 @@ mod write;
 
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod tests_safety;
-#[cfg(test)]
-mod tests_trust;
 
 pub(crate) use place::Place;
 pub(crate) use saved::{read_saved, save_beside};

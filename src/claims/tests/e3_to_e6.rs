@@ -216,7 +216,8 @@ fn a_sweep_is_not_mixed_with_an_extra_point() {
 /// two halves of the same list.
 #[test]
 fn findings_and_claims_are_conclusions_of_one_system() {
-    use crate::claims::rule::{conclude, Judgement};
+    use crate::claims::conclude;
+    use crate::claims::engine::conclusion::Judgement;
     let results = [
         atime("noatime", &[300.0, 310.0, 305.0]),
         atime("default", &[350.0, 360.0, 355.0]),
@@ -234,7 +235,7 @@ fn findings_and_claims_are_conclusions_of_one_system() {
     assert_eq!(claim.claim.map(|c| c.id), Some("E1-noatime-faster"));
     let verdicts = crate::claims::verdicts(&results);
     assert_eq!(verdicts.len(), first_claim);
-    assert_eq!(verdicts[0].text, all[0].sentence);
+    assert_eq!(verdicts[0].text, all[0].finding.text);
     let claims = evaluate(&results, Some("seeds"));
     assert_eq!(claims.len(), all.len() - first_claim);
     assert_eq!(claims[0].figure, claim.evidence);

@@ -169,7 +169,7 @@ fn a_single_repetition_near_the_boundary_asks_for_several() {
 
 #[test]
 fn the_seeds_suites_measure_the_reference_points_of_machine_relative_claims() {
-    use crate::claims::rules::Rule;
+    use crate::claims::engine::rule::Rule;
     for name in ["seeds", "seeds-quick"] {
         let suite = crate::scenario::suite::find(name).unwrap();
         for claim in CLAIMS.iter() {
@@ -195,7 +195,8 @@ fn the_seeds_suites_measure_the_reference_points_of_machine_relative_claims() {
 
 #[test]
 fn an_interval_reaching_the_farther_boundary_is_near_it_too() {
-    use crate::claims::margin::{judge, Bands, Estimate};
+    use crate::claims::engine::estimate::Estimate;
+    use crate::claims::engine::margin::{judge, Bands};
     // Holds in 2..20; the figure 3 is clear of 2 but its interval reaches 20.
     let e = Estimate {
         value: 3.0,

@@ -7,10 +7,12 @@ mod compare;
 mod e3_to_e6;
 mod kernel;
 mod margins;
+mod params;
 mod probe;
 mod probe_e4_e5;
 mod probe_new;
 mod restated;
+mod stall;
 
 use super::{evaluate, CLAIMS};
 use crate::measure::stats::metric;

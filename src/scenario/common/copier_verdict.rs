@@ -4,7 +4,7 @@
 //! "sendfile: same time, 5.00x less sender CPU".
 
 use crate::measure::stats::clearly_differs;
-use crate::model::{CaseResult, Metric, Status};
+use crate::model::{CaseResult, Finding, Metric, Status};
 use crate::scenario::common::copier_params::{label, CACHE, FILE_SIZE};
 use crate::scenario::file_transfer::{LINK, SENDER_CPU_S, SINK, TCP, WALL_S};
 use std::collections::BTreeMap;
@@ -13,7 +13,7 @@ const BASELINE: &str = "read-write buf=4096";
 /// Wall times closer than this are "the same" even if spreads do not overlap.
 const SAME: f64 = 0.05;
 
-pub(crate) fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
+pub(crate) fn against_read_write(results: &[&CaseResult]) -> Vec<Finding> {
     let mut groups: BTreeMap<(u64, String), Vec<&CaseResult>> = BTreeMap::new();
     for r in results.iter().filter(|r| r.status == Status::Ok) {
         let size = r
@@ -32,7 +32,7 @@ pub(crate) fn against_read_write(results: &[&CaseResult]) -> Vec<String> {
         .collect()
 }
 
-fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<String> {
+fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<Finding> {
     let base = group.iter().find(|r| label(r) == BASELINE)?;
     let parts: Vec<String> = group
         .iter()
@@ -42,11 +42,19 @@ fn line(size: u64, rest: &str, group: &[&CaseResult]) -> Option<String> {
     if parts.is_empty() {
         return None;
     }
-    Some(format!(
+    let text = format!(
         "{} ({rest}) vs {BASELINE}: {}",
         crate::format::size(size),
         parts.join("; ")
-    ))
+    );
+    let id = format!("vs-read-write/{} ({rest})", crate::format::size(size));
+    let finding = group
+        .iter()
+        .filter_map(|r| Some((label(r), WALL_S.of(r)?.value)))
+        .fold(Finding::new(id, text), |f, (copier, wall)| {
+            f.with(&copier, wall, "s")
+        });
+    Some(finding)
 }
 
 fn compare(base: &CaseResult, r: &CaseResult) -> Option<String> {
@@ -150,9 +158,11 @@ mod tests {
         let lines = against_read_write(&[&base, &sf]);
         assert_eq!(lines.len(), 1, "{lines:?}");
         assert!(
-            lines[0].starts_with("64 MiB (peer, plain, warm, discard) vs "),
+            lines[0]
+                .text
+                .starts_with("64 MiB (peer, plain, warm, discard) vs "),
             "{lines:?}"
         );
-        assert!(!lines[0].contains("loopback"), "{lines:?}");
+        assert!(!lines[0].text.contains("loopback"), "{lines:?}");
     }
 }

@@ -11,7 +11,7 @@ use super::two_sided::{self, run_sides};
 use crate::exec::peers::{run_pairs, Pair, SideFn, SideResult};
 use crate::measure::pin::{self, allowed_cpus, Cpus, Placement};
 use crate::measure::stats::jain;
-use crate::model::{CaseResult, PairFigures, Status, Verified};
+use crate::model::{CaseResult, Finding, PairFigures, Status, Verified};
 use crate::scenario::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Unsupported};
 use crate::sys::rusage::Usage;
 use anyhow::Context;
@@ -257,8 +257,8 @@ pub(crate) fn syscalls_per_msg(settled: &[[SideOut; 2]], messages_per_pair: u64)
 /// other than one closed-loop pair end with which it is (` at pairs=4`).
 pub(crate) fn verdicts_by_load(
     results: &[&CaseResult],
-    verdicts: impl Fn(&[&CaseResult]) -> Vec<String>,
-) -> Vec<String> {
+    verdicts: impl Fn(&[&CaseResult]) -> Vec<Finding>,
+) -> Vec<Finding> {
     let mut groups: std::collections::BTreeMap<String, Vec<&CaseResult>> = Default::default();
     for r in results {
         groups.entry(load_label(r)).or_default().push(r);
@@ -268,9 +268,13 @@ pub(crate) fn verdicts_by_load(
         .flat_map(|(label, group)| {
             verdicts(&group)
                 .into_iter()
-                .map(move |line| match label.as_str() {
-                    "" => line,
-                    _ => format!("{line} at {label}"),
+                .map(move |f| match label.as_str() {
+                    "" => f,
+                    _ => Finding {
+                        id: format!("{} at {label}", f.id),
+                        text: format!("{} at {label}", f.text),
+                        ..f
+                    },
                 })
         })
         .collect()

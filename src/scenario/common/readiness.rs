@@ -3,7 +3,7 @@
 //! take makes the case unsupported, not a crash), reading a ready
 //! descriptor the way its poller needs, and the growth verdict.
 
-use crate::model::{CaseResult, Status};
+use crate::model::{CaseResult, Finding, Status};
 use crate::poller::{self, PollSet, Poller, Support};
 use crate::scenario::{CaseSpec, MetricSpec, ParamKind, ParamSpec, Unsupported};
 use rustix::fd::{AsFd, BorrowedFd};
@@ -81,7 +81,7 @@ pub(crate) fn growth(
     results: &[&CaseResult],
     x: &ParamSpec,
     metric: Option<&MetricSpec>,
-) -> Vec<String> {
+) -> Vec<Finding> {
     let x = x.name;
     let mut series: BTreeMap<String, Vec<&CaseResult>> = BTreeMap::new();
     for r in results {
@@ -112,7 +112,7 @@ fn growth_line(
     rs: &[&CaseResult],
     x: &str,
     metric: Option<&MetricSpec>,
-) -> Option<String> {
+) -> Option<Finding> {
     let mut ok: Vec<(u64, f64, &str, &str)> = rs
         .iter()
         .filter(|r| r.status == Status::Ok)
@@ -135,7 +135,8 @@ fn growth_line(
         .unwrap_or_default();
     let (&(lo_x, lo, name_of, unit), &(hi_x, hi, _, _)) = (ok.first()?, ok.last()?);
     if ok.len() < 2 {
-        return unsupported_from.map(|_| format!("{name}: ran only at {x}={lo_x}{tail}"));
+        let text = |_| format!("{name}: ran only at {x}={lo_x}{tail}");
+        return unsupported_from.map(text).map(|t| Finding::new(name, t));
     }
     let ratio = hi / lo;
     // A headline here is a time; another metric is just higher or lower.
@@ -153,11 +154,14 @@ fn growth_line(
         let ratio = crate::format::ratio(1.0 / ratio);
         format!("{ratio} {down} at {x}={hi_x} than at {x}={lo_x}")
     };
-    Some(format!(
+    let text = format!(
         "{name}: {shape} ({name_of} {} -> {}){tail}",
         crate::format::human(lo, unit),
         crate::format::human(hi, unit)
-    ))
+    );
+    let at = |v: u64| format!("{name_of} at {x}={v}");
+    let finding = Finding::new(format!("{name} {name_of}"), text);
+    Some(finding.with(&at(lo_x), lo, unit).with(&at(hi_x), hi, unit))
 }
 
 #[cfg(test)]

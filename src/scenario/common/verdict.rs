@@ -5,7 +5,7 @@
 use crate::format::{plural, ratio as times, size};
 use crate::measure::stats::{clearly_differs, median};
 use crate::mechanism;
-use crate::model::{CaseResult, Metric, Status};
+use crate::model::{CaseResult, Finding, Metric, Status};
 use std::collections::BTreeMap;
 
 fn headline(r: &CaseResult) -> Option<&Metric> {
@@ -52,7 +52,7 @@ pub(crate) fn fastest_per_group(
     scenario: &str,
     what: &str,
     higher_is_better: bool,
-) -> Vec<String> {
+) -> Vec<Finding> {
     let better = |a: &Metric, b: &Metric| {
         if higher_is_better {
             a.value > b.value
@@ -144,7 +144,7 @@ fn compare_line(
     key: &str,
     what: &str,
     higher: bool,
-) -> String {
+) -> Finding {
     let (b, o) = (headline(best).unwrap(), headline(other).unwrap());
     let ratio = if higher {
         b.value / o.value
@@ -156,23 +156,27 @@ fn compare_line(
     } else {
         " (within the repetition spread)"
     };
-    if times(ratio) == times(1.0) {
-        return format!(
+    let text = match times(ratio) == times(1.0) {
+        true => format!(
             "{} and {} are about the same ({scenario}, {key}, {what})",
             mech(best),
             mech(other)
-        );
-    }
-    format!(
-        "{} is {} faster than {} ({scenario}, {key}, {what}){spread}",
-        mech(best),
-        times(ratio),
-        mech(other)
-    )
+        ),
+        false => format!(
+            "{} is {} faster than {} ({scenario}, {key}, {what}){spread}",
+            mech(best),
+            times(ratio),
+            mech(other)
+        ),
+    };
+    Finding::new(format!("fastest/{key}, {what}"), text)
+        .with(&mech(best), b.value, &b.unit)
+        .with(&mech(other), o.value, &o.unit)
+        .with("ratio", ratio, "x")
 }
 
 /// How much more a cross-cpu case costs than the same mechanism same-cpu.
-pub(crate) fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<String> {
+pub(crate) fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<Finding> {
     let ok = ok_results(results);
     let find = |m: &str, size: &Option<String>, placement: &str| {
         ok.iter().find(|r| {
@@ -197,19 +201,25 @@ pub(crate) fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<Stri
     let mut values: Vec<f64> = ratios.iter().map(|(_, r)| *r).collect();
     let mid = median(&mut values);
     let (lo, hi) = (values[0], values[values.len() - 1]);
-    Some(format!(
+    let text = format!(
         "cross-cpu {what} cost {}-{} the same-cpu ones (median {} over {})",
         times(lo),
         times(hi),
         times(mid),
         plural(ratios.len(), "case")
-    ))
+    );
+    let finding = Finding::new("cross-cpu-cost", text).with("median", mid, "x");
+    Some(finding.with("lowest", lo, "x").with("highest", hi, "x"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::measure::stats::metric;
+
+    fn texts(found: Vec<Finding>) -> Vec<String> {
+        found.into_iter().map(|f| f.text).collect()
+    }
 
     fn result(mech: &str, placement: &str, rtt: &[f64]) -> CaseResult {
         let mut params = BTreeMap::new();
@@ -230,7 +240,12 @@ mod tests {
             result("eventfd", "same-cpu", &[500.0, 505.0]),
             result("tcp", "same-cpu", &[3000.0, 3100.0]),
         );
-        let lines = fastest_per_group(&[&a, &b, &c], "pingpong", "median RTT", false);
+        let lines = texts(fastest_per_group(
+            &[&a, &b, &c],
+            "pingpong",
+            "median RTT",
+            false,
+        ));
         assert_eq!(
             lines,
             vec!["eventfd is 2.00x faster than pipe (pingpong, same-cpu, 1 B, median RTT)"]
@@ -243,7 +258,12 @@ mod tests {
             result("pipe", "same-cpu", &[900.0, 1100.0]),
             result("tcp", "same-cpu", &[1000.0, 1200.0]),
         );
-        let lines = fastest_per_group(&[&a, &b], "pingpong", "median RTT", false);
+        let lines = texts(fastest_per_group(
+            &[&a, &b],
+            "pingpong",
+            "median RTT",
+            false,
+        ));
         assert_eq!(
             lines,
             vec!["pipe is 1.10x faster than tcp (pingpong, same-cpu, 1 B, median RTT) (within the repetition spread)"]
@@ -263,7 +283,12 @@ mod tests {
         let a = result("pipe", "same-cpu", &[1000.0]);
         let mut b = result("eventfd", "same-cpu", &[500.0]);
         b.params.insert("size".into(), 8.into());
-        let lines = fastest_per_group(&[&a, &b], "pingpong", "median RTT", false);
+        let lines = texts(fastest_per_group(
+            &[&a, &b],
+            "pingpong",
+            "median RTT",
+            false,
+        ));
         assert_eq!(
             lines,
             vec!["eventfd is 2.00x faster than pipe (pingpong, same-cpu, 1 B, median RTT)"]
@@ -276,7 +301,7 @@ mod tests {
             result("pipe", "same-cpu", &[1000.0]),
             result("pipe", "cross-cpu", &[8000.0]),
         );
-        let line = cross_cpu_cost(&[&a, &b], "round trips").unwrap();
+        let line = cross_cpu_cost(&[&a, &b], "round trips").unwrap().text;
         assert!(
             line.starts_with(
                 "cross-cpu round trips cost 8.00x-8.00x the same-cpu ones (median 8.00x over 1 case)"

@@ -11,7 +11,6 @@ mod caller;
 mod explained;
 mod hogs;
 mod result;
-mod verdict;
 
 use super::classic::{ClassicChart, ClassicKind, Figure, Mark, Original, Ratio};
 use super::common::explain;
@@ -20,7 +19,7 @@ use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsup
 use crate::measure::pin::Placement;
 use crate::model::CaseResult;
 use caller::{CallReport, Payload, Timing};
-pub(crate) use result::{READER, WRITER};
+pub(crate) use result::{RoleMetrics, READER, WRITER};
 
 pub(crate) struct Contention;
 
@@ -57,7 +56,7 @@ const INTERVAL: ParamSpec = ParamSpec {
     in_name: false,
 };
 
-const SLOW: ParamSpec = ParamSpec {
+pub(crate) const SLOW: ParamSpec = ParamSpec {
     name: "slow",
     kind: ParamKind::Duration,
     default: "1ms",
@@ -211,10 +210,6 @@ impl Scenario for Contention {
             out.explain = explained::of_reps(&reps, &trace);
         }
         Ok(())
-    }
-
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        verdict::lines(results)
     }
 }
 

@@ -10,7 +10,7 @@ mod sink;
 pub(crate) mod verdict;
 use crate::copier;
 use crate::measure::clock::now_ns;
-use crate::model::{CaseResult, Verified};
+use crate::model::{CaseResult, Finding, Verified};
 use crate::scenario::common::copier_params;
 use crate::scenario::common::testfile::{self, TestFile};
 use crate::scenario::{
@@ -148,8 +148,8 @@ impl Scenario for DevNull {
         Ok(())
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
-        verdict::lines(results)
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
+        verdict::findings(results)
     }
 }
 

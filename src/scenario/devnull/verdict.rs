@@ -4,7 +4,7 @@
 //! the file.
 
 use super::{ATIME_CHANGED, ATIME_MODE, BYTES_PER_S, PAGES_RESIDENT_AFTER, SINK};
-use crate::model::{CaseResult, Flag, Status};
+use crate::model::{CaseResult, Finding, Flag, Status};
 use crate::scenario::common::copier_params::{label, CACHE};
 use crate::scenario::limits::MEMCPY_BYTES_PER_S;
 
@@ -53,7 +53,7 @@ pub fn flag_not_really_moved(results: &mut [CaseResult]) {
     }
 }
 
-pub(crate) fn lines(results: &[&CaseResult]) -> Vec<String> {
+pub(crate) fn findings(results: &[&CaseResult]) -> Vec<Finding> {
     let ok: Vec<&CaseResult> = results
         .iter()
         .copied()
@@ -66,13 +66,15 @@ pub(crate) fn lines(results: &[&CaseResult]) -> Vec<String> {
         .map(|r| where_(r))
         .collect();
     if !flagged.is_empty() {
-        lines.push(format!(
+        let text = format!(
             "not really moved (over {MEMCPY_FACTOR}x memcpy): {}",
             flagged.join(", ")
-        ));
+        );
+        let count = flagged.len() as f64;
+        lines.push(Finding::new("not-really-moved", text).with("cases", count, "cases"));
     }
     if let Some(line) = atime_line(&ok) {
-        lines.push(line);
+        lines.push(Finding::new("atime", line));
     }
     let unread: Vec<String> = ok
         .iter()
@@ -83,10 +85,12 @@ pub(crate) fn lines(results: &[&CaseResult]) -> Vec<String> {
         .map(|r| where_(r))
         .collect();
     if !unread.is_empty() {
-        lines.push(format!(
+        let text = format!(
             "never read a cold file (0 pages in the page cache after): {}",
             unread.join(", ")
-        ));
+        );
+        let count = unread.len() as f64;
+        lines.push(Finding::new("never-read", text).with("cases", count, "cases"));
     }
     lines
 }

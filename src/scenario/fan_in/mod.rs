@@ -20,7 +20,7 @@ use self::sender::{SenderCfg, SenderOut};
 use crate::exec::procs::{self, Child};
 use crate::measure::pin;
 use crate::mechanism;
-use crate::model::{CaseResult, Side, Status, Verified};
+use crate::model::{CaseResult, Finding, Side, Status, Verified};
 use crate::scenario::common::fd_budget::restore_nofile;
 use crate::scenario::common::readiness::{growth, poller_of, POLLER_PARAM};
 use crate::scenario::common::side::{cpu_usage, Schedule};
@@ -176,7 +176,7 @@ impl Scenario for FanIn {
         result
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         growth(results, &SENDERS, Some(&MSGS_PER_S))
     }
 }

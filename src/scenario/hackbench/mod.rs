@@ -14,7 +14,7 @@ use self::workers::{Place, Received, PER_GROUP};
 use crate::exec::procs::{self, Child};
 use crate::measure::pin;
 use crate::mechanism::{self, BoxEndpoint};
-use crate::model::{CaseResult, Side, Status, Verified};
+use crate::model::{CaseResult, Finding, Side, Status, Verified};
 use crate::scenario::common::fd_budget::{raise_nofile, restore_nofile, FdBudget};
 use crate::scenario::common::side::cpu_usage;
 use crate::scenario::common::verdict;
@@ -115,7 +115,7 @@ impl Scenario for Hackbench {
     }
 
     /// At each point, the faster mechanism against the slower.
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         let mut points: BTreeMap<(u64, u64), Vec<&CaseResult>> = BTreeMap::new();
         for r in results {
             let at = |p: &ParamSpec| r.params.get(p.name).and_then(|v| v.as_u64());

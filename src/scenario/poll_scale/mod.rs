@@ -9,7 +9,7 @@ mod sides;
 use crate::exec::procs::{self, Child};
 use crate::measure::histogram::Latencies;
 use crate::measure::pin::{self, Placement};
-use crate::model::{CaseResult, LatencyKind};
+use crate::model::{CaseResult, Finding, LatencyKind};
 use crate::scenario::classic::{ClassicChart, ClassicKind, Mark, Original};
 use crate::scenario::common::fd_budget::FdBudget;
 use crate::scenario::common::readiness::{growth, poller_of, POLLER_PARAM};
@@ -161,7 +161,7 @@ impl Scenario for PollScale {
         Ok(())
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         // Wall time is what the original plotted; the server's CPU per
         // request shows the same cost without the machine's other load.
         let mut lines = growth(results, &IDLE, None);

@@ -14,7 +14,7 @@ mod tests;
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Value};
 use crate::measure::procstat::ProcStat;
-use crate::model::{CaseResult, Status, Verified};
+use crate::model::{CaseResult, Finding, Status, Verified};
 use crate::scenario::common::fd_budget::restore_nofile;
 use crate::sys::rusage::{usage, Usage, Who};
 use anyhow::Context;
@@ -155,7 +155,7 @@ impl Scenario for PortRing {
         result
     }
 
-    fn verdicts(&self, results: &[&CaseResult]) -> Vec<String> {
+    fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {
         results
             .iter()
             .filter(|r| r.status == Status::Ok)
@@ -335,9 +335,9 @@ impl Reps {
 
 /// "threads, /bin/cat: 34,500 msgs/s (29 us each), 61,000 csw/s, 1.0 ms
 /// per port; the original: 34,500/s, 30 us, 60,000 csw/s, 1 ms".
-fn verdict_line(r: &CaseResult) -> Option<String> {
+fn verdict_line(r: &CaseResult) -> Option<Finding> {
     let m = |spec: &MetricSpec| spec.value(r);
-    Some(format!(
+    let text = format!(
         "{}: {:.0} msgs/s ({:.1} us each), {:.0} context switches/s, {:.2} ms setup per port, CPU {:.0}% user {:.0}% sys (the original, 2009, 2 cores: 34,500/s, 30 us, 60,000 csw/s, 1 ms)",
         r.case,
         m(&MSGS_PER_S)?,
@@ -346,5 +346,11 @@ fn verdict_line(r: &CaseResult) -> Option<String> {
         m(&SETUP_MS_PER_PORT)?,
         m(&CPU_USER_PCT)?,
         m(&CPU_SYS_PCT)?,
-    ))
+    );
+    let finding = Finding::new(r.case.clone(), text);
+    Some(
+        finding
+            .with(MSGS_PER_S.name, m(&MSGS_PER_S)?, "msgs/s")
+            .with(US_PER_MSG.name, m(&US_PER_MSG)?, "us"),
+    )
 }

@@ -176,7 +176,8 @@ pub(crate) const CHECK: ParamSpec = ParamSpec {
               sendfile-whole-file,fd-setsize,select-needs-rebuild,epoll-mmap,\
               et-one-notice,epoll-ctl-constant,fd-limit-memory,port-setup-1ms,\
               spawn-vs-nofile,one-waiter-woken,read-evicts-cache",
-    about: "which observations to make (each is one case; the claim it bears on is in the README)",
+    about:
+        "which observations to make (each is one case; the claim it bears on is in docs/claims.md)",
     in_name: true,
 };
 
@@ -215,10 +216,6 @@ impl Scenario for Probe {
         OBSERVATIONS.set(out, vec![count]);
         OBSERVATIONS.set_headline(out);
         Ok(())
-    }
-
-    fn verdicts(&self, _results: &[&CaseResult]) -> Vec<String> {
-        Vec::new()
     }
 }
 

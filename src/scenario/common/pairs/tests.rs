@@ -94,7 +94,8 @@ fn verdicts_compare_like_loads_and_say_which() {
         result(1, Some(10_000)),
     ];
     let refs: Vec<&CaseResult> = results.iter().collect();
-    let lines = verdicts_by_load(&refs, |group| vec![format!("{} cases", group.len())]);
+    let found = |group: &[&CaseResult]| vec![Finding::new("n", format!("{} cases", group.len()))];
+    let lines = verdicts_by_load(&refs, found);
     assert_eq!(
         lines,
         ["2 cases", "1 cases at pairs=4", "1 cases at rate=10000"]

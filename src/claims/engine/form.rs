@@ -1,0 +1,60 @@
+//! What each kind of rule reads and in which form it weighs a figure:
+//! relative to this machine, a ratio within the run, a count. The form is
+//! part of every verdict's text; what a rule reads tells the seeds suite
+//! (and an adaptive repetition mode) which cases need a claim's precision.
+
+use super::relative;
+use super::rule::Rule;
+use super::select::Select;
+use crate::model::CaseResult;
+
+impl Rule {
+    /// Which form the rule takes, and why.
+    pub(crate) fn form(&self) -> String {
+        match self {
+            Rule::Relative { q, reference, .. } => reference.form(relative::unit(q)),
+            Rule::Faster { .. } | Rule::NoFaster { .. } | Rule::Similar { .. } => {
+                "a ratio of two results of the same run: it reads the same on a faster or \
+                 slower machine"
+                    .into()
+            }
+            Rule::Within { .. } => {
+                "an absolute band on a count per operation, which does not scale with the \
+                 machine's speed"
+                    .into()
+            }
+            Rule::Linear { .. } | Rule::Flat { .. } => {
+                "the shape of one sweep within the run (its far end over its near end)".into()
+            }
+            Rule::Judged { form, .. } | Rule::Observed { form, .. } => form.to_string(),
+            Rule::Each { rules } => {
+                let mut forms: Vec<String> = rules.iter().map(Rule::form).collect();
+                forms.dedup();
+                forms.join("; ")
+            }
+        }
+    }
+
+    /// Every selection the rule reads, its reference point included.
+    pub(crate) fn selects(&self) -> Vec<&Select> {
+        match self {
+            Rule::Faster { fast, slow, .. } => vec![fast, slow],
+            Rule::NoFaster { a, b, .. } | Rule::Similar { a, b, .. } => vec![a, b],
+            Rule::Relative { at, reference, .. } => vec![at, &reference.at],
+            Rule::Within { at, .. } | Rule::Linear { at, .. } | Rule::Flat { at, .. } => vec![at],
+            Rule::Judged { of, .. } => of.iter().collect(),
+            Rule::Observed { .. } => Vec::new(),
+            Rule::Each { rules } => rules.iter().flat_map(Rule::selects).collect(),
+        }
+    }
+
+    /// Whether the rule reads `case` (for a sweep or a nearest point, any
+    /// point of it).
+    pub(crate) fn reads(&self, case: &CaseResult) -> bool {
+        let checked = match self {
+            Rule::Observed { check, .. } => super::observed::is_check(case, check),
+            _ => false,
+        };
+        checked || self.selects().iter().any(|s| s.matches(case))
+    }
+}

@@ -1,0 +1,73 @@
+//! What a rule concludes: a verdict, the figure that decided it and, for a
+//! rule that weighs a figure against a boundary, its margin. Every rule
+//! kind and every seed's judge returns one; anything a rule could not find
+//! comes back as `Err(reason)` (`Found`) and makes the claim inconclusive.
+
+use super::estimate::Estimate;
+use super::margin::{self, Bands, Margin, Uncertainty};
+use crate::model::ClaimStatus;
+
+pub(crate) type Found<T> = Result<T, String>;
+
+/// A verdict, the figure that decided it and, for a rule that weighs a
+/// figure against a boundary, its margin (`margin.rs`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub(crate) status: ClaimStatus,
+    pub(crate) figure: String,
+    pub(crate) margin: Option<Margin>,
+    /// The figure weighed, with its interval, for a rule that weighs one.
+    pub(crate) estimate: Option<Estimate>,
+}
+
+impl Outcome {
+    /// A verdict without a margin: from counts, or why nothing was weighed.
+    pub(crate) fn new(status: ClaimStatus, figure: String) -> Outcome {
+        Outcome {
+            status,
+            figure,
+            margin: None,
+            estimate: None,
+        }
+    }
+
+    /// The verdict `bands` give the estimate `e`, with its margin; the
+    /// figure gets the estimate's interval appended, and the runs it is
+    /// the median of when judged over this host's runs.
+    pub(crate) fn judged(
+        e: Estimate,
+        bands: &Bands,
+        inputs: Vec<Uncertainty>,
+        figure: String,
+        show: fn(f64) -> String,
+    ) -> Outcome {
+        let over = inputs.iter().map(|p| p.judged_over).max().unwrap_or(1);
+        let (status, margin) = margin::judge(e, bands, inputs);
+        let interval = format!("95% interval {}-{}", show(e.lo), show(e.hi));
+        let figure = match over > 1 {
+            true => format!("{figure}; the median of {over} runs of this host, {interval}"),
+            false => format!("{figure}; {interval}"),
+        };
+        Outcome {
+            status,
+            figure,
+            margin: Some(margin),
+            estimate: Some(e),
+        }
+    }
+
+    /// The verdict of a count or an answer: holds when `holds`, else does
+    /// not hold.
+    pub(crate) fn agrees(holds: bool, figure: String) -> Outcome {
+        let status = match holds {
+            true => ClaimStatus::Holds,
+            false => ClaimStatus::DoesNotHold,
+        };
+        Outcome::new(status, figure)
+    }
+
+    /// The evidence neither agrees nor contradicts: `figure` says why.
+    pub(crate) fn undecided(figure: String) -> Outcome {
+        Outcome::new(ClaimStatus::Inconclusive, figure)
+    }
+}

@@ -1,0 +1,163 @@
+//! Rules over a parameter sweep (E5's idle connections): does the value
+//! grow linearly with the parameter, or stay flat? The figure gives both
+//! ends, their ratio (weighed with its interval against the rule's bounds)
+//! and the least-squares fit.
+
+use super::estimate::Estimate;
+use super::margin::{Bands, Uncertainty};
+use super::numbers::num;
+use super::outcome::{Found, Outcome};
+use super::select::{param_f64, repeats, Select};
+use super::value::{Quantity, Value};
+use crate::model::{CaseResult, ClaimStatus};
+
+/// At least this many points make a sweep.
+const MIN_POINTS: usize = 4;
+/// Linear: the far end at least this multiple of the near end, and the fit
+/// this good. A sweep as far from linear as 0.9 (poll's here, whose far
+/// point runs away from the line) gave r² from 0.86 to 0.91 run to run:
+/// a bar at 0.9 decided it by the run.
+const LINEAR_GROWTH: f64 = 2.0;
+const LINEAR_R2: f64 = 0.95;
+/// Below this growth (or this fit) the value did not grow linearly.
+const NOT_GROWING: f64 = 1.25;
+const POOR_R2: f64 = 0.5;
+/// Flat: the far end within this multiple of the near end; beyond `STEEP` not flat.
+const FLAT: f64 = 1.5;
+const STEEP: f64 = 2.0;
+
+/// One value per parameter point, sorted by the parameter. Points come
+/// from one sweep: of results measured with different repetition counts
+/// (a suite's sweep and an extra point), the set covering the most points,
+/// so both ends were measured alike.
+pub(crate) fn points(
+    results: &[CaseResult],
+    at: &Select,
+    q: Quantity,
+    x: &str,
+) -> Found<Vec<(f64, Value)>> {
+    let all = at.all(results)?;
+    let reps_of_sweep = widest(&all, x);
+    let mut found: Vec<(f64, f64, Value)> = Vec::new();
+    for r in all.into_iter().filter(|r| repeats(r) == reps_of_sweep) {
+        let px = param_f64(r, x).ok_or_else(|| format!("{} has no numeric {x}", r.case))?;
+        let v = q.of(r)?;
+        match found.iter_mut().find(|(fx, _, _)| *fx == px) {
+            Some(slot) if slot.1 < repeats(r) => *slot = (px, repeats(r), v),
+            Some(_) => {}
+            None => found.push((px, repeats(r), v)),
+        }
+    }
+    if found.len() < MIN_POINTS {
+        return Err(format!(
+            "{}: {} {x} points, at least {MIN_POINTS} needed",
+            at.describe(),
+            found.len()
+        ));
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    Ok(found.into_iter().map(|(x, _, v)| (x, v)).collect())
+}
+
+/// The repetition count whose results cover the most distinct `x` points.
+fn widest(results: &[&CaseResult], x: &str) -> f64 {
+    let mut best = (0usize, 1.0);
+    for r in results {
+        let reps = repeats(r);
+        let mut xs: Vec<f64> = results
+            .iter()
+            .filter(|o| repeats(o) == reps)
+            .filter_map(|o| param_f64(o, x))
+            .collect();
+        xs.sort_by(f64::total_cmp);
+        xs.dedup();
+        if xs.len() > best.0 {
+            best = (xs.len(), reps);
+        }
+    }
+    best.1
+}
+
+/// Least-squares r² of y over x.
+pub(crate) fn r_squared(points: &[(f64, f64)]) -> f64 {
+    let n = points.len() as f64;
+    let mx = points.iter().map(|p| p.0).sum::<f64>() / n;
+    let my = points.iter().map(|p| p.1).sum::<f64>() / n;
+    let sxy: f64 = points.iter().map(|p| (p.0 - mx) * (p.1 - my)).sum();
+    let sxx: f64 = points.iter().map(|p| (p.0 - mx).powi(2)).sum();
+    let syy: f64 = points.iter().map(|p| (p.1 - my).powi(2)).sum();
+    if sxx == 0.0 || syy == 0.0 {
+        return 0.0;
+    }
+    sxy * sxy / (sxx * syy)
+}
+
+/// "poll 6.3 s at 10240 idle vs 1.2 s at 0: 5.4x; linear fit r²=0.98 (12 points)",
+/// with the growth (far end over near end) as an estimate and the ends'
+/// uncertainties.
+fn describe(
+    points: &[(f64, Value)],
+    at: &Select,
+    x: &str,
+) -> (Estimate, Vec<Uncertainty>, f64, String) {
+    let (x0, first) = &points[0];
+    let (xn, last) = &points[points.len() - 1];
+    let growth = last.over(first);
+    // Each point as judged (over this host's runs where known), so one
+    // run's slow point does not spoil the fit alone.
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .map(|(x, v)| (*x, v.estimate().value))
+        .collect();
+    let r2 = r_squared(&xy);
+    let figure = format!(
+        "{} {} at {x}={} vs {} at {x}={}: {}; linear fit r²={:.2} ({} points)",
+        at.label,
+        last.text(),
+        num(*xn),
+        first.text(),
+        num(*x0),
+        crate::format::ratio(growth.value),
+        r2,
+        points.len()
+    );
+    let inputs = vec![
+        first.uncertainty(&format!("{x}={}", num(*x0))),
+        last.uncertainty(&format!("{x}={}", num(*xn))),
+    ];
+    (growth, inputs, r2, figure)
+}
+
+pub(crate) fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
+    use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
+    let (growth, inputs, r2, figure) = describe(points, at, x);
+    let bands = Bands {
+        edges: &[NOT_GROWING, LINEAR_GROWTH],
+        verdicts: &[DoesNotHold, Inconclusive, Holds],
+    };
+    let mut outcome = Outcome::judged(growth, &bands, inputs, figure, crate::format::ratio);
+    let near = outcome.margin.as_ref().is_some_and(|m| m.near);
+    outcome.status = match outcome.status {
+        _ if near => Inconclusive,
+        _ if r2 < POOR_R2 => DoesNotHold,
+        Holds if r2 < LINEAR_R2 => Inconclusive,
+        status => status,
+    };
+    Ok(outcome)
+}
+
+pub(crate) fn flat(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
+    use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
+    let (growth, inputs, _, figure) = describe(points, at, x);
+    let bands = Bands {
+        edges: &[FLAT, STEEP],
+        verdicts: &[Holds, Inconclusive, DoesNotHold],
+    };
+    Ok(Outcome::judged(
+        growth,
+        &bands,
+        inputs,
+        figure,
+        crate::format::ratio,
+    ))
+}

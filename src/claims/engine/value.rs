@@ -1,0 +1,263 @@
+//! The values a claim weighs: a quantity (one metric, or the ratio of two)
+//! read from a result, with its spread over repetitions and its figures in
+//! this host's earlier runs. A missing metric comes back as `Err(reason)`.
+
+use super::drift::Drift;
+use super::estimate::Estimate;
+use super::margin::{Uncertainty, MEASURED};
+use super::outcome::Found;
+use super::pooled::{self, RunFigure};
+use crate::measure::bootstrap::{median_interval, ratio_interval};
+use crate::model::{CaseResult, Metric};
+use crate::scenario::MetricSpec;
+
+/// What a rule weighs: one metric, or the ratio of two metrics of the same
+/// result (per repetition when both have them), each as its scenario
+/// declares it.
+#[derive(Debug, Clone, Copy)]
+pub enum Quantity {
+    Metric(&'static MetricSpec),
+    /// `a / b`, shown with the given unit, e.g. `Per(&CSW_PER_S, &MSGS_PER_S, " csw/msg")`.
+    Per(&'static MetricSpec, &'static MetricSpec, &'static str),
+}
+
+/// One decided-upon number: the median and its spread (min..max of the
+/// repetitions; with a single repetition, `SINGLE_NOISE` either side).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Value {
+    pub(crate) value: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    pub(crate) reps: usize,
+    /// Shown after the number, e.g. " ns".
+    pub(crate) unit: String,
+    /// The per-repetition values, when there were several.
+    pub(crate) samples: Vec<f64>,
+    /// How far it moved across this host's runs, where earlier runs of its
+    /// case are known (`drift.rs`).
+    pub(crate) drift: Option<Drift>,
+    /// Its figure in the earlier runs of this host that measured it
+    /// (`pooled.rs`), newest first.
+    pub(crate) earlier: Vec<RunFigure>,
+}
+
+/// The spread assumed either side of a value measured only once.
+pub(crate) const SINGLE_NOISE: f64 = 0.05;
+
+fn metric<'a>(r: &'a CaseResult, spec: &MetricSpec) -> Found<&'a Metric> {
+    spec.of(r)
+        .ok_or_else(|| format!("{} {} has no metric {}", r.scenario, r.case, spec.name))
+}
+
+impl Quantity {
+    /// The quantity in result `r`, with its spread and its drift over
+    /// the earlier runs of `r`'s case.
+    pub(crate) fn of(&self, r: &CaseResult) -> Found<Value> {
+        let mut value = match *self {
+            Quantity::Metric(name) => Value::from_metric(metric(r, name)?),
+            Quantity::Per(a, b, unit) => ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit),
+        };
+        value.earlier = r
+            .past
+            .iter()
+            .filter_map(|e| {
+                let value = self.in_past(&e.metrics)?;
+                let run = Some(e.run_id.clone());
+                Some(RunFigure { run, value })
+            })
+            .collect();
+        let past: Vec<f64> = value.earlier.iter().map(|f| f.value).collect();
+        value.drift = Drift::over(value.value, &past);
+        Ok(value)
+    }
+
+    /// The quantity in one earlier run's metric values.
+    fn in_past(&self, metrics: &std::collections::BTreeMap<String, f64>) -> Option<f64> {
+        match *self {
+            Quantity::Metric(m) => metrics.get(m.name).copied(),
+            Quantity::Per(a, b, _) => {
+                let (a, b) = (metrics.get(a.name)?, metrics.get(b.name)?);
+                (*b != 0.0).then(|| a / b)
+            }
+        }
+    }
+}
+
+/// `a / b`, per repetition when both metrics carry the same number of them.
+fn ratio(a: &Metric, b: &Metric) -> Found<Value> {
+    if b.value == 0.0 {
+        return Err("division by a zero metric".into());
+    }
+    if a.reps.len() == b.reps.len() && a.reps.len() > 1 {
+        let per: Vec<f64> = a.reps.iter().zip(&b.reps).map(|(x, y)| x / y).collect();
+        return Ok(Value::from_metric(&crate::measure::stats::metric(per, "")));
+    }
+    Ok(Value::single(a.value / b.value))
+}
+
+impl Value {
+    pub(crate) fn from_metric(m: &Metric) -> Value {
+        let reps = m.reps.len().max(1);
+        if reps < 2 {
+            return Value::single(m.value).with_unit(&format!(" {}", m.unit));
+        }
+        Value {
+            value: m.value,
+            lo: m.min.unwrap_or(m.value),
+            hi: m.max.unwrap_or(m.value),
+            reps,
+            unit: String::new(),
+            samples: m.reps.clone(),
+            drift: None,
+            earlier: Vec::new(),
+        }
+        .with_unit(&format!(" {}", m.unit))
+    }
+
+    pub(crate) fn with_unit(mut self, unit: &str) -> Value {
+        self.unit = unit.trim_end().to_string();
+        self
+    }
+
+    pub(crate) fn single(value: f64) -> Value {
+        let (a, b) = (value * (1.0 - SINGLE_NOISE), value * (1.0 + SINGLE_NOISE));
+        Value {
+            value,
+            lo: a.min(b),
+            hi: a.max(b),
+            reps: 1,
+            unit: String::new(),
+            samples: Vec::new(),
+            drift: None,
+            earlier: Vec::new(),
+        }
+    }
+
+    /// The median with its 95% interval: over this host's runs where at
+    /// least `pooled::MIN_RUNS` measured it (`pooled.rs`), else this run's.
+    pub(crate) fn estimate(&self) -> Estimate {
+        let within = self.within_run();
+        pooled::estimate(&self.figures(), within.relative()).unwrap_or(within)
+    }
+
+    /// Its figure in this run and in each earlier run, this run first.
+    fn runs(&self) -> Vec<RunFigure> {
+        let now = RunFigure {
+            run: None,
+            value: self.value,
+        };
+        std::iter::once(now).chain(self.earlier.clone()).collect()
+    }
+
+    fn figures(&self) -> Vec<f64> {
+        self.runs().iter().map(|f| f.value).collect()
+    }
+
+    /// How many runs its estimate is judged over.
+    pub(crate) fn runs_judged(&self) -> usize {
+        let positive = self.figures().iter().filter(|v| **v > 0.0).count();
+        match positive {
+            n if n >= pooled::MIN_RUNS => n,
+            _ => 1,
+        }
+    }
+
+    /// The median with its 95% interval from this run's repetitions
+    /// alone: the bootstrap interval of the median, at least
+    /// `SINGLE_NOISE` either side with fewer than `MEASURED` of them (two
+    /// that agree by chance say little).
+    fn within_run(&self) -> Estimate {
+        let assumed = (
+            self.value * (1.0 - SINGLE_NOISE),
+            self.value * (1.0 + SINGLE_NOISE),
+        );
+        let (lo, hi) = match median_interval(&self.samples) {
+            Some(ci) if self.samples.len() >= MEASURED => ci,
+            Some((lo, hi)) => (lo.min(assumed.0), hi.max(assumed.1)),
+            None => assumed,
+        };
+        Estimate {
+            value: self.value,
+            lo: lo.min(self.value),
+            hi: hi.max(self.value),
+        }
+    }
+
+    /// The uncertainty this value got in this run, named `name`, and its
+    /// drift across runs.
+    pub(crate) fn uncertainty(&self, name: &str) -> Uncertainty {
+        Uncertainty {
+            name: name.to_string(),
+            relative: self.within_run().relative(),
+            reps: self.reps,
+            drift: self.drift,
+            judged_over: self.runs_judged(),
+        }
+    }
+
+    /// `self / below` with its 95% interval: over this host's runs, the
+    /// median of the ratio taken run by run where at least
+    /// `pooled::MIN_RUNS` runs measured both (`pooled.rs`); else the
+    /// widest ratio their estimates allow when either is judged over runs;
+    /// else this run's (`over_within_run`).
+    pub(crate) fn over(&self, below: &Value) -> Estimate {
+        let within = self.over_within_run(below);
+        let paired = pooled::ratios(&self.runs(), &below.runs());
+        if let Some(e) = pooled::estimate(&paired, within.relative()) {
+            return e;
+        }
+        match self.runs_judged().max(below.runs_judged()) > 1 {
+            true => widest_ratio(self.estimate(), below.estimate()),
+            false => within,
+        }
+    }
+
+    /// `self / below` from this run alone: the bootstrap interval of the
+    /// ratio of medians when both have `MEASURED` repetitions, else the
+    /// widest ratio the two intervals allow.
+    fn over_within_run(&self, below: &Value) -> Estimate {
+        let measured = self.samples.len().min(below.samples.len()) >= MEASURED;
+        let bootstrap = measured
+            .then(|| ratio_interval(&below.samples, &self.samples))
+            .flatten();
+        match bootstrap {
+            Some((lo, hi)) => {
+                let value = self.value / below.value;
+                Estimate {
+                    value,
+                    lo: lo.min(value),
+                    hi: hi.max(value),
+                }
+            }
+            None => widest_ratio(self.within_run(), below.within_run()),
+        }
+    }
+
+    /// The value in the unit that fits, and its spread: "3.21 us
+    /// (3.10-3.40, 5 reps)".
+    pub(crate) fn text(&self) -> String {
+        use crate::format::{human, human_range};
+        let unit = self.unit.trim();
+        let spread = if self.reps < 2 {
+            "1 rep".to_string()
+        } else {
+            let range = human_range(self.value, self.lo, self.hi, unit);
+            format!("{range}, {} reps", self.reps)
+        };
+        let spread = match self.drift {
+            Some(d) => format!("{spread}; runs {}", d.text()),
+            None => spread,
+        };
+        format!("{} ({spread})", human(self.value, unit))
+    }
+}
+
+/// `a / b` with the widest interval their intervals allow.
+fn widest_ratio(a: Estimate, b: Estimate) -> Estimate {
+    let value = a.value / b.value;
+    Estimate {
+        value,
+        lo: (a.lo / b.hi).min(value),
+        hi: (a.hi / b.lo).max(value),
+    }
+}
