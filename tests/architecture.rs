@@ -2,7 +2,9 @@
 //! module, every module sits in a layer of the table in ARCHITECTURE.md,
 //! and no file refers to a module of a higher layer (so no import circle
 //! can span two layers). Scenarios start no side themselves (that is the
-//! harness's job) and `unsafe` appears only under `src/sys/`.
+//! harness's job), `unsafe` appears only under `src/sys/`, the claims
+//! engine (`src/claims/engine/`) imports no seed and no scenario module,
+//! and every path ARCHITECTURE.md names exists.
 //!
 //! The source is read as Rust tokens (proc-macro2's lexer), so comments,
 //! doc comments and string literals never count. References followed:
@@ -238,6 +240,160 @@ fn check_unsafe(files: &[File]) -> Vec<String> {
     find_code(files, |path| !path.starts_with("src/sys/"), "unsafe")
 }
 
+/// A file's tokens as words with every group inlined (`{`, `}`, `(`...),
+/// so a path and the group it ends in read as one sequence.
+fn flat_words(tokens: TokenStream, out: &mut Vec<String>) {
+    for tree in tokens {
+        match tree {
+            TokenTree::Group(g) => {
+                let (open, close) = match g.delimiter() {
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::Bracket => ("[", "]"),
+                    Delimiter::Parenthesis => ("(", ")"),
+                    Delimiter::None => ("", ""),
+                };
+                out.push(open.into());
+                flat_words(g.stream(), out);
+                out.push(close.into());
+            }
+            TokenTree::Ident(i) => out.push(i.to_string()),
+            TokenTree::Punct(p) => out.push(p.as_char().to_string()),
+            TokenTree::Literal(_) => out.push("LIT".into()),
+        }
+    }
+}
+
+/// Every path from `words[at]` on (`a::b::{c, d::e}` gives a::b::c and
+/// a::b::d::e), each as its segments.
+fn path_at(words: &[String], at: usize) -> Vec<Vec<String>> {
+    let mut path = vec![words[at].clone()];
+    let mut i = at + 1;
+    while words.get(i).map(String::as_str) == Some(":")
+        && words.get(i + 1).map(String::as_str) == Some(":")
+    {
+        match words.get(i + 2).map(String::as_str) {
+            Some("{") => {
+                let mut items = Vec::new();
+                let (mut j, mut depth) = (i + 3, 0);
+                let mut start = j;
+                while j < words.len() {
+                    match words[j].as_str() {
+                        "{" => depth += 1,
+                        "}" if depth == 0 => break,
+                        "}" => depth -= 1,
+                        "," if depth == 0 => {
+                            items.push(start);
+                            start = j + 1;
+                        }
+                        _ => {}
+                    }
+                    j += 1;
+                }
+                items.push(start);
+                let inner = &words[..j];
+                let tails = items
+                    .into_iter()
+                    .filter(|k| *k < j)
+                    .flat_map(|k| path_at(inner, k));
+                return tails.map(|t| [path.clone(), t].concat()).collect();
+            }
+            Some(word) => path.push(word.to_string()),
+            None => break,
+        }
+        i += 3;
+    }
+    vec![path]
+}
+
+/// The module a file is (`src/claims/engine/rule.rs`: claims, engine,
+/// rule; a `mod.rs` is its folder's).
+fn module_of(path: &str) -> Vec<String> {
+    let rel = path.trim_start_matches("src/").trim_end_matches(".rs");
+    rel.split('/')
+        .filter(|p| *p != "mod")
+        .map(String::from)
+        .collect()
+}
+
+/// Every `crate::` and `super::` path in a file, written from the crate
+/// root (`crate::scenario::contention::READER`).
+fn rooted_paths(path: &str, text: &str) -> Vec<Vec<String>> {
+    let mut words = Vec::new();
+    flat_words(lex(path, text), &mut words);
+    let module = module_of(path);
+    let mut found = Vec::new();
+    for at in 0..words.len() {
+        let rooted = at < 2 || words[at - 1] != ":";
+        if !rooted || !matches!(words[at].as_str(), "crate" | "super") {
+            continue;
+        }
+        for p in path_at(&words, at) {
+            let ups = p.iter().take_while(|s| *s == "super").count();
+            if ups > module.len() {
+                continue;
+            }
+            let base = &module[..module.len() - ups];
+            let rest = p.iter().skip(ups).skip_while(|s| *s == "crate");
+            let base = if p[0] == "crate" { &[][..] } else { base };
+            found.push(base.iter().cloned().chain(rest.cloned()).collect());
+        }
+    }
+    found
+}
+
+/// The engine rule: no file under `src/claims/engine/` names a seed or a
+/// scenario's own module (the scenario layer's types, `crate::scenario::
+/// MetricSpec`, are its vocabulary).
+fn check_engine(files: &[File]) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    for (path, text) in files
+        .iter()
+        .filter(|(p, _)| p.starts_with("src/claims/engine/"))
+    {
+        for p in rooted_paths(path, text) {
+            let seed = p.starts_with(&["claims".to_string(), "seeds".to_string()]);
+            let scenario = p.first().map(String::as_str) == Some("scenario")
+                && p.get(1)
+                    .is_some_and(|m| m.starts_with(|c: char| c.is_lowercase()));
+            if seed || scenario {
+                let named = p[..2].join("::");
+                found.insert(format!(
+                    "{path} imports crate::{named} (the engine names no seed or scenario)"
+                ));
+            }
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// The paths a document names in backticks or links that look like the
+/// repository's (`src/...`, `tests/...`, `docs/...`, a `.rs`, `.md` or
+/// `.toml` file; a template such as `src/poller/<name>.rs` is none), each
+/// that `exists` denies.
+fn missing_paths(doc: &str, exists: impl Fn(&str) -> bool) -> Vec<String> {
+    let quoted = doc.split('`').skip(1).step_by(2);
+    let linked = doc.split("](").skip(1).filter_map(|l| l.split(')').next());
+    let looks_like_path = |p: &&str| {
+        let roots = ["src/", "tests/", "benches/", "docs/", "examples/", ".ci/"];
+        let files = [".rs", ".md", ".toml"];
+        !p.contains(' ')
+            && !p.contains("://")
+            && !p.contains('*')
+            && !p.contains('<')
+            && (roots.iter().any(|r| p.starts_with(r)) || files.iter().any(|f| p.ends_with(f)))
+    };
+    let mut missing: Vec<String> = quoted
+        .chain(linked)
+        .filter(looks_like_path)
+        .map(|p| p.split('#').next().unwrap_or(p).trim_end_matches(':'))
+        .filter(|p| !exists(p))
+        .map(String::from)
+        .collect();
+    missing.sort();
+    missing.dedup();
+    missing
+}
+
 // ---- the real tree ----
 
 fn read_tree(dir: &Path, root: &Path, out: &mut Vec<File>) {
@@ -283,6 +439,25 @@ fn no_scenario_starts_sides_itself() {
 #[test]
 fn unsafe_only_in_sys() {
     assert_none(check_unsafe(&real_src()));
+}
+
+#[test]
+fn the_claims_engine_imports_no_seed_and_no_scenario() {
+    let files = real_src();
+    assert!(files
+        .iter()
+        .any(|(p, _)| p.starts_with("src/claims/engine/")));
+    assert_none(check_engine(&files));
+}
+
+#[test]
+fn every_path_architecture_md_names_exists() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let missing = missing_paths(&real_table(), |p| root.join(p).exists());
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names {missing:?}, not in the repository"
+    );
 }
 
 // ---- the checks themselves, on fixtures ----
@@ -413,4 +588,32 @@ fn unsafe_outside_sys_fails_and_the_lint_does_not_count() {
         @ src/model.rs: const S: &str = "unsafe";"#,
     );
     assert_eq!(check_unsafe(&files), ["src/mechanism/pipe.rs: unsafe"]);
+}
+
+#[test]
+fn the_engine_naming_a_seed_or_a_scenario_module_fails() {
+    let files = tree(
+        r#"@ src/claims/engine/rule.rs: use crate::scenario::{MetricSpec, contention::READER};
+            use super::super::seeds::e3; fn f() { crate::scenario::Scenario::name(); }
+        @ src/claims/engine/mod.rs: use super::seeds;
+        @ src/claims/engine/fine.rs: use crate::scenario::MetricSpec; use super::rule::Rule;
+        @ src/claims/seeds/e3.rs: use crate::scenario::contention;"#,
+    );
+    assert_eq!(
+        check_engine(&files),
+        [
+            "src/claims/engine/mod.rs imports crate::claims::seeds (the engine names no seed or scenario)",
+            "src/claims/engine/rule.rs imports crate::claims::seeds (the engine names no seed or scenario)",
+            "src/claims/engine/rule.rs imports crate::scenario::contention (the engine names no seed or scenario)",
+        ]
+    );
+}
+
+#[test]
+fn a_path_the_map_names_that_does_not_exist_fails() {
+    let doc = "`src/claims/engine/` holds [the rule](src/claims/engine/rule.rs#L1); \
+               `src/gone.rs` and `docs/none.md` do not; `iolab run`, `a b.rs` and \
+               `src/x/<name>.rs` are no paths.";
+    let exists = |p: &str| p.starts_with("src/claims/engine");
+    assert_eq!(missing_paths(doc, exists), ["docs/none.md", "src/gone.rs"]);
 }
