@@ -27,13 +27,13 @@ pub(crate) fn overview() -> String {
         "poller",
         crate::poller::ALL
             .iter()
-            .map(|p| (p.name(), p.probe(), p.about())),
+            .map(|p| (p.name(), p.support(), p.about())),
     );
     let copiers = support_table(
         "copier",
         crate::copier::ALL
             .iter()
-            .map(|c| (c.name(), c.probe(), c.about())),
+            .map(|c| (c.name(), c.support(), c.about())),
     );
     let mut suites = table(&["suite", "what it runs"]);
     for s in suite::ALL {
@@ -97,7 +97,7 @@ fn mechanism_row(m: &dyn Mechanism) -> Vec<String> {
     };
     vec![
         m.name().to_string(),
-        support(m.probe()),
+        support(m.support()),
         carries.to_string(),
         boundaries.to_string(),
         max,

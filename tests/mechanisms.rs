@@ -131,7 +131,7 @@ fn io_uring_msg_has_its_line_in_list() {
         .find(|l| l.starts_with("io-uring-msg "))
         .expect("a line for io-uring-msg");
     let supported = "io-uring-msg yes notification counts (may add up) 8 B processes, threads a ring per end, IORING_OP_MSG_RING";
-    match iolab::mechanism::find("io-uring-msg").unwrap().probe() {
+    match iolab::mechanism::find("io-uring-msg").unwrap().support() {
         iolab::mechanism::Support::Yes => assert!(line.starts_with(supported), "{line}"),
         iolab::mechanism::Support::No(why) => assert!(line.contains(&why), "{line}"),
     }

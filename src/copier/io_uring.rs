@@ -15,7 +15,7 @@ impl Copier for IoUring {
     fn about(&self) -> &'static str {
         "linked read + write through an io_uring, `buf` bytes per pair"
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         let ring = crate::env::io_uring();
         if ring.available {
             Support::Yes

@@ -44,7 +44,7 @@ pub(crate) trait Copier: Sync {
     /// One line for `iolab list`.
     fn about(&self) -> &'static str;
     /// Whether this machine can run it at all.
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::Yes
     }
     /// Whether it can write to `sink`, and why not.
@@ -90,7 +90,7 @@ pub(crate) fn find(name: &str) -> Option<&'static dyn Copier> {
 
 /// Whether `copier` can run here and write to `sink`: the first reason not.
 pub(crate) fn usable(copier: &dyn Copier, sink: SinkKind) -> Result<(), String> {
-    for support in [copier.probe(), copier.applies_to(sink)] {
+    for support in [copier.support(), copier.applies_to(sink)] {
         if let Support::No(why) = support {
             return Err(why);
         }

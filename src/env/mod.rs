@@ -1,13 +1,13 @@
 //! The environment fingerprint: what machine, kernel and limits a run was
-//! measured on, read directly from /proc and /sys, plus probes that try the
+//! measured on, read directly from /proc and /sys, plus checks that try the
 //! facilities some cases need (perf, io_uring). Numbers from two runs only
 //! compare when their fingerprints do; `iolab env` prints it on its own.
 
 mod cpu;
-mod probe;
+mod capabilities;
 mod system;
 
-pub(crate) use probe::{io_uring, perf, sched_tracepoints, tick_ns, timer_ns};
+pub(crate) use capabilities::{io_uring, perf, sched_tracepoints, tick_ns, timer_ns};
 pub(crate) use system::mem_available;
 
 use crate::model::{Availability, Environment};

@@ -34,7 +34,7 @@ impl Mechanism for Futex {
     fn max_message(&self) -> usize {
         8
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::of(probed())
     }
     fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {

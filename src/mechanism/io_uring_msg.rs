@@ -51,7 +51,7 @@ impl Mechanism for IoUringMsg {
     fn max_message(&self) -> usize {
         8
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::of(probed())
     }
     fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {
@@ -262,7 +262,7 @@ mod tests {
     }
 
     fn pair() -> Option<(BoxEndpoint, BoxEndpoint)> {
-        if let Support::No(why) = IoUringMsg.probe() {
+        if let Support::No(why) = IoUringMsg.support() {
             eprintln!("skipped: {why}");
             return None;
         }

@@ -195,7 +195,7 @@ pub trait Mechanism: Sync {
     fn caps(&self) -> Caps;
     /// The largest message one send can carry.
     fn max_message(&self) -> usize;
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::Yes
     }
     /// Whether the two ends work in two forked processes (`--mode

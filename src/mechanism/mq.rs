@@ -41,7 +41,7 @@ impl Mechanism for Mq {
     fn max_message(&self) -> usize {
         probed().as_ref().map_or(0, |l| l.msgsize)
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::of(probed())
     }
     fn connect(&self, _dir: &Path, values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {

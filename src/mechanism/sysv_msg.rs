@@ -39,7 +39,7 @@ impl Mechanism for SysvMsg {
     fn max_message(&self) -> usize {
         probed().as_ref().map_or(0, |l| l.msgmax.min(l.msgmnb))
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::of(probed())
     }
     fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {

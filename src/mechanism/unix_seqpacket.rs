@@ -27,7 +27,7 @@ impl Mechanism for UnixSeqpacket {
     fn max_message(&self) -> usize {
         probed().as_ref().map_or(0, |max| *max)
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::of(probed())
     }
     fn connect(&self, _dir: &Path, _values: &Values) -> io::Result<(BoxEndpoint, BoxEndpoint)> {

@@ -34,8 +34,8 @@ pub(crate) fn to_mechanism(
     mut point: Point,
 ) -> (Point, Option<String>, Option<Oversize>) {
     let here = match mode {
-        Mode::Processes => mech.probe().and(mech.in_processes()),
-        Mode::Threads => mech.probe().and(mech.in_threads()),
+        Mode::Processes => mech.support().and(mech.in_processes()),
+        Mode::Threads => mech.support().and(mech.in_threads()),
     };
     let probe = match here {
         Support::Yes => None,

@@ -23,7 +23,7 @@ impl Poller for IoUringPoll {
     fn about(&self) -> &'static str {
         "io_uring one-shot IORING_OP_POLL_ADD per descriptor, re-armed after each completion"
     }
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         match PollRing::new(8, 16) {
             Ok(_) => Support::Yes,
             Err(e) => Support::No(format!("cannot create an io_uring: {e}")),

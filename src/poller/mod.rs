@@ -18,7 +18,7 @@ pub(crate) trait Poller: Sync {
     fn name(&self) -> &'static str;
     /// One line for `iolab list`.
     fn about(&self) -> &'static str;
-    fn probe(&self) -> Support {
+    fn support(&self) -> Support {
         Support::Yes
     }
     /// The most descriptors (counting from 0) it can watch, if limited.

@@ -21,7 +21,7 @@ fn wait_now(set: &mut dyn PollSet<'_>) -> Vec<usize> {
 
 #[test]
 fn every_poller_reports_exactly_the_written_descriptors() {
-    for poller in ALL.iter().filter(|p| p.probe() == Support::Yes) {
+    for poller in ALL.iter().filter(|p| p.support() == Support::Yes) {
         let p = pipes(5);
         let mut set = poller.open(p.len()).unwrap();
         for (i, (rx, _)) in p.iter().enumerate() {
@@ -41,7 +41,7 @@ fn every_poller_reports_exactly_the_written_descriptors() {
 
 #[test]
 fn level_triggered_repeats_and_edge_triggered_does_not() {
-    for poller in ALL.iter().filter(|p| p.probe() == Support::Yes) {
+    for poller in ALL.iter().filter(|p| p.support() == Support::Yes) {
         let p = pipes(1);
         let mut set = poller.open(1).unwrap();
         set.add(p[0].0.as_fd(), 7).unwrap();

@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 /// Whether `mech` works here; otherwise the test is skipped with the reason.
 pub fn here(mech: &str) -> bool {
-    match find(mech).expect("in the mechanism list").probe() {
+    match find(mech).expect("in the mechanism list").support() {
         Support::Yes => true,
         Support::No(why) => require(false, &format!("{mech} unsupported: {why}")),
     }

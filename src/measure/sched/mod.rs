@@ -12,11 +12,11 @@
 //! the interval it would have closed is not guessed.
 
 mod format;
-mod probe;
+mod self_test;
 mod syscalls;
 mod tracer;
 
-pub(crate) use probe::{online_cpus, probe};
+pub(crate) use self_test::{online_cpus, self_test};
 pub(crate) use syscalls::SyscallCounter;
 pub(crate) use tracer::{Points, Tracer};
 

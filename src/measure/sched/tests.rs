@@ -1,5 +1,5 @@
 use super::format::parse;
-use super::probe::trace_woken_thread;
+use super::self_test::trace_woken_thread;
 use super::tracer::{decode, Decoder, Points, Stacks};
 use super::*;
 use std::time::Duration;

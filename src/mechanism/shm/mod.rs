@@ -163,7 +163,7 @@ impl Endpoint for ShmEndpoint {
     #[inline(always)]
     fn recv(&mut self, buf: &mut [u8]) -> io::Result<()> {
         self.used = true;
-        let len = self.waker.wait_for(Want::Data, self.rx.probe())?;
+        let len = self.waker.wait_for(Want::Data, self.rx.watch_next())?;
         self.rx.take(len, buf)?;
         self.wake_producer()
     }

@@ -200,10 +200,10 @@ impl Consumer {
         }
     }
 
-    /// A probe for the next message: the length it has once published.
+    /// A watch on the next message: the length it has once published.
     /// The slot is found once, so a side spinning on it only loads it.
     #[inline]
-    pub(crate) fn probe(&self) -> impl Fn() -> Option<usize> + '_ {
+    pub(crate) fn watch_next(&self) -> impl Fn() -> Option<usize> + '_ {
         let word = self.ring.region.atomic_u64(self.next_slot);
         let published = self.tail + 1;
         move || {
@@ -214,8 +214,8 @@ impl Consumer {
 
     /// The next message's length, once it is published.
     pub(crate) fn ready_len(&self) -> Option<usize> {
-        let probe = self.probe();
-        probe()
+        let watch = self.watch_next();
+        watch()
     }
 
     /// Takes the next message, of `len` bytes as `ready_len` said, into

@@ -22,7 +22,7 @@ pub(crate) const POLLER_PARAM: ParamSpec = ParamSpec {
 pub(crate) fn poller_of(case: &CaseSpec) -> anyhow::Result<&'static dyn Poller> {
     let name = case.text(&POLLER_PARAM);
     let p = poller::find(name).ok_or_else(|| anyhow::anyhow!("unknown poller {name}"))?;
-    match p.probe() {
+    match p.support() {
         Support::Yes => Ok(p),
         Support::No(why) => Err(Unsupported(format!("{name}: {why}")).into()),
     }

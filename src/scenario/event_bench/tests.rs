@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 const MODES: [Dispatch; 2] = [Dispatch::Nonblocking, Dispatch::Blocking];
 
 fn supported() -> impl Iterator<Item = &'static dyn crate::poller::Poller> {
-    ALL.iter().copied().filter(|p| p.probe() == Support::Yes)
+    ALL.iter().copied().filter(|p| p.support() == Support::Yes)
 }
 
 #[test]

@@ -1,7 +1,7 @@
-//! Probes that find out by trying: can this process sample with perf, can
+//! Capabilities found out by trying: can this process sample with perf, can
 //! it create an io_uring, and what does one clock read cost. A sysctl alone
 //! does not answer the first two (seccomp, containers and capabilities all
-//! have a say), so each probe reads the knob and then makes the real call.
+//! have a say), so each check reads the knob and then makes the real call.
 
 use super::read_text;
 use crate::model::Availability;
@@ -10,9 +10,9 @@ use perf_event::Builder;
 
 const PERF_PARANOID: &str = "/proc/sys/kernel/perf_event_paranoid";
 const IO_URING_DISABLED: &str = "/proc/sys/kernel/io_uring_disabled";
-/// Sample every millisecond of CPU time; the probe never enables it.
+/// Sample every millisecond of CPU time; the check never enables it.
 const SAMPLE_PERIOD_NS: u64 = 1_000_000;
-/// Ring buffer bytes for the sampling probe (plus one metadata page).
+/// Ring buffer bytes for the sampling check (plus one metadata page).
 const SAMPLE_RING_BYTES: usize = 8 * 4096;
 const TIMER_BATCHES: usize = 9;
 const TIMER_READS_PER_BATCH: u64 = 100_000;
@@ -60,9 +60,9 @@ pub(crate) fn io_uring() -> Availability {
 }
 
 /// Whether the scheduler tracepoints can be recorded on every CPU; the
-/// probe traces a sleeping thread to be sure.
+/// check traces a sleeping thread to be sure.
 pub(crate) fn sched_tracepoints() -> Availability {
-    match crate::measure::sched::probe() {
+    match crate::measure::sched::self_test() {
         Ok(detail) => available(detail),
         Err(why) => unavailable(why),
     }
@@ -119,7 +119,7 @@ mod tests {
     }
 
     #[test]
-    fn probes_always_explain_themselves() {
+    fn checks_always_explain_themselves() {
         assert!(!perf().detail.is_empty());
         assert!(!io_uring().detail.is_empty());
         assert!(timer_ns() >= 0.0);

@@ -15,7 +15,7 @@ const SELF_TEST_WAKES: u64 = 3;
 const SELF_TEST_PAUSE: Duration = Duration::from_micros(200);
 
 /// Available with what the self-test saw, or unavailable and why.
-pub(crate) fn probe() -> Result<String, String> {
+pub(crate) fn self_test() -> Result<String, String> {
     let points = Points::load()?;
     let (tid, window, log) = trace_woken_thread(&points, SELF_TEST_WAKES, SELF_TEST_PAUSE)?;
     let seen = log.of_thread(tid, &[window]);
