@@ -69,11 +69,8 @@ pub(crate) fn write(
 /// its figure, cut at 100 columns (`--verbose` and `iolab claims` give
 /// the rest).
 /// The heading names the run's kernel, which some verdicts change with.
-pub(crate) fn write_compact(
-    out: &mut dyn Write,
-    claims: &[ClaimVerdict],
-    kernel: &str,
-) -> std::io::Result<()> {
+pub(crate) fn write_compact(out: &mut dyn Write, run: &Run) -> std::io::Result<()> {
+    let (claims, kernel) = (&run.claims, &run.environment.kernel);
     if claims.is_empty() {
         return Ok(());
     }

@@ -3,8 +3,8 @@
 //! facilities some cases need (perf, io_uring). Numbers from two runs only
 //! compare when their fingerprints do; `iolab env` prints it on its own.
 
-mod cpu;
 mod capabilities;
+mod cpu;
 mod system;
 
 pub(crate) use capabilities::{io_uring, perf, sched_tracepoints, tick_ns, timer_ns};

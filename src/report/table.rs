@@ -73,9 +73,7 @@ impl Reporter for TableReporter {
         }
         match self.verbose {
             true => crate::claims::render::write(out, &run.claims, &run.environment.kernel)?,
-            false => {
-                crate::claims::render::write_compact(out, &run.claims, &run.environment.kernel)?
-            }
+            false => crate::claims::render::write_compact(out, run)?,
         }
         if !run.claims.is_empty() {
             writeln!(out)?;
