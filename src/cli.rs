@@ -52,6 +52,8 @@ pub(crate) enum Command {
     Fleet(FleetArgs),
     /// Serve the far side of `iolab run --peer` cases from this host
     Agent(AgentArgs),
+    /// Compare two cases in randomized interleaved rounds: their paired ratio, its interval and a verdict
+    Ab(AbArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -378,4 +380,63 @@ pub(crate) struct AgentArgs {
     /// Drop a client that sends nothing for SECS seconds between tests
     #[arg(long, value_name = "SECS", default_value = "60")]
     pub(crate) idle_timeout: String,
+}
+
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Each round runs one short batch of A and of B in a fresh random order \
+(seeded; the seed is printed and stored), so a host that changes speed for a while slows \
+both sides of the rounds it spans alike. The figure is the median of the per-round \
+ratios B/A with its bootstrap 95% interval over the rounds; the comparison stops as soon \
+as that interval lies inside the equivalence band (about the same) or wholly beyond it \
+(one is faster), or at --max-rounds or --time-cap (undecided: it says what would decide).\n\n\
+EXAMPLES:\n  \
+iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech eventfd --placement cross-cpu'\n  \
+iolab ab 'stream --mech unix-stream -p size=4096' 'stream --mech tcp -p size=4096' --band 10\n  \
+iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech pipe --placement cross-cpu'\n\n\
+EXIT STATUS:\n  \
+0    compared (whatever the verdict)\n  \
+1    a case failed\n  \
+2    bad input: a spec that is not one case, or two cases with different headline metrics"
+)]
+pub(crate) struct AbArgs {
+    /// The first case, as `iolab run` arguments naming exactly one case
+    #[arg(value_name = "A")]
+    pub(crate) a: String,
+    /// The second case, likewise; its headline metric must be A's
+    #[arg(value_name = "B")]
+    pub(crate) b: String,
+    /// The equivalence band in percent: within it either way, the two are about the same
+    #[arg(long, value_name = "PCT", default_value = "5")]
+    pub(crate) band: String,
+    /// Rounds before a verdict may stop the comparison
+    #[arg(long, value_name = "N", default_value = "10")]
+    pub(crate) min_rounds: String,
+    /// Rounds at most
+    #[arg(long, value_name = "N", default_value = "200")]
+    pub(crate) max_rounds: String,
+    /// No round starts after this long
+    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    pub(crate) time_cap: String,
+    /// The seed of the rounds' orders (default: drawn from the clock)
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
+    /// Every round of A, then every round of B, --max-rounds each: the sequential method, for contrast (the host's drift between the blocks reads as a difference)
+    #[arg(long)]
+    pub(crate) sequential: bool,
+    /// A label stored with the run
+    #[arg(long, value_name = "TEXT")]
+    pub(crate) label: Option<String>,
+    /// Also write the run as JSON to FILE (`-`: stdout)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
+    /// The results database
+    #[arg(long, value_name = "DB")]
+    pub(crate) db: Option<PathBuf>,
+    /// Do not store the run
+    #[arg(long)]
+    pub(crate) no_store: bool,
+    /// No progress bar and no text on stdout
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
 }

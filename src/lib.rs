@@ -4,6 +4,7 @@
 
 #![deny(unsafe_code)]
 
+pub(crate) mod ab;
 pub(crate) mod agent;
 pub mod app;
 pub mod cancel;

@@ -108,6 +108,16 @@ impl ClaimStatus {
     }
 }
 
+/// A case's part in interleaved rounds: its headline in each round and
+/// where it ran in each round's order (0: first).
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+pub(crate) struct Rounds {
+    pub(crate) seed: u64,
+    pub(crate) interleaved: bool,
+    pub(crate) values: Vec<f64>,
+    pub(crate) positions: Vec<usize>,
+}
+
 /// One finding of a scenario, stored with the run: its sentence, and
 /// (in runs since findings became data) its id and the figures it cites.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
@@ -326,6 +336,11 @@ pub struct CaseResult {
     /// answered and the figure read from it, in the order they were made.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) observations: Vec<Observation>,
+    /// Interleaved rounds (`iolab ab`): the headline of each round's batch
+    /// of this case, in round order, and the seed that drew the rounds'
+    /// orders, so anyone can recompute the paired figure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) rounds: Option<Rounds>,
     /// Its metrics' values in this host's newest earlier runs on this
     /// kernel (`Store::fill_past`), read for the claims, which judge their
     /// figures over these runs and this one; not part of the JSON.
@@ -417,6 +432,7 @@ impl CaseResult {
             precision: None,
             noise: None,
             observations: Vec::new(),
+            rounds: None,
             past: Vec::new(),
         }
     }

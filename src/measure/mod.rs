@@ -8,6 +8,7 @@ pub mod clock;
 pub mod histogram;
 pub(crate) mod kcounters;
 pub(crate) mod noise;
+pub(crate) mod paired;
 pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;

@@ -7,6 +7,7 @@ mod plausible;
 mod precision;
 pub(crate) mod progress;
 pub(crate) mod repeat;
+pub(crate) mod rounds;
 pub(crate) mod stale;
 mod summary;
 
@@ -44,6 +45,17 @@ pub(crate) trait Observer {
 }
 
 pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
+    in_private_dir(|tmp| {
+        let results = run_cases(plan, tmp, observer);
+        observer.finish();
+        results
+    })
+}
+
+/// Runs `body` in the run's private temp dir, with the signal handlers
+/// installed and a killed run's leftovers swept first; everything is
+/// removed after it, and a signal that stopped it is the error.
+fn in_private_dir<T>(body: impl FnOnce(&Path) -> anyhow::Result<T>) -> anyhow::Result<T> {
     cleanup::install();
     stale::sweep();
     let tmp = private_temp_dir().with_context(|| {
@@ -53,14 +65,13 @@ pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<Ca
         )
     })?;
     cleanup::track_dir(tmp.path().to_path_buf());
-    let results = run_cases(plan, tmp.path(), observer);
+    let outcome = body(tmp.path());
     cleanup::untrack_dir(tmp.path());
-    observer.finish();
     drop(tmp);
     if let Some(signal) = cleanup::cancelled_by() {
         return Err(Interrupted(signal).into());
     }
-    results
+    outcome
 }
 
 /// `$TMPDIR/iolab-<pid>-XXXXXX`, readable by this user only: FIFOs and

@@ -1,5 +1,8 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
-//! report / compare / claims / import / push / fleet.
+//! report / compare / claims / import / push / fleet / ab.
+
+mod ab;
+mod keep;
 
 use crate::cli::{
     AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, FleetArgs, HistoryArgs, ImportArgs, ListArgs,
@@ -7,8 +10,7 @@ use crate::cli::{
 };
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
-use crate::measure::canary::Fastest;
-use crate::model::{CaseResult, Environment, Run, Status, IOLAB_VERSION};
+use crate::model::{CaseResult, Environment, Run, Status};
 use crate::report::{
     self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
 };
@@ -16,8 +18,9 @@ use crate::runner::{self, progress::Bar};
 use crate::store::{self, HistoryFilter, Imported, Place, Store};
 use crate::{env, listing, plan};
 use anyhow::Context;
+use keep::{calibrate_canary, db_place, finished_run, keep, now_rfc3339, open_store};
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -42,6 +45,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Push(args) => push(&args),
         Command::Fleet(args) => fleet(&args),
         Command::Agent(args) => agent(&args),
+        Command::Ab(args) => ab::ab(&args),
     }
 }
 
@@ -52,7 +56,7 @@ fn agent(args: &AgentArgs) -> anyhow::Result<ExitCode> {
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut plan = plan::build(args)?;
-    let mut store = open_store(args)?;
+    let mut store = open_store(args.no_store, &args.db)?;
     let mut runs = Vec::new();
     for i in 1..=plan.runs {
         if plan.runs > 1 && !args.quiet {
@@ -109,21 +113,24 @@ fn run_once(
     environment.canary_ns = fastest_reading(environment.canary_ns, &results, |n| n.canary_ns);
     environment.wake_canary_ns =
         fastest_reading(environment.wake_canary_ns, &results, |n| n.wake_canary_ns);
-    let run = Run {
-        iolab_version: IOLAB_VERSION.to_string(),
-        run_id: new_run_id(),
+    let label = args.label.clone();
+    let mut run = finished_run(
         started_at,
-        finished_at: Some(now_rfc3339()),
-        label: args.label.clone(),
-        suite: Some(plan.targets.clone()),
+        label,
+        plan.targets.clone(),
         environment,
-        verdicts: crate::claims::verdicts(&results),
-        claims: crate::claims::evaluate(&results, Some(&plan.targets)),
         results,
-    };
+    );
+    run.verdicts = crate::claims::verdicts(&run.results);
+    run.claims = crate::claims::evaluate(&run.results, Some(&plan.targets));
     // The table and files first: a store failing now loses nothing shown.
     let written = write_outputs(args, &run);
-    let kept = store.map_or(Ok(()), |store| keep(store, &run, args));
+    let kept = store.map_or(Ok(()), |store| {
+        if args.fault.as_deref() == Some("store") {
+            store.refuse_writes()?;
+        }
+        keep(store, &run, &args.db, args.quiet)
+    });
     if let (Err(err), Err(_)) = (&written, &kept) {
         eprintln!("error: {err:#}");
     }
@@ -141,24 +148,6 @@ fn read_past(store: &mut Store, environment: &Environment, results: &mut [CaseRe
     }
 }
 
-/// Times the host-speed canaries for this run's environment and returns
-/// the fastest this machine ran them: this run's or a stored run's.
-fn calibrate_canary(environment: &mut Environment, store: Option<&mut Store>) -> Fastest {
-    use crate::measure::canary;
-    environment.canary_ns = Some(canary::ns_per_call(canary::RUN_BATCHES));
-    environment.wake_canary_ns = canary::wake_ns_per_round_trip(canary::RUN_BATCHES);
-    let now = Fastest {
-        syscall_ns: environment.canary_ns,
-        wake_ns: environment.wake_canary_ns,
-    };
-    let stored = store.and_then(|s| {
-        s.fastest_canary(environment)
-            .map_err(|e| eprintln!("warning: {e:#}"))
-            .ok()
-    });
-    stored.unwrap_or_default().min(now)
-}
-
 /// The fastest reading of a canary in the run: its calibration or the
 /// fastest reading around a case, which the store keeps for the next runs.
 fn fastest_reading(
@@ -172,45 +161,6 @@ fn fastest_reading(
         .chain(calibrated)
         .filter(|ns| *ns > 0.0)
         .reduce(f64::min)
-}
-
-/// The run's store, opened (so proved writable) before anything is measured.
-fn open_store(args: &RunArgs) -> anyhow::Result<Option<Store>> {
-    if args.no_store {
-        return Ok(None);
-    }
-    let store = Store::open_at(db_place(&args.db)?).map_err(|err| {
-        UsageError::new(format!(
-            "{err:#} (nothing was measured: pass --db FILE for another store, or --no-store)"
-        ))
-    })?;
-    Ok(Some(store))
-}
-
-/// Stores the run and says where. When storing fails, the run is saved as
-/// JSON beside the store (or in the working directory) for `iolab import`,
-/// and the error names that file.
-fn keep(store: &mut Store, run: &Run, args: &RunArgs) -> anyhow::Result<()> {
-    if args.fault.as_deref() == Some("store") {
-        store.refuse_writes()?;
-    }
-    let Err(err) = store.save(run) else {
-        if !args.quiet {
-            eprintln!("stored run {} in {}", run.run_id, store.place());
-        }
-        return Ok(());
-    };
-    let file = store::save_beside(run, store.place().file())
-        .map_err(|saving| anyhow::anyhow!("{err:#}; {saving:#}"))?;
-    let db = match &args.db {
-        Some(db) => format!(" --db {}", db.display()),
-        None => String::new(),
-    };
-    anyhow::bail!(
-        "{err:#}; the run is saved in {}: store it later with `iolab import {}{db}`",
-        file.display(),
-        file.display()
-    )
 }
 
 fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
@@ -445,39 +395,4 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> 
         return Ok(());
     }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
-}
-
-/// `--db`, else `$IOLAB_DB`, else the default file.
-fn db_place(explicit: &Option<PathBuf>) -> anyhow::Result<Place> {
-    Place::chosen(explicit.as_deref())
-}
-
-fn now_rfc3339() -> String {
-    crate::measure::time::rfc3339(std::time::SystemTime::now())
-}
-
-/// `20261122-031502-4f1a-9c0e`: sortable and readable; the last part
-/// names the machine (its machine id, else its host name), so runs pushed
-/// from many machines into one fleet store keep distinct ids.
-fn new_run_id() -> String {
-    let now = std::time::SystemTime::now();
-    let stamp = crate::measure::time::compact(now);
-    let nanos = now
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let machine = std::fs::read_to_string("/etc/machine-id")
-        .ok()
-        .filter(|id| !id.trim().is_empty())
-        .unwrap_or_else(|| {
-            rustix::system::uname()
-                .nodename()
-                .to_string_lossy()
-                .into_owned()
-        });
-    let host = xxhash_rust::xxh3::xxh3_64(machine.trim().as_bytes()) & 0xffff;
-    format!(
-        "{stamp}-{:04x}-{host:04x}",
-        (nanos ^ std::process::id()) & 0xffff
-    )
 }

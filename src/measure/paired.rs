@@ -1,0 +1,86 @@
+//! The paired figure of two cases measured in interleaved rounds: the
+//! ratio of their headlines within each round, then the median of those
+//! ratios with a bootstrap 95% interval over the rounds. A host that slows
+//! down for a while slows both cases of the rounds it spans alike, so
+//! their ratio does not move, where two medians of cases measured minutes
+//! apart would (Abedi and Brecht, ICPE 2017: randomized multiple
+//! interleaved trials).
+
+use super::bootstrap::median_interval;
+use super::stats::median;
+
+/// `b / a` per round, and its median with a 95% interval over the rounds.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PairedRatio {
+    pub(crate) per_round: Vec<f64>,
+    pub(crate) median: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+}
+
+/// The paired ratio of two series of one value per round, or None with
+/// fewer than two rounds both measured with a value above zero.
+pub(crate) fn ratio(a: &[f64], b: &[f64]) -> Option<PairedRatio> {
+    let per_round: Vec<f64> = a
+        .iter()
+        .zip(b)
+        .filter(|(x, y)| **x > 0.0 && **y > 0.0)
+        .map(|(x, y)| y / x)
+        .collect();
+    let (lo, hi) = median_interval(&per_round)?;
+    let median = median(&mut per_round.clone());
+    Some(PairedRatio {
+        per_round,
+        median,
+        lo: lo.min(median),
+        hi: hi.max(median),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `n` rounds of a case costing `cost`, the host 2x slower from the
+    /// middle of the run on, with a small wobble that differs by round.
+    fn drifting(n: usize, cost: f64) -> Vec<f64> {
+        (0..n)
+            .map(|i| {
+                let slow = if i >= n / 2 { 2.0 } else { 1.0 };
+                let wobble = 1.0 + 0.01 * ((i * 7 % 5) as f64 - 2.0);
+                cost * slow * wobble
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_drift_that_slows_both_cases_of_a_round_does_not_move_the_ratio() {
+        let (a, b) = (drifting(30, 100.0), drifting(30, 100.0));
+        let p = ratio(&a, &b).unwrap();
+        assert_eq!(p.median, 1.0);
+        assert!(p.lo >= 0.99 && p.hi <= 1.01, "{p:?}");
+        // B 10% dearer in every round: found, however the host drifts.
+        let b: Vec<f64> = a.iter().map(|x| x * 1.1).collect();
+        let p = ratio(&a, &b).unwrap();
+        assert!((p.median - 1.1).abs() < 1e-9 && p.lo > 1.05, "{p:?}");
+    }
+
+    #[test]
+    fn the_same_drift_between_sequential_blocks_makes_a_difference_of_nothing() {
+        // All of A first, then all of B: A's rounds see the fast host,
+        // B's the slow one.
+        let host = drifting(60, 100.0);
+        let (a, b) = host.split_at(30);
+        let p = ratio(a, b).unwrap();
+        assert!(
+            p.lo > 1.05,
+            "sequential blocks read identical cases as different: {p:?}"
+        );
+    }
+
+    #[test]
+    fn fewer_than_two_usable_rounds_give_no_figure() {
+        assert_eq!(ratio(&[1.0], &[2.0]), None);
+        assert_eq!(ratio(&[1.0, 0.0], &[2.0, 3.0]), None);
+    }
+}
