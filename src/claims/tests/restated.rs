@@ -58,3 +58,49 @@ fn the_scenario_itself_no_longer_judges_which_variant_is_faster() {
         "{texts:?}"
     );
 }
+
+/// The probe's pipe-read-atime result: the anonymous pipe's atime moved
+/// by `anon` ticks, the FIFO's by `fifo`.
+fn read_atime(anon: f64, fifo: f64) -> CaseResult {
+    let params = [("check".to_string(), json!("pipe-read-atime"))];
+    let mut r = CaseResult::new(
+        "probe",
+        "probe/pipe-read-atime",
+        params.into_iter().collect(),
+    );
+    r.observations = vec![
+        super::probe::fig("anon_pipe", anon),
+        super::probe::fig("fifo", fifo),
+    ];
+    r
+}
+
+#[test]
+fn where_a_read_leaves_the_atime_alone_noatime_has_nothing_to_skip() {
+    // The timing alone says "holds": noatime 15% faster.
+    let timed = [
+        atime("noatime", &[300.0, 310.0, 305.0]),
+        atime("default", &[350.0, 360.0, 355.0]),
+    ];
+    let still = [timed[0].clone(), timed[1].clone(), read_atime(0.0, 1.0)];
+    let claim = answer("E1-noatime-faster", &still);
+    assert_eq!(claim.verdict, DoesNotHold, "{}", claim.figure);
+    assert!(
+        claim
+            .figure
+            .starts_with("a read leaves the pipe's atime where it was on this kernel")
+            && claim
+                .figure
+                .contains("O_NOATIME has nothing to skip; timing: noatime"),
+        "{}",
+        claim.figure
+    );
+    let findings = crate::claims::verdicts(&still);
+    assert!(findings
+        .iter()
+        .any(|v| v.text.starts_with("anon: noatime is not faster")));
+    // Where the read moves it, the timing decides, as without the probe.
+    let moved = [timed[0].clone(), timed[1].clone(), read_atime(1.0, 1.0)];
+    assert_eq!(answer("E1-noatime-faster", &moved).verdict, Holds);
+    assert_eq!(answer("E1-noatime-faster", &timed).verdict, Holds);
+}

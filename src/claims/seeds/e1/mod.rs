@@ -5,6 +5,7 @@
 //! `probe` observes the other two.
 
 mod atime_profile;
+mod noatime;
 mod timestamps;
 
 use super::{observed, TIMESTAMP};
@@ -12,8 +13,6 @@ use crate::claims::engine::claim::{Claim, Evidence, StatedBy};
 use crate::claims::engine::restated::Restated;
 use crate::claims::engine::rule::Rule;
 use crate::claims::engine::select::{near, sel, Select};
-use crate::claims::engine::value::Quantity;
-use crate::scenario::pipe_atime;
 
 const NOATIME: Select = near(
     sel(
@@ -35,18 +34,20 @@ const DEFAULT_ATIME: Select = near(
     1e7,
 );
 
-/// E1's rule: `noatime` is measurably faster than `default`. The
+/// E1's rule: `noatime` is measurably faster than `default`, unless this
+/// run saw that a read does not move the pipe's atime (`noatime.rs`). The
 /// pipe-atime finding of each kind of pipe is judged by it too
-/// (`restated.rs`), so the finding and the claim never disagree.
-const fn noatime_faster(noatime: Select, default: Select) -> Rule {
-    Rule::Faster {
-        q: Quantity::Metric(&pipe_atime::NS_PER_MSG),
-        fast: noatime,
-        slow: default,
-        factor: 1.0,
-        fails_below: 1.0,
+/// (`engine/restated.rs`), so the finding and the claim never disagree.
+const fn noatime_faster(of: &'static [Select]) -> Rule {
+    Rule::Judged {
+        of,
+        judge: noatime::noatime_faster,
+        form: noatime::FORM,
     }
 }
+
+/// The anonymous pipe's cases: O_NOATIME, then the default.
+const ANON: &[Select] = &[NOATIME, DEFAULT_ATIME];
 
 /// The same variants over a FIFO, for the finding only.
 const NOATIME_FIFO: Select = near(
@@ -69,13 +70,16 @@ const DEFAULT_ATIME_FIFO: Select = near(
     1e7,
 );
 
+/// The FIFO's cases, likewise.
+const FIFO: &[Select] = &[NOATIME_FIFO, DEFAULT_ATIME_FIFO];
+
 /// The findings that restate a claim's comparison (`engine/restated.rs`).
 pub(super) static RESTATED: &[Restated] = &[
     Restated {
         scenario: "pipe-atime",
         id: "noatime-faster",
         subject: "anon",
-        rule: noatime_faster(NOATIME, DEFAULT_ATIME),
+        rule: noatime_faster(ANON),
         says: [
             "noatime is measurably faster",
             "noatime is not faster",
@@ -87,7 +91,7 @@ pub(super) static RESTATED: &[Restated] = &[
         scenario: "pipe-atime",
         id: "noatime-faster",
         subject: "fifo",
-        rule: noatime_faster(NOATIME_FIFO, DEFAULT_ATIME_FIFO),
+        rule: noatime_faster(FIFO),
         says: [
             "noatime is measurably faster",
             "noatime is not faster",
@@ -106,7 +110,7 @@ pub(super) static CLAIMS: &[Claim] = &[
         sentence: "O_NOATIME on a pipe's read end makes one-byte pipe traffic measurably faster",
         original: "oprofile: touch_atime, current_fs_time, file_update_time near the top for 10M one-byte messages; with O_NOATIME touch_atime vanished",
         scenario: "pipe-atime",
-        rule: noatime_faster(NOATIME, DEFAULT_ATIME),
+        rule: noatime_faster(ANON),
         resolve: 0.02,
         kernel: Some(Evidence {
             read: atime_profile::evidence,
