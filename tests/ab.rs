@@ -65,6 +65,18 @@ fn a_comparison_runs_seeded_interleaved_rounds_and_says_what_it_found() {
     let history = sb.iolab(&["history"]).assert().success();
     let listed = String::from_utf8_lossy(&history.get_output().stdout).into_owned();
     assert!(listed.contains("ab pingpong"), "{listed}");
+    let page = sb.tmp().join("ab.html");
+    let page_arg = page.to_str().unwrap();
+    sb.iolab(&["report", "latest", "--html", page_arg])
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(&page).unwrap();
+    std::fs::remove_file(&page).unwrap();
+    assert!(
+        html.contains("headline per interleaved round"),
+        "no rounds chart"
+    );
+    assert!(html.contains("interleaved rounds"), "no finding");
 }
 
 #[test]

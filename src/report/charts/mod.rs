@@ -3,8 +3,8 @@
 //! bars with its repetition spread, a numeric parameter that varies gets
 //! sweep lines, open-loop cases get latency percentiles by offered rate,
 //! a result with series gets a time chart, a result with a matrix over
-//! CPUs a heatmap. A new scenario gets
-//! charts without touching this module. One file per chart kind; `lines.rs`
+//! CPUs a heatmap, a result of interleaved rounds its headline per round.
+//! A new scenario gets charts without touching this module. One file per chart kind; `lines.rs`
 //! and `bars.rs` draw, the others only shape data. `palette.rs` and
 //! `style.rs` keep one visual language (a mechanism's colour is the same on
 //! every chart), `panels.rs` splits crowded charts into small multiples,
@@ -26,6 +26,7 @@ mod palette;
 mod panels;
 mod percentile;
 mod refmark;
+mod rounds;
 mod series;
 mod style;
 mod sweep;
@@ -101,6 +102,7 @@ pub(crate) fn for_group(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     charts.extend(sweep::charts(sources)?);
     charts.extend(load::charts(sources)?);
     charts.extend(series::charts(sources)?);
+    charts.extend(rounds::charts(sources)?);
     charts.extend(heatmap::charts(sources)?);
     Ok(charts)
 }
