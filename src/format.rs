@@ -181,6 +181,25 @@ pub(crate) fn case_label(case: &str) -> String {
         .join("/")
 }
 
+/// A stored string as the terminal may print it: control characters
+/// (an escape sequence that would retitle the window or clear the screen)
+/// written out as `\u{1b}`, and no more than `max` characters, an
+/// ellipsis marking a cut, so a table of long labels stays linear.
+pub(crate) fn printable(text: &str, max: usize) -> String {
+    let mut out = String::new();
+    for (shown, c) in text.chars().enumerate() {
+        if shown == max {
+            out.push('…');
+            break;
+        }
+        match c.is_control() {
+            true => out.extend(c.escape_unicode()),
+            false => out.push(c),
+        }
+    }
+    out
+}
+
 /// The last scale whose factor is not above `|value|` (the first for tiny values).
 fn pick_scale<'a>(value: f64, scales: &[(&'a str, f64)]) -> (&'a str, f64) {
     let abs = value.abs();

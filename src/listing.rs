@@ -2,7 +2,7 @@
 //! what this machine supports, and what the store holds.
 
 use crate::error::{UsageError, UsageResult};
-use crate::format;
+use crate::format::{self, printable};
 use crate::measure::pin::{self, Placement, ALL_PLACEMENTS};
 use crate::mechanism::{self, Mechanism, Support};
 use crate::scenario::{self, suite, Scenario};
@@ -198,6 +198,10 @@ fn suites_using(s: &dyn Scenario) -> String {
     out
 }
 
+/// The widest a stored string gets in `history`: the table stays linear
+/// in its input however long a label is (`show RUN` gives it whole).
+const CELL: usize = 60;
+
 pub(crate) fn history(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs stored yet: `iolab run` makes one\n".to_string();
@@ -206,16 +210,17 @@ pub(crate) fn history(runs: &[RunSummary]) -> String {
         "run", "started", "label", "suite", "host", "kernel", "results", "failed",
     ]);
     for r in runs {
-        t.add_row(vec![
-            r.run_id.clone(),
-            r.started_at.clone(),
-            r.label.clone().unwrap_or_default(),
-            r.suite.clone().unwrap_or_default(),
-            r.host.clone(),
-            r.kernel.clone(),
-            r.results.to_string(),
-            r.failed.to_string(),
-        ]);
+        let stored = [
+            &r.run_id,
+            &r.started_at,
+            r.label.as_deref().unwrap_or_default(),
+            r.suite.as_deref().unwrap_or_default(),
+            &r.host,
+            &r.kernel,
+        ];
+        let mut row: Vec<String> = stored.iter().map(|s| printable(s, CELL)).collect();
+        row.extend([r.results.to_string(), r.failed.to_string()]);
+        t.add_row(row);
     }
     format!("{t}\n")
 }

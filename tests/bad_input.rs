@@ -62,7 +62,21 @@ fn parameter_without_value() {
 fn zero_repetitions() {
     refused(
         &["run", "--repeat", "0"],
-        "invalid --repeat '0': expected a whole number of repetitions, at least 1",
+        "invalid --repeat '0': expected a whole number of repetitions from 1 to 1000000",
+    );
+}
+
+/// Counts past their bound: u64::MAX of warm-up once wrapped round to a
+/// stored `ok` result of 0 ns, and of repetitions ran until killed.
+#[test]
+fn counts_past_their_bound() {
+    refused(
+        &["run", "pingpong", "--warmup", "18446744073709551615"],
+        "invalid --warmup '18446744073709551615': expected a whole number of operations from 0 to 1000000000",
+    );
+    refused(
+        &["run", "pingpong", "--repeat", "18446744073709551615"],
+        "invalid --repeat '18446744073709551615': expected a whole number of repetitions from 1 to 1000000",
     );
 }
 
@@ -251,4 +265,28 @@ fn unknown_scenario_in_list() {
         &["list", "--scenario", "nope"],
         "unknown scenario 'nope': expected one of",
     );
+}
+
+/// A label with terminal escape sequences, and a long one: `history`
+/// prints neither byte for byte, and keeps each cell within its width.
+#[test]
+fn history_prints_stored_labels_without_escapes_and_within_a_width() {
+    let sb = Sandbox::new();
+    let hostile = "lab\u{1b}]0;owned\u{7}\u{1b}[2Jel";
+    let long = "x".repeat(100_000);
+    for label in [hostile, long.as_str()] {
+        let args = ["run", "limits", "-p", "count=1000", "--label", label, "-q"];
+        sb.iolab(&args).assert().success();
+    }
+    let out = sb.iolab(&["history"]).assert().success();
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        !text.contains('\u{1b}') && !text.contains('\u{7}'),
+        "{text:?}"
+    );
+    assert!(
+        text.contains("lab\\u{1b}]0;owned\\u{7}\\u{1b}[2Jel"),
+        "{text}"
+    );
+    assert!(text.len() < 2_000, "{} bytes for two runs", text.len());
 }

@@ -164,3 +164,11 @@ fn counts_read_as_typed() {
     assert_eq!(count(10_001.0), "10001");
     assert_eq!(count(0.5), "0.5");
 }
+
+#[test]
+fn stored_strings_print_without_control_characters_and_within_a_width() {
+    let hostile = "run\u{1b}]0;owned\u{7}\u{1b}[2J";
+    assert_eq!(printable(hostile, 80), "run\\u{1b}]0;owned\\u{7}\\u{1b}[2J");
+    assert_eq!(printable("abcdef", 3), "abc…");
+    assert_eq!(printable("fine label", 80), "fine label");
+}

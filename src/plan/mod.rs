@@ -165,19 +165,12 @@ fn common(args: &RunArgs, invocations: &[Invocation]) -> UsageResult<Common> {
         repeat: args
             .repeat
             .as_deref()
-            .map(|r| {
-                parse_number(
-                    "--repeat",
-                    r,
-                    1,
-                    "a whole number of repetitions, at least 1",
-                )
-            })
+            .map(|r| parse_number("--repeat", r, 1..=MAX_REPEAT, "repetitions"))
             .transpose()?,
         warmup: args
             .warmup
             .as_deref()
-            .map(|w| parse_number("--warmup", w, 0, "a whole number of operations, 0 or more"))
+            .map(|w| parse_number("--warmup", w, 0..=MAX_WARMUP, "operations"))
             .transpose()?,
         params,
         memory: memory::Limit::here(),
@@ -280,10 +273,30 @@ fn select_placements(names: &[String]) -> UsageResult<Vec<Placement>> {
         .collect()
 }
 
-fn parse_number(flag: &str, text: &str, min: u64, expected: &str) -> UsageResult<u64> {
+/// Repetitions a case may take (`--repeat`): a million repetitions of the
+/// shortest case already run for hours.
+pub(crate) const MAX_REPEAT: u64 = 1_000_000;
+/// Untimed operations before them (`--warmup`), bounded so that no count
+/// a scenario adds it to can overflow.
+pub(crate) const MAX_WARMUP: u64 = 1_000_000_000;
+
+/// `text` as a whole number of `what` within `range`, or a one-line error
+/// naming the flag, the value and the range.
+fn parse_number(
+    flag: &str,
+    text: &str,
+    range: std::ops::RangeInclusive<u64>,
+    what: &str,
+) -> UsageResult<u64> {
     parse_scaled(text, 1000)
-        .filter(|n| *n >= min)
-        .ok_or_else(|| UsageError::new(format!("invalid {flag} '{text}': expected {expected}")))
+        .filter(|n| range.contains(n))
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "invalid {flag} '{text}': expected a whole number of {what} from {} to {}",
+                range.start(),
+                range.end()
+            ))
+        })
 }
 
 fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
