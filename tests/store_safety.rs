@@ -318,3 +318,77 @@ fn concurrent_first_runs_on_a_fresh_store_all_land() {
         }
     }
 }
+
+/// What a hostile import file changes in a good run.
+type Spoil = fn(&mut serde_json::Value);
+
+/// A run file that parses but that `show`, `report` or the store's paths
+/// could not read back: each is refused in one line, nothing stored.
+#[test]
+fn import_refuses_a_run_it_could_not_read_back() {
+    let sb = Sandbox::new();
+    let written = sb.dir.path().join("run.json");
+    let mut args = SMALL.to_vec();
+    args.extend(["--no-store", "--quiet", "--json", written.to_str().unwrap()]);
+    sb.iolab(&args).assert().success();
+    let good: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    let histogram = |v: &mut serde_json::Value| {
+        let n = v["results"].as_array().unwrap().len();
+        let mut blobs = vec![serde_json::Value::Null; n];
+        blobs[0] = serde_json::json!("1c849303000000");
+        v["histograms"] = serde_json::Value::Array(blobs);
+    };
+    let hostile: [(&str, Spoil, &str); 7] = [
+        (
+            "empty id",
+            |v| v["run_id"] = "".into(),
+            "run id \"\" is not a safe name",
+        ),
+        (
+            "a path",
+            |v| v["run_id"] = "../../../../tmp/x".into(),
+            "is not a safe name",
+        ),
+        (
+            "no date",
+            |v| v["started_at"] = "not a date".into(),
+            "is not an RFC 3339 date",
+        ),
+        (
+            "unknown scenario",
+            |v| v["results"][0]["scenario"] = "nope".into(),
+            "unknown scenario 'nope'",
+        ),
+        (
+            "no results",
+            |v| v["results"] = serde_json::json!([]),
+            "it holds no results",
+        ),
+        (
+            "newer",
+            |v| v["iolab_version"] = "99.0.0".into(),
+            "written by iolab 99.0.0",
+        ),
+        (
+            "truncated histogram",
+            histogram,
+            "latency histogram does not decode",
+        ),
+    ];
+    for (what, spoil, says) in hostile {
+        let mut run = good.clone();
+        spoil(&mut run);
+        let file = sb.dir.path().join("hostile.json");
+        std::fs::write(&file, run.to_string()).unwrap();
+        let msg = sb.usage_error(&["import", file.to_str().unwrap()]);
+        assert_eq!(msg.lines().count(), 1, "{what}: {msg}");
+        assert!(
+            msg.contains(says) && msg.contains("nothing stored"),
+            "{what}: {msg}"
+        );
+    }
+    assert!(!sb.db().exists(), "a refused import created the store");
+    let ok = stdout(&mut sb.iolab(&["import", written.to_str().unwrap()]));
+    assert!(ok.starts_with("stored run "), "{ok}");
+}

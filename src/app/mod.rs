@@ -333,6 +333,9 @@ fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCod
 /// Stores a run saved as JSON, once.
 fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let run = store::read_saved(&args.file)?;
+    store::vet(&run).map_err(|why| {
+        UsageError::new(format!("{}: {why}: nothing stored", args.file.display()))
+    })?;
     let mut store =
         Store::open_at(db_place(&args.db)?).map_err(|err| UsageError::new(format!("{err:#}")))?;
     let imported = store.import(&run)?;

@@ -21,6 +21,7 @@ mod saved;
 mod schema;
 mod selector;
 mod sqlite;
+mod vet;
 mod write;
 
 #[cfg(test)]
@@ -28,6 +29,7 @@ mod tests;
 
 pub(crate) use place::Place;
 pub(crate) use saved::{read_saved, save_beside};
+pub(crate) use vet::vet;
 
 use crate::error::UsageError;
 use crate::model::{CaseResult, Environment, Run};
