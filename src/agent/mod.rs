@@ -90,7 +90,7 @@ fn listen_addr(text: &str) -> UsageResult<SocketAddr> {
 
 /// Serves until Ctrl-C (or, with `--once`, until the first client leaves).
 pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
-    cleanup::install();
+    cleanup::install()?;
     let listener = TcpListener::bind(opts.listen)
         .map_err(|e| UsageError::new(format!("cannot listen on {}: {e}", opts.listen)))?;
     announce(&listener, &opts)?;

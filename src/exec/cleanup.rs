@@ -10,7 +10,7 @@ use crate::sys::signals::{interrupt, ThreadHandle};
 use rustix::process::{kill_process, Pid, Signal};
 use std::path::PathBuf;
 use std::sync::atomic::Ordering;
-use std::sync::{Mutex, Once};
+use std::sync::Mutex;
 
 #[derive(Default)]
 struct Registry {
@@ -112,23 +112,31 @@ fn stop_everything() {
     }
 }
 
-/// Starts the signal watcher once per process.
-pub(crate) fn install() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
+/// Starts the signal watcher once per process. A watcher thread that
+/// cannot be started (a tight `ulimit -v` leaves no room for its stack)
+/// is an error: nothing may run that Ctrl-C could not stop.
+pub(crate) fn install() -> anyhow::Result<()> {
+    static STARTED: std::sync::OnceLock<Result<(), String>> = std::sync::OnceLock::new();
+    let started = STARTED.get_or_init(|| {
         crate::sys::signals::install_interrupt_handler();
         let signals = [signal_hook::consts::SIGINT, signal_hook::consts::SIGTERM];
         match signal_hook::iterator::Signals::new(signals) {
-            Ok(mut signals) => {
-                std::thread::spawn(move || {
+            Ok(mut signals) => std::thread::Builder::new()
+                .name("signals".into())
+                .spawn(move || {
                     for signal in signals.forever() {
                         on_signal(signal);
                     }
-                });
+                })
+                .map(drop)
+                .map_err(|e| format!("cannot start the thread that watches for Ctrl-C: {e}")),
+            Err(err) => {
+                eprintln!("warning: cannot watch for Ctrl-C: {err}");
+                Ok(())
             }
-            Err(err) => eprintln!("warning: cannot watch for Ctrl-C: {err}"),
         }
     });
+    started.clone().map_err(anyhow::Error::msg)
 }
 
 fn on_signal(signal: i32) {

@@ -74,20 +74,32 @@ pub(crate) fn wake_ns_per_round_trip(batches: u32) -> Option<f64> {
     let flags = EventfdFlags::CLOEXEC | EventfdFlags::SEMAPHORE;
     let (there, back) = (eventfd(0, flags).ok()?, eventfd(0, flags).ok()?);
     let batches = batches.max(1);
+    let release = || {
+        let all = u64::from(batches * ROUND_TRIPS);
+        let _ = rustix::io::write(&there, &all.to_ne_bytes());
+    };
+    // Threads are started fallibly: under a tight `ulimit -v` a thread's
+    // stack cannot be mapped, and the canary is then unknown, not a panic.
     std::thread::scope(|scope| {
-        let echo = scope.spawn(|| echo(cpu, &there, &back, batches * ROUND_TRIPS));
-        let timer = scope.spawn(|| {
+        let echo = std::thread::Builder::new()
+            .spawn_scoped(scope, || echo(cpu, &there, &back, batches * ROUND_TRIPS))
+            .ok()?;
+        let timer = std::thread::Builder::new().spawn_scoped(scope, || {
             let timed = super::pin::pin_current(Some(cpu)).ok().and_then(|()| {
                 (0..batches)
                     .map(|_| wake_batch(&there, &back))
                     .collect::<Option<Vec<f64>>>()
             });
             if timed.is_none() {
-                let all = u64::from(batches * ROUND_TRIPS);
-                let _ = rustix::io::write(&there, &all.to_ne_bytes());
+                release();
             }
             timed
         });
+        let Ok(timer) = timer else {
+            release();
+            let _ = echo.join();
+            return None;
+        };
         let timed = timer.join().ok().flatten();
         let echoed = echo.join().ok().flatten();
         let fastest = timed?.into_iter().fold(f64::INFINITY, f64::min);

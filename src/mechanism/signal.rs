@@ -67,12 +67,14 @@ fn probed() -> &'static Result<(), String> {
     static PROBED: OnceLock<Result<(), String>> = OnceLock::new();
     PROBED.get_or_init(|| {
         let [sig, _] = signals()?;
-        let round_trip = std::thread::spawn(move || -> io::Result<Option<u64>> {
-            let set = rt_signal::block(&[sig])?;
-            let (tgid, tid) = rt_signal::ids();
-            rt_signal::queue(tgid, tid, sig, 1)?;
-            rt_signal::take(&set, false)
-        });
+        let round_trip = std::thread::Builder::new()
+            .spawn(move || -> io::Result<Option<u64>> {
+                let set = rt_signal::block(&[sig])?;
+                let (tgid, tid) = rt_signal::ids();
+                rt_signal::queue(tgid, tid, sig, 1)?;
+                rt_signal::take(&set, false)
+            })
+            .map_err(|e| format!("cannot start the probe's thread: {e}"))?;
         match round_trip.join() {
             Ok(Ok(Some(1))) => Ok(()),
             Ok(Ok(got)) => Err(format!("a queued signal came back as {got:?}")),

@@ -93,7 +93,7 @@ fn create() -> io::Result<i32> {
 fn remove_after_last_user(ids: [i32; 2]) -> io::Result<OwnedFd> {
     let piped = rustix::pipe::pipe_with(rustix::pipe::PipeFlags::CLOEXEC);
     let (watch, users) = piped.inspect_err(|_| drop(sysv_msg::remove(&ids)))?;
-    std::thread::spawn(move || {
+    let watcher = std::thread::Builder::new().spawn(move || {
         let mut byte = [0u8; 1];
         while matches!(
             rustix::io::read(&watch, &mut byte),
@@ -101,7 +101,16 @@ fn remove_after_last_user(ids: [i32; 2]) -> io::Result<OwnedFd> {
         ) {}
         let _ = sysv_msg::remove(&ids);
     });
-    Ok(users)
+    match watcher {
+        Ok(_) => Ok(users),
+        Err(e) => {
+            let _ = sysv_msg::remove(&ids);
+            Err(io::Error::new(
+                e.kind(),
+                format!("cannot start the queues' watcher: {e}"),
+            ))
+        }
+    }
 }
 
 /// One end: it receives from one queue and sends to the other.

@@ -56,7 +56,7 @@ pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<Ca
 /// installed and a killed run's leftovers swept first; everything is
 /// removed after it, and a signal that stopped it is the error.
 fn in_private_dir<T>(body: impl FnOnce(&Path) -> anyhow::Result<T>) -> anyhow::Result<T> {
-    cleanup::install();
+    cleanup::install()?;
     stale::sweep();
     let tmp = private_temp_dir().with_context(|| {
         format!(

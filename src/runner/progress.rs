@@ -43,7 +43,10 @@ impl Bar {
 impl Observer for Bar {
     fn start(&self, work: u64) {
         self.bar.set_length(work);
-        self.bar.enable_steady_tick(Duration::from_millis(200));
+        // The tick is a thread of indicatif's: none for a hidden bar.
+        if !self.bar.is_hidden() {
+            self.bar.enable_steady_tick(Duration::from_millis(200));
+        }
     }
     fn case_started(&self, name: &str) {
         self.bar.set_message(name.to_string());

@@ -62,19 +62,24 @@ impl Sandbox {
 }
 
 impl Sandbox {
-    /// `iolab ARGS` under the shell's `ulimit LIMIT`; it must print JSON,
-    /// exit as its results call for and leave nothing in TMPDIR.
-    pub fn under_ulimit(&self, limit: &str, args: &[&str]) -> serde_json::Value {
-        let out = Command::new("sh")
-            .arg("-c")
+    /// The command `iolab ARGS` under the shell's `ulimit LIMIT`, in the
+    /// sandbox.
+    pub fn ulimited(&self, limit: &str, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new("sh");
+        cmd.arg("-c")
             .arg(format!("ulimit {limit} && exec \"$0\" \"$@\""))
             .arg(assert_cmd::cargo::cargo_bin("iolab"))
             .args(args)
             .env("TMPDIR", self.tmp())
             .env("XDG_DATA_HOME", self.dir.path().join("data"))
-            .env_remove("CI")
-            .output()
-            .unwrap();
+            .env_remove("CI");
+        cmd
+    }
+
+    /// `iolab ARGS` under the shell's `ulimit LIMIT`; it must print JSON,
+    /// exit as its results call for and leave nothing in TMPDIR.
+    pub fn under_ulimit(&self, limit: &str, args: &[&str]) -> serde_json::Value {
+        let out = self.ulimited(limit, args).output().unwrap();
         let run = run_output(&out);
         self.assert_tmp_empty();
         run
