@@ -362,7 +362,11 @@ pub(crate) struct CompareArgs {
 #[command(after_help = "EXAMPLES:\n  \
 iolab agent --listen 0.0.0.0:5207 --token \"$SECRET\"     on the far host\n  \
 iolab run pingpong --mech tcp --peer far-host --token \"$SECRET\"   on the near one\n  \
-iolab agent --listen 127.0.0.1:5207 --once             one client, then exit")]
+iolab agent --listen 127.0.0.1:5207 --once             one client, then exit\n\n\
+A connection must send its whole hello, token included, within 5 s (or --idle-timeout, \
+if shorter); until then it holds no session, so a silent or trickling stranger cannot \
+lock a client out. At most 256 connections may be saying hello at once. --once ends \
+after the first client that authenticated.")]
 pub(crate) struct AgentArgs {
     /// The address and port clients connect to (port default 5207)
     #[arg(long, value_name = "ADDR[:PORT]", default_value = "0.0.0.0:5207")]
@@ -374,7 +378,7 @@ pub(crate) struct AgentArgs {
     /// (default: any the kernel picks)
     #[arg(long, value_name = "A-B")]
     pub(crate) data_ports: Option<String>,
-    /// Serve one client (one `iolab run`), then exit
+    /// Serve one client that authenticated (one `iolab run`), then exit
     #[arg(long)]
     pub(crate) once: bool,
     /// Drop a client that sends nothing for SECS seconds between tests

@@ -360,3 +360,66 @@ fn help_of_agent() {
         .success();
     insta::assert_snapshot!(String::from_utf8_lossy(&out.get_output().stdout));
 }
+
+/// The agent's resident memory in KiB, from /proc.
+fn rss_kb(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmRSS:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// The agent's resident memory stays under this while strangers wait.
+const RSS_BOUND_KB: u64 = 64 * 1024;
+
+/// 200 connections that say nothing and one that trickles a byte a second
+/// take no session: a client with the token is served while they wait,
+/// and the agent's memory stays bounded.
+#[test]
+fn strangers_that_say_nothing_or_trickle_cannot_lock_the_agent_out() {
+    let sb = Sandbox::new();
+    let agent = Agent::start(&sb, Net::Loopback, &["--token", "s3cret"]);
+    let silent: Vec<Raw> = (0..200).map(|_| Raw::connect(&agent.addr)).collect();
+    let mut trickler = Raw::connect(&agent.addr);
+    let trickle = std::thread::spawn(move || {
+        for byte in b"{\"type\":\"hello\"".iter().take(8) {
+            trickler.send(&[*byte]);
+            std::thread::sleep(std::time::Duration::from_secs(1));
+        }
+        trickler.reply()
+    });
+    let with_token: Vec<&str> = SMALL.iter().copied().chain(["--token", "s3cret"]).collect();
+    let run = agent.run(&sb, &with_token);
+    assert_ok(&run);
+    let rss = rss_kb(agent.pid());
+    assert!(rss < RSS_BOUND_KB, "agent RSS {rss} KiB with 201 strangers");
+    let refused = trickle.join().unwrap().expect("an answer to the trickler");
+    let said = refused["message"].as_str().unwrap();
+    assert!(said.contains("did not arrive whole within 5 s"), "{said}");
+    drop(silent);
+    agent.stop(&sb);
+}
+
+/// `--once` is spent only by a client that authenticated: bare connects,
+/// garbage and wrong tokens before it leave it serving the real client.
+#[test]
+fn once_survives_bad_connections_and_serves_the_real_client() {
+    let sb = Sandbox::new();
+    let mut agent = Agent::start(&sb, Net::Loopback, &["--once", "--token", "s3cret"]);
+    for i in 0..10 {
+        let mut bad = Raw::connect(&agent.addr);
+        match i % 3 {
+            0 => drop(bad),
+            1 => assert!(bad.send(b"garbage\n").reply().is_some()),
+            _ => {
+                let refused = bad.hello(VERSION, Some("wrong")).reply().unwrap();
+                assert!(refused["message"]
+                    .as_str()
+                    .unwrap()
+                    .starts_with("wrong token"));
+            }
+        }
+    }
+    let with_token: Vec<&str> = SMALL.iter().copied().chain(["--token", "s3cret"]).collect();
+    assert_ok(&agent.run(&sb, &with_token));
+    assert!(wait_exit(&mut agent.child, "the agent to exit").success());
+}

@@ -1,6 +1,8 @@
 //! `iolab agent`: the far host of `iolab run --peer`. It listens for
-//! control connections, serves one client at a time (a second one is told
-//! the agent is busy), and for each request runs the scenario's far side
+//! control connections; each must authenticate (version and token) within
+//! a few seconds on a thread of its own, before it may take the session;
+//! one client is served at a time (a second one is told the agent is
+//! busy), and for each request it runs the scenario's far side
 //! (`scenario::far`) through the harness, as a forked process pinned to
 //! the CPU the client asked for, killed at the request's time limit or when
 //! the client goes away. What a client may ask is bounded (sizes, counts,
@@ -16,11 +18,10 @@ use crate::exec::remote::data::readable;
 use crate::exec::remote::proto::VERSION;
 use crate::exec::remote::{PortRange, DEFAULT_PORT};
 use anyhow::Context;
-use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How often the accept loop looks at Ctrl-C and `--once`.
 const TICK: Duration = Duration::from_millis(200);
@@ -88,18 +89,47 @@ fn listen_addr(text: &str) -> UsageResult<SocketAddr> {
         .ok_or_else(bad)
 }
 
-/// Serves until Ctrl-C (or, with `--once`, until the first client leaves).
+/// Connections that have yet to authenticate, at most: each holds at most
+/// one hello's bytes and a small thread, so strangers cannot grow the
+/// agent, and there is room for the real client among them.
+const MAX_GREETING: usize = 256;
+/// The stack of a client's thread: its hello, then its session, which
+/// forks the far side rather than running it.
+const CLIENT_STACK: usize = 1 << 20;
+/// How long an authenticated client waits for the session to come free
+/// (the previous client just left) before it is told the agent is busy.
+const SLOT_GRACE: Duration = Duration::from_secs(2);
+
+/// What the accept loop and the clients' threads share.
+struct Shared {
+    opts: Options,
+    env: crate::model::Environment,
+    /// A session holds the agent.
+    busy: AtomicBool,
+    /// Connections still to authenticate.
+    greeting: AtomicUsize,
+    /// An authenticated session has ended (what `--once` waits for).
+    served: AtomicBool,
+}
+
+/// Serves until Ctrl-C (or, with `--once`, until the first authenticated
+/// client leaves). Each connection says hello on a thread of its own
+/// within the hello deadline; only an authenticated one may take the
+/// session, so no stranger can hold it.
 pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
     cleanup::install()?;
     let listener = TcpListener::bind(opts.listen)
         .map_err(|e| UsageError::new(format!("cannot listen on {}: {e}", opts.listen)))?;
     announce(&listener, &opts)?;
-    let opts = Arc::new(opts);
-    let env = Arc::new(crate::env::fingerprint());
-    let busy = Arc::new(AtomicBool::new(false));
-    let mut worker: Option<JoinHandle<()>> = None;
+    let shared = Arc::new(Shared {
+        opts,
+        env: crate::env::fingerprint(),
+        busy: AtomicBool::new(false),
+        greeting: AtomicUsize::new(0),
+        served: AtomicBool::new(false),
+    });
     while !cleanup::cancelled() {
-        if opts.once && worker.as_ref().is_some_and(JoinHandle::is_finished) {
+        if shared.opts.once && shared.served.load(Ordering::SeqCst) {
             break;
         }
         if readable(&listener, TICK).is_err() {
@@ -108,26 +138,63 @@ pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
         let Ok((stream, from)) = listener.accept() else {
             continue;
         };
-        if busy.swap(true, Ordering::SeqCst) || (opts.once && worker.is_some()) {
-            session::refuse_busy(stream, from);
-            continue;
-        }
-        let (opts, env, busy) = (opts.clone(), env.clone(), busy.clone());
-        worker = Some(std::thread::spawn(move || {
-            session::serve(stream, from, &opts, &env, || {
-                busy.store(false, Ordering::SeqCst)
-            });
-        }));
+        admit(stream, from, &shared);
     }
     if let Some(signal) = crate::cancel::cancelled_by() {
         // The signal killed the far side; a session waiting for its
         // client's next request ends with the process.
         return Err(Interrupted(signal).into());
     }
-    if let Some(worker) = worker {
-        let _ = worker.join();
-    }
     Ok(())
+}
+
+/// Hands a new connection to a thread of its own, unless too many are
+/// still to authenticate.
+fn admit(stream: TcpStream, from: SocketAddr, shared: &Arc<Shared>) {
+    if shared.greeting.fetch_add(1, Ordering::SeqCst) >= MAX_GREETING {
+        shared.greeting.fetch_sub(1, Ordering::SeqCst);
+        return session::refuse_crowd(stream, from);
+    }
+    let mine = shared.clone();
+    let started = std::thread::Builder::new()
+        .name("client".into())
+        .stack_size(CLIENT_STACK)
+        .spawn(move || client(stream, from, &mine));
+    if let Err(e) = started {
+        shared.greeting.fetch_sub(1, Ordering::SeqCst);
+        eprintln!("iolab agent: {from}: dropped, no thread for it: {e}");
+    }
+}
+
+/// One connection: its hello, then the session if it is free.
+fn client(stream: TcpStream, from: SocketAddr, shared: &Shared) {
+    let greeted = session::greet(stream, from, &shared.opts);
+    shared.greeting.fetch_sub(1, Ordering::SeqCst);
+    let Some(client) = greeted else {
+        return;
+    };
+    if !take_session(&shared.busy) {
+        return session::refuse_busy(client);
+    }
+    session::serve(client, &shared.opts, &shared.env, || {
+        shared.busy.store(false, Ordering::SeqCst)
+    });
+    shared.served.store(true, Ordering::SeqCst);
+}
+
+/// Takes the session, waiting up to `SLOT_GRACE` for it to come free.
+fn take_session(busy: &AtomicBool) -> bool {
+    let until = Instant::now() + SLOT_GRACE;
+    loop {
+        let taken = busy.compare_exchange(false, true, Ordering::SeqCst, Ordering::SeqCst);
+        if taken.is_ok() {
+            return true;
+        }
+        if Instant::now() >= until {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }
 
 fn announce(listener: &TcpListener, opts: &Options) -> anyhow::Result<()> {

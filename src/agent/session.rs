@@ -24,35 +24,43 @@ pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(600);
 const CONNECT_WAIT: Duration = Duration::from_secs(10);
 const TICK: Duration = Duration::from_millis(100);
 
-/// Tells a client that another one is being served, and closes.
-pub(crate) fn refuse_busy(stream: TcpStream, from: SocketAddr) {
-    eprintln!("iolab agent: {from}: refused, busy with another client");
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    if let Ok(mut wire) = Wire::new(stream) {
-        let _ = wire.send(&FromAgent::Error {
-            message: "busy: this agent is serving another client; try again when it is done".into(),
-        });
+/// How long a client has to send its whole hello, token included: a
+/// connection that has not authenticated by then is dropped, so a silent
+/// or trickling stranger cannot hold the agent.
+pub(crate) const HELLO_DEADLINE: Duration = Duration::from_secs(5);
+
+/// A client that authenticated: its connection, ready for the welcome.
+pub(crate) struct Greeted {
+    wire: Wire,
+    from: SocketAddr,
+}
+
+/// Reads the hello of a new connection within the hello deadline (or the
+/// idle timeout, if shorter) and checks its version and token; a refusal
+/// is answered with its error line and the connection closed.
+pub(crate) fn greet(stream: TcpStream, from: SocketAddr, opts: &Options) -> Option<Greeted> {
+    let _ = stream.set_nodelay(true);
+    let _ = stream.set_write_timeout(Some(HELLO_DEADLINE));
+    let mut wire = Wire::new(stream).ok()?;
+    match authenticate(&mut wire, opts) {
+        Ok(()) => Some(Greeted { wire, from }),
+        Err(message) => {
+            eprintln!("iolab agent: {from}: refused: {message}");
+            let _ = wire.send(&FromAgent::Error { message });
+            None
+        }
     }
 }
 
-/// Serves one client until it leaves, errs or falls silent.
+/// Serves an authenticated client until it leaves, errs or falls silent.
 /// `free` runs once the client has been served, before its last answer,
 /// so a client that reads that answer finds the agent free for its next.
-pub(crate) fn serve(
-    stream: TcpStream,
-    from: SocketAddr,
-    opts: &Options,
-    env: &Environment,
-    free: impl FnOnce(),
-) {
+pub(crate) fn serve(client: Greeted, opts: &Options, env: &Environment, free: impl FnOnce()) {
+    let Greeted { mut wire, from } = client;
     eprintln!("iolab agent: {from}: connected");
-    let _ = stream.set_nodelay(true);
-    let _ = crate::exec::remote::data::notice_dead_link(&stream);
-    let _ = stream.set_write_timeout(Some(opts.idle));
-    let Ok(mut wire) = Wire::new(stream) else {
-        return free();
-    };
-    let why = match handshake(&mut wire, opts, env) {
+    let _ = crate::exec::remote::data::notice_dead_link(wire.stream());
+    let _ = wire.stream().set_write_timeout(Some(opts.idle));
+    let why = match welcome(&mut wire, env) {
         Ok(()) => requests(&mut wire, opts),
         Err(why) => Some(why),
     };
@@ -64,11 +72,33 @@ pub(crate) fn serve(
     eprintln!("iolab agent: {from}: gone");
 }
 
+/// Tells an authenticated client that another one is being served.
+pub(crate) fn refuse_busy(client: Greeted) {
+    let Greeted { mut wire, from } = client;
+    eprintln!("iolab agent: {from}: refused, busy with another client");
+    let _ = wire.send(&FromAgent::Error {
+        message: "busy: this agent is serving another client; try again when it is done".into(),
+    });
+}
+
+/// Tells a connection that too many others have yet to authenticate.
+pub(crate) fn refuse_crowd(stream: TcpStream, from: SocketAddr) {
+    eprintln!("iolab agent: {from}: refused, too many connections not yet authenticated");
+    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
+    if let Ok(mut wire) = Wire::new(stream) {
+        let _ = wire.send(&FromAgent::Error {
+            message: "busy: too many connections are still to say hello; try again".into(),
+        });
+    }
+}
+
 /// The client's hello: its version first (a hello of another version may
-/// have another shape), then its token.
-fn handshake(wire: &mut Wire, opts: &Options, env: &Environment) -> Result<(), String> {
+/// have another shape), then its token, all within the hello deadline.
+fn authenticate(wire: &mut Wire, opts: &Options) -> Result<(), String> {
+    let allowed = HELLO_DEADLINE.min(opts.idle);
+    let deadline = Instant::now() + allowed;
     let raw: serde_json::Value = wire
-        .recv(LINE_LIMIT, Some(opts.idle))
+        .recv_by(LINE_LIMIT, deadline, allowed)
         .map_err(|e| said(&e))?;
     if let Some(version) = raw.get("version").and_then(serde_json::Value::as_u64) {
         if version != u64::from(VERSION) {
@@ -86,6 +116,11 @@ fn handshake(wire: &mut Wire, opts: &Options, env: &Environment) -> Result<(), S
                 .into(),
         );
     }
+    Ok(())
+}
+
+/// The welcome: the agent's version, capabilities and environment.
+fn welcome(wire: &mut Wire, env: &Environment) -> Result<(), String> {
     let mut capabilities: Vec<String> = ROLES.iter().map(|r| r.to_string()).collect();
     capabilities.extend(["tcp".to_string(), "udp".to_string()]);
     wire.send(&FromAgent::Welcome {
