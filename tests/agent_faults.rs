@@ -134,6 +134,16 @@ fn requests_past_the_limits_or_for_other_programs_are_refused() {
             "messages: at most 17179869184",
         ),
         (
+            // The product wraps round to 0 in 64 bits: still refused.
+            serde_json::json!({"side": "stream-receiver", "size": 64, "sched": {"warmup": 0, "reps": 1u64 << 63, "count": 2}}),
+            "messages: at most 17179869184",
+        ),
+        (
+            // A million repetitions once took the agent to 1.2 GB.
+            serde_json::json!({"side": "stream-receiver", "size": 64, "sched": {"warmup": 0, "reps": 1_000_000, "count": 1}}),
+            "1000000 repetitions: at most 10000",
+        ),
+        (
             serde_json::json!({"side": "port-ring", "echo": "/bin/sh"}),
             "malformed request: unknown variant `port-ring`",
         ),

@@ -40,6 +40,9 @@ pub(crate) const ROLES: &[&str] = &[
 pub(crate) const MAX_SIZE: u64 = 64 << 20;
 /// The most messages one far side may be asked to move.
 pub(crate) const MAX_MESSAGES: u64 = 1 << 34;
+/// The most repetitions one far side may be asked for: it keeps each
+/// repetition's figures until it reports, so its memory grows with them.
+pub(crate) const MAX_REPS: u64 = 10_000;
 /// The largest file a far side may be asked to receive.
 pub(crate) const MAX_FILE: u64 = 1 << 40;
 
@@ -55,9 +58,9 @@ impl FarSide {
 
     /// Whether an agent may run it: sizes and counts within its limits.
     pub(crate) fn check(&self, transport: Transport) -> Result<(), String> {
-        let (size, messages) = match self {
+        let (size, sched) = match self {
             FarSide::PingpongEchoer { size, sched, .. }
-            | FarSide::StreamReceiver { size, sched } => (*size, sched.total()),
+            | FarSide::StreamReceiver { size, sched } => (*size, sched),
             FarSide::FileReceiver { len, .. } if transport != Transport::Tcp => {
                 return Err(format!(
                     "file-transfer runs over tcp, not {}",
@@ -74,8 +77,23 @@ impl FarSide {
                 "message size {size}: expected 1 to {MAX_SIZE} bytes"
             ));
         }
-        if messages > MAX_MESSAGES {
-            return Err(format!("{messages} messages: at most {MAX_MESSAGES}"));
+        let messages = sched
+            .reps
+            .checked_mul(sched.count)
+            .and_then(|m| m.checked_add(sched.warmup))
+            .filter(|m| *m <= MAX_MESSAGES);
+        if messages.is_none() {
+            return Err(format!(
+                "{} repetitions of {} messages and {} of warm-up: more than {MAX_MESSAGES} \
+                 messages: at most {MAX_MESSAGES}",
+                sched.reps, sched.count, sched.warmup
+            ));
+        }
+        if sched.reps > MAX_REPS {
+            return Err(format!(
+                "{} repetitions: at most {MAX_REPS} (a far side keeps each one's figures)",
+                sched.reps
+            ));
         }
         Ok(())
     }
