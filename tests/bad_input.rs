@@ -290,3 +290,12 @@ fn history_prints_stored_labels_without_escapes_and_within_a_width() {
     );
     assert!(text.len() < 2_000, "{} bytes for two runs", text.len());
 }
+
+/// A repeated --param key once kept the last value silently.
+#[test]
+fn a_parameter_given_twice() {
+    refused(
+        &["run", "pingpong", "-p", "size=64", "-p", "size=128"],
+        "--param size given twice (64, then 128): give one list, e.g. -p size=64,128",
+    );
+}

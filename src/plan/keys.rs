@@ -39,7 +39,11 @@ pub(crate) fn parse_params(
                 mechs,
             )));
         }
-        out.insert(key.to_string(), value.to_string());
+        if let Some(before) = out.insert(key.to_string(), value.to_string()) {
+            return Err(UsageError::new(format!(
+                "--param {key} given twice ({before}, then {value}): give one list, e.g. -p {key}={before},{value}"
+            )));
+        }
     }
     Ok(out)
 }
