@@ -134,15 +134,15 @@ fn is_ok(t: &Track) -> bool {
 /// Merges `batch` into the case's result and records its headline.
 fn add(t: &mut Track, batch: CaseResult, position: usize) {
     let headline = batch.headline_metric().map(|(_, m)| m.value);
-    match (&mut t.out, batch.status, headline) {
-        (None, _, _) => t.out = Some(batch),
-        (Some(out), Status::Ok, _) => {
+    match (&mut t.out, batch.status) {
+        (None, _) => t.out = Some(batch),
+        (Some(out), Status::Ok) => {
             if let Err(e) = merge(out, batch, t.batches) {
                 out.status = Status::Failed;
                 out.reason = Some(format!("merging round {}: {e:#}", t.batches + 1));
             }
         }
-        (Some(out), status, _) => {
+        (Some(out), status) => {
             out.status = status;
             out.reason = batch
                 .reason
