@@ -113,6 +113,13 @@ pub(crate) struct RunArgs {
     /// only report the interval)
     #[arg(long, value_name = "PCT", allow_hyphen_values = true)]
     pub(crate) precision: Option<String>,
+    /// The seed of the interleaved rounds in a suite that decides claims
+    /// (seeds): the cases a claim compares run as rounds, one repetition
+    /// of each per round in an order drawn from it, until the claims are
+    /// decided or 35 s per group of compared cases (10 s with --quick)
+    /// (default: drawn from the clock; stored with every result)
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: Option<u64>,
     /// Untimed warm-up operations before the repetitions (default: a tenth of count)
     #[arg(long, value_name = "N")]
     pub(crate) warmup: Option<String>,

@@ -116,6 +116,9 @@ pub(crate) struct Rounds {
     pub(crate) interleaved: bool,
     pub(crate) values: Vec<f64>,
     pub(crate) positions: Vec<usize>,
+    /// Every metric's value in each round (its batch's), in round order.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub(crate) metrics: BTreeMap<String, Vec<f64>>,
 }
 
 /// One finding of a scenario, stored with the run: its sentence, and

@@ -50,7 +50,7 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
     plan.targets = format!("ab {} / {}", args.a, args.b);
     let higher_is_better = specs::headline(&plan.cases[0]).1.ends_with("/s");
     let schedule = Schedule {
-        seed: args.seed.unwrap_or_else(clock_seed),
+        seed: args.seed.unwrap_or_else(crate::plan::clock_seed),
         min: if args.sequential { max } else { min },
         max,
         time_cap,
@@ -74,11 +74,6 @@ fn number(text: &str, option: &str, lo: f64, hi: f64) -> Result<f64, UsageError>
     }
 }
 
-fn clock_seed() -> u64 {
-    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
-    now.map(|d| d.as_nanos() as u64).unwrap_or(1)
-}
-
 /// Runs the rounds, `watch` told after each.
 pub(crate) fn measure(
     c: &Comparison,
@@ -98,8 +93,12 @@ impl Watch for Decide<'_> {
         (self.progress)(done, max);
     }
 
-    fn decided(&self, series: &[Vec<f64>]) -> bool {
-        paired::ratio(&series[0], &series[1]).is_some_and(|p| {
+    fn decided(&self, so_far: &[CaseResult], _spent: f64) -> bool {
+        let series = |r: &CaseResult| r.rounds.as_ref().map(|r| r.values.clone());
+        let (Some(a), Some(b)) = (series(&so_far[0]), series(&so_far[1])) else {
+            return false;
+        };
+        paired::ratio(&a, &b).is_some_and(|p| {
             !matches!(
                 verdict::judge(&p, self.c.band, self.c.higher_is_better),
                 Said::Undecided { .. }

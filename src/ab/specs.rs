@@ -22,6 +22,7 @@ fn refused_option(args: &RunArgs) -> Option<&'static str> {
         (args.precision.is_some(), "--precision"),
         (args.explain, "--explain"),
         (args.profile, "--profile"),
+        (args.seed.is_some(), "--seed"),
     ];
     set.into_iter().find(|(on, _)| *on).map(|(_, name)| name)
 }

@@ -8,6 +8,7 @@
 
 pub(crate) mod across;
 pub mod engine;
+pub(crate) mod interleave;
 pub(crate) mod render;
 mod seeds;
 

@@ -18,6 +18,13 @@ pub(crate) struct PairedRatio {
     pub(crate) hi: f64,
 }
 
+impl PairedRatio {
+    /// Half its interval's width relative to its median.
+    pub(crate) fn relative(&self) -> f64 {
+        (self.hi - self.lo) / 2.0 / self.median.abs().max(f64::MIN_POSITIVE)
+    }
+}
+
 /// The paired ratio of two series of one value per round, or None with
 /// fewer than two rounds both measured with a value above zero.
 pub(crate) fn ratio(a: &[f64], b: &[f64]) -> Option<PairedRatio> {

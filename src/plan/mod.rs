@@ -40,7 +40,25 @@ pub(crate) struct Plan {
     /// A suite that decides claims is named: without `--precision`, each
     /// case a claim reads aims for the precision that claim needs.
     pub(crate) claims_precision: bool,
+    /// In a suite that decides claims, the cases a claim compares run as
+    /// interleaved rounds (`runner::interleaved`): how.
+    pub(crate) interleave: Option<Interleave>,
 }
+
+/// The interleaved rounds of a suite that decides claims.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Interleave {
+    /// Draws every round's order (`--seed`, or the clock); stored with
+    /// each result.
+    pub(crate) seed: u64,
+    /// No round of one group of compared cases starts after this long.
+    pub(crate) time_cap: std::time::Duration,
+}
+
+/// How long one group of compared cases may run its rounds, in the seeds
+/// suite and in its `--quick` variant.
+pub(crate) const ROUND_CAP: std::time::Duration = std::time::Duration::from_secs(35);
+pub(crate) const QUICK_ROUND_CAP: std::time::Duration = std::time::Duration::from_secs(10);
 
 impl Plan {
     /// The agent's environment when the cases run on one (`--peer`); an
@@ -98,6 +116,9 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
     let planned = dedupe(planned);
     peer::check_cases(&planned)?;
     fit::refuse_if_nothing_fits(&planned)?;
+    let claims_precision = targets
+        .iter()
+        .any(|t| suite::find(t).is_some_and(|s| s.claims_precision));
     let plan = Plan {
         cases: planned.into_iter().map(|p| p.case).collect(),
         targets: targets.join(" "),
@@ -106,9 +127,14 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         explain: args.explain,
         runs: repeat_runs::runs(args)?,
         fastest_canary: Default::default(),
-        claims_precision: targets
-            .iter()
-            .any(|t| suite::find(t).is_some_and(|s| s.claims_precision)),
+        claims_precision,
+        interleave: claims_precision.then(|| Interleave {
+            seed: args.seed.unwrap_or_else(clock_seed),
+            time_cap: match args.quick {
+                true => QUICK_ROUND_CAP,
+                false => ROUND_CAP,
+            },
+        }),
         precision: precision::goal(
             args.precision.as_deref(),
             names_a_suite(args, &targets),
@@ -119,6 +145,24 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         eprintln!("{note}");
     }
     Ok(plan)
+}
+
+/// The plan of `iolab run ARGS`, for tests.
+#[cfg(test)]
+pub(crate) fn of_args(args: &[&str]) -> UsageResult<Plan> {
+    use clap::Parser;
+    let cli = crate::cli::Cli::try_parse_from([&["iolab", "run"], args].concat())
+        .map_err(|e| UsageError::new(e.to_string()))?;
+    let crate::cli::Command::Run(run) = cli.command else {
+        unreachable!("a run command")
+    };
+    build(&run)
+}
+
+/// A seed for the rounds' orders when none is given: the clock's nanoseconds.
+pub(crate) fn clock_seed() -> u64 {
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH);
+    now.map(|d| d.as_nanos() as u64).unwrap_or(1).max(1)
 }
 
 /// A suite is named (the quick suite by default), or `--quick` asks for

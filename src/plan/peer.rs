@@ -146,15 +146,9 @@ pub(crate) fn check_cases(planned: &[Planned]) -> UsageResult<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::cli::{Cli, Command};
-    use clap::Parser;
 
     fn names(args: &[&str]) -> Vec<String> {
-        let cli = Cli::try_parse_from([&["iolab", "run"], args].concat()).unwrap();
-        let Command::Run(run) = cli.command else {
-            unreachable!()
-        };
-        let plan = super::super::build(&run).unwrap();
+        let plan = super::super::of_args(args).unwrap();
         plan.cases.iter().map(|c| c.name()).collect()
     }
 
@@ -185,13 +179,8 @@ mod tests {
 
     #[test]
     fn a_peer_serves_one_pair() {
-        let cli =
-            Cli::try_parse_from(["iolab", "run", "pingpong", "--peer", "h", "-p", "pairs=1,4"])
-                .unwrap();
-        let Command::Run(run) = cli.command else {
-            unreachable!()
-        };
-        let err = super::super::build(&run).err().unwrap().0;
+        let args = ["pingpong", "--peer", "h", "-p", "pairs=1,4"];
+        let err = super::super::of_args(&args).err().unwrap().0;
         assert_eq!(
             err,
             "pairs=4 cannot be used with --peer: expected pairs=1 (an agent serves one pair of sides)"

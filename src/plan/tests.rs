@@ -2,16 +2,8 @@
 //! mechanisms cannot carry leaves the rest to run, and only a plan with
 //! nothing that can run is refused.
 
-use super::build;
-use crate::cli::{Cli, Command};
-use clap::Parser;
-
 fn plan(args: &[&str]) -> Result<super::Plan, String> {
-    let cli = Cli::try_parse_from([&["iolab", "run"], args].concat()).unwrap();
-    let Command::Run(run) = cli.command else {
-        unreachable!()
-    };
-    build(&run).map_err(|e| e.0)
+    super::of_args(args).map_err(|e| e.0)
 }
 
 fn refusal(args: &[&str]) -> String {

@@ -2,6 +2,7 @@
 //! case's sides as threads or processes, progress reported to an observer,
 //! everything cleaned up after each case, on error and on Ctrl-C.
 
+mod interleaved;
 mod merge;
 mod plausible;
 mod precision;
@@ -87,24 +88,36 @@ fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
 
 fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     observer.start(plan.cases.iter().map(progress::weight).sum());
+    let groups = interleaved::groups(plan);
+    let mut ahead: Vec<Option<CaseResult>> = plan.cases.iter().map(|_| None).collect();
     let mut results = Vec::with_capacity(plan.cases.len());
     for (index, case) in plan.cases.iter().enumerate() {
         if cleanup::cancelled() {
             break;
         }
         let name = format!("{}: {}", case.scenario.name(), case_label(&case.name()));
-        observer.case_started(&name);
-        let dir = tmp.join(format!("case-{index}"));
-        std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
-        let ctx = CaseCtx {
-            dir: &dir,
-            fault: plan.fault,
-            timeout: CASE_TIMEOUT,
-            explain: plan.explain,
-            offcpu_stacks: plan.explain && plan.profile,
+        let group = groups.iter().find(|g| g.cases.contains(&index));
+        let result = match (ahead[index].take(), group, plan.interleave) {
+            (Some(done), _, _) => {
+                observer.case_started(&name);
+                done
+            }
+            (None, Some(group), Some(how)) => {
+                let more = group.cases.len() - 1;
+                observer.case_started(&format!("{name} and {more} more, in interleaved rounds"));
+                let outs = interleaved::run_group(plan, &how, group, &results, tmp);
+                for (&i, out) in group.cases.iter().zip(outs) {
+                    ahead[i] = Some(out);
+                }
+                ahead[index]
+                    .take()
+                    .context("a group's rounds lost a case")?
+            }
+            _ => {
+                observer.case_started(&name);
+                run_alone(plan, index, tmp)?
+            }
         };
-        let result = run_one(case, &ctx, plan);
-        std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
         observer.case_finished(&result, progress::weight(case));
         results.push(result);
         let scenario = case.scenario.name();
@@ -117,6 +130,22 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
         }
     }
     Ok(results)
+}
+
+/// Case `index` of `plan` by itself, in a directory of its own in `tmp`.
+fn run_alone(plan: &Plan, index: usize, tmp: &Path) -> anyhow::Result<CaseResult> {
+    let dir = tmp.join(format!("case-{index}"));
+    std::fs::create_dir(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let ctx = CaseCtx {
+        dir: &dir,
+        fault: plan.fault,
+        timeout: CASE_TIMEOUT,
+        explain: plan.explain,
+        offcpu_stacks: plan.explain && plan.profile,
+    };
+    let result = run_one(&plan.cases[index], &ctx, plan);
+    std::fs::remove_dir_all(&dir).with_context(|| format!("removing {}", dir.display()))?;
+    Ok(result)
 }
 
 fn run_one(case: &CaseSpec, ctx: &CaseCtx, plan: &Plan) -> CaseResult {

@@ -4,8 +4,9 @@
 //! every case of the rounds it spans alike (Abedi and Brecht, ICPE 2017).
 //! A round's cases never overlap in time; each keeps its placement. Each
 //! case's batches merge into its result as `--precision`'s do, and the
-//! result carries its headline per round (`model::Rounds`), from which
-//! the comparison's paired figure is computed. For contrast, the rounds
+//! result carries its headline and every metric per round
+//! (`model::Rounds`), from which the comparison's paired figure is
+//! computed. For contrast, the rounds
 //! can also run as sequential blocks: every round of one case, then the
 //! next.
 
@@ -39,8 +40,9 @@ pub(crate) struct Schedule {
 /// rounds so far decide the comparison.
 pub(crate) trait Watch {
     fn round_done(&self, done: usize, max: usize);
-    /// The headline of each case per round so far (one series per case).
-    fn decided(&self, series: &[Vec<f64>]) -> bool;
+    /// Each case's result so far, with its rounds, in the order given;
+    /// `spent`: the share of the time cap used.
+    fn decided(&self, so_far: &[CaseResult], spent: f64) -> bool;
 }
 
 /// Runs the plan's cases as rounds; the results in the plan's order.
@@ -49,7 +51,8 @@ pub(crate) fn run(
     schedule: &Schedule,
     watch: &dyn Watch,
 ) -> anyhow::Result<Vec<CaseResult>> {
-    in_private_dir(|tmp| Ok(run_in(plan, schedule, watch, tmp)))
+    let cases: Vec<&CaseSpec> = plan.cases.iter().collect();
+    in_private_dir(|tmp| Ok(run_in(plan, &cases, schedule, watch, tmp)))
 }
 
 /// One case's results so far.
@@ -59,10 +62,17 @@ struct Track {
     rounds: Rounds,
 }
 
-fn run_in(plan: &Plan, schedule: &Schedule, watch: &dyn Watch, tmp: &Path) -> Vec<CaseResult> {
+/// Runs `cases` (of `plan`, which gives the fault and the canary) as
+/// rounds in `tmp`; the results in the order of `cases`.
+pub(crate) fn run_in(
+    plan: &Plan,
+    cases: &[&CaseSpec],
+    schedule: &Schedule,
+    watch: &dyn Watch,
+    tmp: &Path,
+) -> Vec<CaseResult> {
     let before = noise::Reading::take(Path::new(SYSFS_CPUS));
-    let mut tracks: Vec<Track> = plan
-        .cases
+    let mut tracks: Vec<Track> = cases
         .iter()
         .map(|_| Track {
             out: None,
@@ -76,25 +86,45 @@ fn run_in(plan: &Plan, schedule: &Schedule, watch: &dyn Watch, tmp: &Path) -> Ve
         .collect();
     let mut rng = crate::measure::bootstrap::XorShift::new(schedule.seed);
     let started = Instant::now();
-    for (round, order) in orders(plan.cases.len(), schedule, &mut rng).enumerate() {
-        if cleanup::cancelled() || started.elapsed() >= schedule.time_cap {
+    for (round, order) in orders(cases.len(), schedule, &mut rng).enumerate() {
+        let floor = round < FLOOR_ROUNDS.min(schedule.max);
+        if cleanup::cancelled() || (!floor && started.elapsed() >= schedule.time_cap) {
             break;
         }
         for (position, &index) in order.iter().enumerate() {
-            let batch = one_batch(&plan.cases[index], plan, &tmp.join(format!("case-{index}")));
+            let batch = one_batch(cases[index], plan, &tmp.join(format!("round-case-{index}")));
             add(&mut tracks[index], batch, position);
         }
         if tracks.iter().any(|t| !is_ok(t)) {
             break;
         }
         watch.round_done(round + 1, schedule.max);
-        let series: Vec<Vec<f64>> = tracks.iter().map(|t| t.rounds.values.clone()).collect();
-        let complete = series.iter().all(|s| s.len() == series[0].len());
-        if schedule.interleaved && complete && round + 1 >= schedule.min && watch.decided(&series) {
+        let complete = tracks
+            .iter()
+            .all(|t| t.rounds.values.len() == tracks[0].rounds.values.len());
+        let may_stop = schedule.interleaved && complete && round + 1 >= schedule.min;
+        let spent = started.elapsed().as_secs_f64() / schedule.time_cap.as_secs_f64().max(1e-9);
+        if may_stop && watch.decided(&so_far(&tracks), spent) {
             break;
         }
     }
-    finish(plan, tracks, &before)
+    finish(cases, tracks, &before, plan.fastest_canary)
+}
+
+/// Rounds that run whatever the time cap, so every comparison has pairs
+/// to weigh.
+const FLOOR_ROUNDS: usize = 3;
+
+/// Each case's result so far, with its rounds.
+fn so_far(tracks: &[Track]) -> Vec<CaseResult> {
+    tracks
+        .iter()
+        .filter_map(|t| {
+            let mut r = t.out.clone()?;
+            r.rounds = Some(t.rounds.clone());
+            Some(r)
+        })
+        .collect()
 }
 
 /// Each round's order: a fresh shuffle of the cases, or, sequentially,
@@ -131,9 +161,18 @@ fn is_ok(t: &Track) -> bool {
     t.out.as_ref().is_none_or(|o| o.status == Status::Ok)
 }
 
-/// Merges `batch` into the case's result and records its headline.
+/// Merges `batch` into the case's result and records its figures.
 fn add(t: &mut Track, batch: CaseResult, position: usize) {
     let headline = batch.headline_metric().map(|(_, m)| m.value);
+    if batch.status == Status::Ok {
+        for (name, m) in &batch.metrics {
+            t.rounds
+                .metrics
+                .entry(name.clone())
+                .or_default()
+                .push(m.value);
+        }
+    }
     match (&mut t.out, batch.status) {
         (None, _) => t.out = Some(batch),
         (Some(out), Status::Ok) => {
@@ -158,8 +197,13 @@ fn add(t: &mut Track, batch: CaseResult, position: usize) {
 
 /// Each case's result with its rounds and noise grade; a case that is not
 /// ok keeps no figures.
-fn finish(plan: &Plan, tracks: Vec<Track>, before: &noise::Reading) -> Vec<CaseResult> {
-    plan.cases
+fn finish(
+    cases: &[&CaseSpec],
+    tracks: Vec<Track>,
+    before: &noise::Reading,
+    fastest_canary: crate::measure::canary::Fastest,
+) -> Vec<CaseResult> {
+    cases
         .iter()
         .zip(tracks)
         .map(|(case, t)| {
@@ -167,7 +211,7 @@ fn finish(plan: &Plan, tracks: Vec<Track>, before: &noise::Reading) -> Vec<CaseR
                 .out
                 .unwrap_or_else(|| super::failed(case, "no round ran".into()));
             if out.status == Status::Ok {
-                out.noise = Some(judge_noise(case, &out, before, plan.fastest_canary));
+                out.noise = Some(judge_noise(case, &out, before, fastest_canary));
                 out.rounds = Some(t.rounds);
             } else {
                 out.metrics.clear();

@@ -75,7 +75,8 @@ pub(crate) fn ratio_judged(
     values: [(&str, &Value); 2],
     figure: String,
 ) -> Outcome {
-    let inputs = values.iter().map(|(n, v)| v.uncertainty(n)).collect();
+    let [(a_name, a), (b_name, b)] = values;
+    let inputs = a.ratio_inputs(a_name, b, b_name);
     Outcome::judged(e, bands, inputs, figure, crate::format::ratio)
 }
 

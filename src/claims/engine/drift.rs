@@ -1,10 +1,9 @@
 //! Run-to-run drift: how far a figure moved between this host's runs. A
 //! run's repetitions agree with each other while the host stays in one
 //! phase, so the interval they give cannot show that the next run, in
-//! another phase, measures 20% more. The claims judge such a figure over
-//! the runs (`pooled.rs`); its drift is the evidence of why ("runs ±12%
-//! over 6 runs") and, for an undecided claim, says that more runs of this
-//! host, not more repetitions in one, would decide it.
+//! another phase, measures 20% more. That is why a claim weighs two cases
+//! by their ratio within interleaved rounds of one run; the drift is shown
+//! beside a figure as context ("runs ±12% over 6 runs"), never weighed.
 
 /// Runs a drift is read over at least, this one included.
 pub(crate) const MIN_RUNS: usize = 3;

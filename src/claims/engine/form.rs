@@ -48,6 +48,31 @@ impl Rule {
         }
     }
 
+    /// The results the rule weighs against each other, as indices into
+    /// `results`: the one result each selection takes, a sweep's two
+    /// ends; none for a probe check's observations.
+    pub(crate) fn compared(&self, results: &[CaseResult]) -> Vec<usize> {
+        let index = |r: &CaseResult| results.iter().position(|x| std::ptr::eq(x, r));
+        let mut taken: Vec<usize> = match self {
+            Rule::Linear { at, x, .. } | Rule::Flat { at, x, .. } => {
+                super::sweep::ends(results, at, x)
+                    .into_iter()
+                    .filter_map(index)
+                    .collect()
+            }
+            Rule::Each { rules } => rules.iter().flat_map(|r| r.compared(results)).collect(),
+            _ => self
+                .selects()
+                .iter()
+                .filter_map(|s| s.one(results).ok())
+                .filter_map(index)
+                .collect(),
+        };
+        taken.sort_unstable();
+        taken.dedup();
+        taken
+    }
+
     /// Whether the rule reads `case` (for a sweep or a nearest point, any
     /// point of it).
     pub(crate) fn reads(&self, case: &CaseResult) -> bool {

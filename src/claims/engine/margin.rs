@@ -27,9 +27,9 @@ pub(crate) struct Uncertainty {
     pub(crate) reps: usize,
     /// How far it moved across this host's runs, where known.
     pub(crate) drift: Option<Drift>,
-    /// The runs its figure is judged over (`pooled.rs`): 1 for this run's
-    /// alone.
-    pub(crate) judged_over: usize,
+    /// A paired ratio's uncertainty over interleaved rounds (`reps` counts
+    /// the rounds), not one value's over its repetitions.
+    pub(crate) rounds: bool,
 }
 
 /// Where a rule's verdict changes: `edges` ascending, `verdicts` one more,
@@ -107,7 +107,8 @@ pub(crate) fn weakest(a: Margin, b: Margin) -> Margin {
 }
 
 impl Margin {
-    /// "±6% (poll) and ±4% (epoll) after 5 repetitions".
+    /// "±6% (poll) and ±4% (epoll) after 5 repetitions", or "±2% (poll /
+    /// epoll, paired by round) after 30 interleaved rounds".
     pub(crate) fn got(&self) -> String {
         let parts: Vec<String> = self
             .inputs
@@ -119,18 +120,22 @@ impl Margin {
             true => reps.first().map(|r| r.to_string()).into_iter().collect(),
             false => reps.iter().map(|r| r.to_string()).collect(),
         };
-        let plural = match (reps.iter().all(|r| *r == 1), reps.iter().any(|r| *r < 3)) {
-            (true, _) => "repetition (its spread assumed)",
-            (false, true) => "repetitions (at least ±5% assumed below 3)",
-            (false, false) => "repetitions",
+        let rounds = self.inputs.iter().all(|p| p.rounds) && !self.inputs.is_empty();
+        let plural = match (
+            rounds,
+            reps.iter().all(|r| *r == 1),
+            reps.iter().any(|r| *r < 3),
+        ) {
+            (true, _, _) => "interleaved rounds",
+            (false, true, _) => "repetition (its spread assumed)",
+            (false, false, true) => "repetitions (at least ±5% assumed below 3)",
+            (false, false, false) => "repetitions",
         };
-        let after = format!("{} {plural}", counts.join(" and "));
-        let over = self.inputs.iter().map(|p| p.judged_over).max().unwrap_or(1);
-        let pooled = match over > 1 {
-            true => format!("; judged on the median of {over} runs of this host"),
-            false => String::new(),
-        };
-        format!("{} after {after}{pooled}", parts.join(" and "))
+        format!(
+            "{} after {} {plural}",
+            parts.join(" and "),
+            counts.join(" and ")
+        )
     }
 
     /// What would decide an inconclusive verdict, for a claim that must
@@ -153,14 +158,6 @@ impl Margin {
                 self.got()
             ));
         }
-        if let Some(drifting) = self.drifting_beyond(precision) {
-            return Some(format!(
-                "this host's runs of {drifting}, more than the {} the claim needs: more \
-                 runs of this host, not more repetitions in one run, would decide it (got {})",
-                plus_minus(precision),
-                self.got()
-            ));
-        }
         if worst <= precision && !single {
             return Some(format!(
                 "the figure is within the claim's resolution ({}) of its boundary {}: \
@@ -170,29 +167,16 @@ impl Margin {
                 self.got()
             ));
         }
-        let measured = match single {
-            true => ", measured over at least 3 repetitions",
-            false => "",
+        let measured = match (single, self.inputs.iter().any(|p| p.rounds)) {
+            (_, true) => ": more interleaved rounds than its time cap allowed",
+            (true, false) => ", measured over at least 3 repetitions",
+            (false, false) => "",
         };
         Some(format!(
             "needs {}{on}{measured}; got {}",
             plus_minus(precision),
             self.got()
         ))
-    }
-}
-
-impl Margin {
-    /// "poll differ by ±12% over 6 runs" for the inputs whose run-to-run
-    /// drift exceeds `precision`, if any.
-    fn drifting_beyond(&self, precision: f64) -> Option<String> {
-        let drifting: Vec<String> = self
-            .inputs
-            .iter()
-            .filter_map(|p| Some((p, p.drift.filter(|d| d.relative > precision)?)))
-            .map(|(p, d)| format!("{} differ by {}", p.name, d.text()))
-            .collect();
-        (!drifting.is_empty()).then(|| drifting.join(" and "))
     }
 }
 

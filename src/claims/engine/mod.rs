@@ -2,8 +2,9 @@
 //! names no experiment. A claim (`claim.rs`) is data with a rule
 //! (`rule.rs`); a rule kind reads values (`select.rs`, `value.rs`) and
 //! weighs one figure with its 95% interval (`estimate.rs`) against its
-//! boundaries (`margin.rs`), over this host's earlier runs where the store
-//! holds them (`pooled.rs`, `drift.rs`), into an `Outcome`. The kinds:
+//! boundaries (`margin.rs`), from this run alone: two cases that ran in
+//! the same interleaved rounds are weighed by their paired ratio, and the
+//! drift over earlier runs (`drift.rs`) is context. The kinds:
 //! two values compared or one within a band (`compare.rs`), a figure
 //! relative to this machine (`relative.rs`), the shape of a sweep
 //! (`sweep.rs`), every one of several (`each.rs`), a probe check's
@@ -23,7 +24,6 @@ pub(crate) mod margin;
 pub(crate) mod numbers;
 pub mod observed;
 pub(crate) mod outcome;
-pub(crate) mod pooled;
 pub(crate) mod profile;
 pub mod relative;
 pub(crate) mod restated;

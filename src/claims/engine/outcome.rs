@@ -32,8 +32,7 @@ impl Outcome {
     }
 
     /// The verdict `bands` give the estimate `e`, with its margin; the
-    /// figure gets the estimate's interval appended, and the runs it is
-    /// the median of when judged over this host's runs.
+    /// figure gets the estimate's interval appended.
     pub(crate) fn judged(
         e: Estimate,
         bands: &Bands,
@@ -41,12 +40,14 @@ impl Outcome {
         figure: String,
         show: fn(f64) -> String,
     ) -> Outcome {
-        let over = inputs.iter().map(|p| p.judged_over).max().unwrap_or(1);
+        let paired = inputs.iter().find(|p| p.rounds).map(|p| p.reps);
         let (status, margin) = margin::judge(e, bands, inputs);
         let interval = format!("95% interval {}-{}", show(e.lo), show(e.hi));
-        let figure = match over > 1 {
-            true => format!("{figure}; the median of {over} runs of this host, {interval}"),
-            false => format!("{figure}; {interval}"),
+        let figure = match paired {
+            Some(rounds) => {
+                format!("{figure}; paired over {rounds} interleaved rounds, {interval}")
+            }
+            None => format!("{figure}; {interval}"),
         };
         Outcome {
             status,

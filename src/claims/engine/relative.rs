@@ -12,9 +12,9 @@ use super::compare::{band, range_text};
 use super::margin::Bands;
 use super::numbers::num;
 use super::outcome::{Found, Outcome};
-use super::pooled::RunFigure;
+
 use super::select::Select;
-use super::value::{Quantity, Value};
+use super::value::{Quantity, RoundSeries, Value};
 use crate::format::human;
 use crate::model::CaseResult;
 use crate::scenario::MetricSpec;
@@ -63,14 +63,10 @@ fn scaled(v: Value, by: f64) -> Value {
         lo: v.lo * by,
         hi: v.hi * by,
         samples: v.samples.iter().map(|x| x * by).collect(),
-        earlier: v
-            .earlier
-            .iter()
-            .map(|f| RunFigure {
-                value: f.value * by,
-                ..f.clone()
-            })
-            .collect(),
+        rounds: v.rounds.map(|r| RoundSeries {
+            values: r.values.iter().map(|x| x * by).collect(),
+            ..r
+        }),
         ..v
     }
 }
@@ -119,7 +115,8 @@ pub(crate) fn decide(
     let v = q.of(r)?;
     let unit_value = Quantity::Metric(reference.metric).of(reference.at.one(results)?)?;
     let scale = ns_per(unit(&q))? / ns_per(reference.metric.unit)?;
-    let e = scaled(v.clone(), scale).over(&unit_value);
+    let scaled_v = scaled(v.clone(), scale);
+    let e = scaled_v.over(&unit_value);
     let (lo, hi, then) = reference.then_multiples(scale, absolute);
     let name = at.name(r);
     let unit = unit(&q);
@@ -142,6 +139,6 @@ pub(crate) fn decide(
         edges: &edges,
         verdicts: &verdicts,
     };
-    let inputs = vec![v.uncertainty(&name), unit_value.uncertainty(reference.name)];
+    let inputs = scaled_v.ratio_inputs(&name, &unit_value, reference.name);
     Ok(Outcome::judged(e, &bands, inputs, figure, num))
 }

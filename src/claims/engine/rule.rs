@@ -25,7 +25,10 @@ pub type CaseJudge = fn(&[CaseResult], &[Select]) -> Found<Outcome>;
 pub enum Rule {
     /// `fast` has the lower `q` (a time or a cost) by at least `factor`
     /// (slow/fast) over the whole spread; does not hold when even the most
-    /// favourable pairing of repetitions is below `fails_below`.
+    /// favourable pairing of repetitions is below `fails_below`. A claim
+    /// of a difference with no figure ("slightly faster") sets both to
+    /// 1 + its resolution: within that band the two are about the same,
+    /// and the claim does not hold.
     Faster {
         q: Quantity,
         fast: Select,

@@ -59,6 +59,20 @@ pub(crate) fn points(
     Ok(found.into_iter().map(|(x, _, v)| (x, v)).collect())
 }
 
+/// The two ends of the sweep `at` over `x` (of the results measured alike,
+/// as `points` takes them): the cases its figure weighs against each other.
+pub(crate) fn ends<'a>(results: &'a [CaseResult], at: &Select, x: &str) -> Vec<&'a CaseResult> {
+    let Ok(all) = at.all(results) else {
+        return Vec::new();
+    };
+    let reps = widest(&all, x);
+    let alike: Vec<&CaseResult> = all.into_iter().filter(|r| repeats(r) == reps).collect();
+    let by_x = |r: &&CaseResult| param_f64(r, x).unwrap_or(f64::NAN);
+    let near = alike.iter().min_by(|a, b| by_x(a).total_cmp(&by_x(b)));
+    let far = alike.iter().max_by(|a, b| by_x(a).total_cmp(&by_x(b)));
+    near.into_iter().chain(far).copied().collect()
+}
+
 /// The repetition count whose results cover the most distinct `x` points.
 fn widest(results: &[&CaseResult], x: &str) -> f64 {
     let mut best = (0usize, 1.0);
@@ -103,8 +117,6 @@ fn describe(
     let (x0, first) = &points[0];
     let (xn, last) = &points[points.len() - 1];
     let growth = last.over(first);
-    // Each point as judged (over this host's runs where known), so one
-    // run's slow point does not spoil the fit alone.
     let xy: Vec<(f64, f64)> = points
         .iter()
         .map(|(x, v)| (*x, v.estimate().value))
@@ -121,10 +133,11 @@ fn describe(
         r2,
         points.len()
     );
-    let inputs = vec![
-        first.uncertainty(&format!("{x}={}", num(*x0))),
-        last.uncertainty(&format!("{x}={}", num(*xn))),
-    ];
+    let inputs = last.ratio_inputs(
+        &format!("{x}={}", num(*xn)),
+        first,
+        &format!("{x}={}", num(*x0)),
+    );
     (growth, inputs, r2, figure)
 }
 

@@ -1,14 +1,16 @@
 //! The values a claim weighs: a quantity (one metric, or the ratio of two)
-//! read from a result, with its spread over repetitions and its figures in
-//! this host's earlier runs. A missing metric comes back as `Err(reason)`.
+//! read from a result, with its spread over repetitions, its value in each
+//! interleaved round where the case ran in rounds, and how far it moved
+//! across this host's earlier runs (shown as context, never weighed). A
+//! missing metric comes back as `Err(reason)`.
 
 use super::drift::Drift;
 use super::estimate::Estimate;
 use super::margin::{Uncertainty, MEASURED};
 use super::outcome::Found;
-use super::pooled::{self, RunFigure};
 use crate::measure::bootstrap::{median_interval, ratio_interval};
-use crate::model::{CaseResult, Metric};
+use crate::measure::paired::{self, PairedRatio};
+use crate::model::{CaseResult, Metric, Rounds};
 use crate::scenario::MetricSpec;
 
 /// What a rule weighs: one metric, or the ratio of two metrics of the same
@@ -34,11 +36,18 @@ pub struct Value {
     /// The per-repetition values, when there were several.
     pub(crate) samples: Vec<f64>,
     /// How far it moved across this host's runs, where earlier runs of its
-    /// case are known (`drift.rs`).
+    /// case are known (`drift.rs`): context only.
     pub(crate) drift: Option<Drift>,
-    /// Its figure in the earlier runs of this host that measured it
-    /// (`pooled.rs`), newest first.
-    pub(crate) earlier: Vec<RunFigure>,
+    /// Its value in each interleaved round, where its case ran in rounds.
+    pub(crate) rounds: Option<RoundSeries>,
+}
+
+/// A value per interleaved round, and the seed that drew the rounds: two
+/// values with the same seed and as many rounds ran side by side.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct RoundSeries {
+    pub(crate) seed: u64,
+    pub(crate) values: Vec<f64>,
 }
 
 /// The spread assumed either side of a value measured only once.
@@ -50,25 +59,42 @@ fn metric<'a>(r: &'a CaseResult, spec: &MetricSpec) -> Found<&'a Metric> {
 }
 
 impl Quantity {
-    /// The quantity in result `r`, with its spread and its drift over
-    /// the earlier runs of `r`'s case.
+    /// The quantity in result `r`, with its spread, its rounds and its
+    /// drift over the earlier runs of `r`'s case.
     pub(crate) fn of(&self, r: &CaseResult) -> Found<Value> {
         let mut value = match *self {
             Quantity::Metric(name) => Value::from_metric(metric(r, name)?),
             Quantity::Per(a, b, unit) => ratio(metric(r, a)?, metric(r, b)?)?.with_unit(unit),
         };
-        value.earlier = r
+        let past: Vec<f64> = r
             .past
             .iter()
-            .filter_map(|e| {
-                let value = self.in_past(&e.metrics)?;
-                let run = Some(e.run_id.clone());
-                Some(RunFigure { run, value })
-            })
+            .filter_map(|e| self.in_past(&e.metrics))
             .collect();
-        let past: Vec<f64> = value.earlier.iter().map(|f| f.value).collect();
         value.drift = Drift::over(value.value, &past);
+        value.rounds = r
+            .rounds
+            .as_ref()
+            .filter(|rounds| rounds.interleaved)
+            .and_then(|rounds| self.per_round(rounds));
         Ok(value)
+    }
+
+    /// The quantity in each of `rounds`, where every round measured it.
+    fn per_round(&self, rounds: &Rounds) -> Option<RoundSeries> {
+        let series = |m: &MetricSpec| rounds.metrics.get(m.name).filter(|v| v.len() >= 2);
+        let values = match *self {
+            Quantity::Metric(m) => series(m)?.clone(),
+            Quantity::Per(a, b, _) => {
+                let (a, b) = (series(a)?, series(b)?);
+                (a.len() == b.len()).then_some(())?;
+                a.iter().zip(b).map(|(x, y)| x / y).collect()
+            }
+        };
+        Some(RoundSeries {
+            seed: rounds.seed,
+            values,
+        })
     }
 
     /// The quantity in one earlier run's metric values.
@@ -109,7 +135,7 @@ impl Value {
             unit: String::new(),
             samples: m.reps.clone(),
             drift: None,
-            earlier: Vec::new(),
+            rounds: None,
         }
         .with_unit(&format!(" {}", m.unit))
     }
@@ -129,37 +155,13 @@ impl Value {
             unit: String::new(),
             samples: Vec::new(),
             drift: None,
-            earlier: Vec::new(),
+            rounds: None,
         }
     }
 
-    /// The median with its 95% interval: over this host's runs where at
-    /// least `pooled::MIN_RUNS` measured it (`pooled.rs`), else this run's.
+    /// The median with its 95% interval, from this run alone.
     pub(crate) fn estimate(&self) -> Estimate {
-        let within = self.within_run();
-        pooled::estimate(&self.figures(), within.relative()).unwrap_or(within)
-    }
-
-    /// Its figure in this run and in each earlier run, this run first.
-    fn runs(&self) -> Vec<RunFigure> {
-        let now = RunFigure {
-            run: None,
-            value: self.value,
-        };
-        std::iter::once(now).chain(self.earlier.clone()).collect()
-    }
-
-    fn figures(&self) -> Vec<f64> {
-        self.runs().iter().map(|f| f.value).collect()
-    }
-
-    /// How many runs its estimate is judged over.
-    pub(crate) fn runs_judged(&self) -> usize {
-        let positive = self.figures().iter().filter(|v| **v > 0.0).count();
-        match positive {
-            n if n >= pooled::MIN_RUNS => n,
-            _ => 1,
-        }
+        self.within_run()
     }
 
     /// The median with its 95% interval from this run's repetitions
@@ -191,25 +193,52 @@ impl Value {
             relative: self.within_run().relative(),
             reps: self.reps,
             drift: self.drift,
-            judged_over: self.runs_judged(),
+            rounds: false,
         }
     }
 
-    /// `self / below` with its 95% interval: over this host's runs, the
-    /// median of the ratio taken run by run where at least
-    /// `pooled::MIN_RUNS` runs measured both (`pooled.rs`); else the
-    /// widest ratio their estimates allow when either is judged over runs;
-    /// else this run's (`over_within_run`).
+    /// The uncertainties of `self / below`: their paired ratio's, over its
+    /// rounds, where the two ran in the same interleaved rounds; else each
+    /// value's own.
+    pub(crate) fn ratio_inputs(
+        &self,
+        name: &str,
+        below: &Value,
+        below_name: &str,
+    ) -> Vec<Uncertainty> {
+        match self.paired(below) {
+            Some(p) => vec![Uncertainty {
+                name: format!("{name} / {below_name}, paired by round"),
+                relative: p.relative(),
+                reps: p.per_round.len(),
+                drift: None,
+                rounds: true,
+            }],
+            None => vec![self.uncertainty(name), below.uncertainty(below_name)],
+        }
+    }
+
+    /// `self / below` with its 95% interval: the median of their ratio
+    /// within each round, with its interval over the rounds, where the two
+    /// ran in the same interleaved rounds (`measure::paired`); else this
+    /// run's two independent samples (`over_within_run`).
     pub(crate) fn over(&self, below: &Value) -> Estimate {
-        let within = self.over_within_run(below);
-        let paired = pooled::ratios(&self.runs(), &below.runs());
-        if let Some(e) = pooled::estimate(&paired, within.relative()) {
-            return e;
+        match self.paired(below) {
+            Some(p) => Estimate {
+                value: p.median,
+                lo: p.lo,
+                hi: p.hi,
+            },
+            None => self.over_within_run(below),
         }
-        match self.runs_judged().max(below.runs_judged()) > 1 {
-            true => widest_ratio(self.estimate(), below.estimate()),
-            false => within,
-        }
+    }
+
+    /// `self / below` round by round, when both ran in the same rounds.
+    fn paired(&self, below: &Value) -> Option<PairedRatio> {
+        let (mine, theirs) = (self.rounds.as_ref()?, below.rounds.as_ref()?);
+        let same = mine.seed == theirs.seed && mine.values.len() == theirs.values.len();
+        same.then(|| paired::ratio(&theirs.values, &mine.values))
+            .flatten()
     }
 
     /// `self / below` from this run alone: the bootstrap interval of the

@@ -29,7 +29,8 @@ fn poll_at_0(poller: &str, seconds: &[f64]) -> CaseResult {
     )
 }
 
-/// E5-poll-faster-at-0 (boundary: epoll/poll = 1) with epoll at `ratio`
+/// E5-poll-faster-at-0 (boundary: epoll/poll = 1.05, its resolution
+/// beyond "the same") with epoll at `ratio`
 /// times poll, both spread `s`.
 fn poll_vs_epoll(ratio: f64, s: f64) -> crate::model::ClaimVerdict {
     let results = [
@@ -41,7 +42,7 @@ fn poll_vs_epoll(ratio: f64, s: f64) -> crate::model::ClaimVerdict {
 
 #[test]
 fn one_percent_from_the_boundary_with_a_5_percent_spread_is_near_the_boundary() {
-    for ratio in [1.01, 0.99] {
+    for ratio in [1.06, 1.04] {
         let v = poll_vs_epoll(ratio, 0.05);
         assert_eq!(v.verdict, Inconclusive, "{}", v.figure);
         assert_eq!(v.verdict_text(), "inconclusive: near the boundary");
@@ -49,7 +50,7 @@ fn one_percent_from_the_boundary_with_a_5_percent_spread_is_near_the_boundary() 
         assert!(margin > 0.0 && margin <= 1.0, "{margin}");
         let decide = v.to_decide.unwrap();
         assert!(
-            decide.starts_with("needs ±1.0% on both; got ±")
+            decide.starts_with("needs ±2.5% on both; got ±")
                 && decide.contains("(poll)")
                 && decide.contains("(epoll)")
                 && decide.ends_with("after 5 repetitions"),
@@ -60,12 +61,12 @@ fn one_percent_from_the_boundary_with_a_5_percent_spread_is_near_the_boundary() 
 
 #[test]
 fn one_percent_from_the_boundary_with_a_tenth_of_a_percent_spread_is_decided() {
-    let holds = poll_vs_epoll(1.01, 0.002);
+    let holds = poll_vs_epoll(1.06, 0.002);
     assert_eq!(holds.verdict, Holds, "{}", holds.figure);
     assert!(!holds.near_boundary);
     assert!(holds.margin.unwrap() > 1.0, "{:?}", holds.margin);
     assert_eq!(holds.to_decide, None);
-    let fails = poll_vs_epoll(0.99, 0.002);
+    let fails = poll_vs_epoll(1.04, 0.002);
     assert_eq!(fails.verdict, DoesNotHold, "{}", fails.figure);
     assert!(fails.margin.unwrap() > 1.0, "{:?}", fails.margin);
 }
@@ -146,7 +147,7 @@ fn a_claim_without_its_reference_point_is_inconclusive_with_the_reason() {
 #[test]
 fn the_precision_a_case_needs_is_the_finest_of_the_claims_reading_it() {
     let poll = poll_at_0("poll", &[1.0]);
-    assert_eq!(crate::claims::required_precision(&poll), Some(0.01));
+    assert_eq!(crate::claims::required_precision(&poll), Some(0.025));
     let limits = wake(&[1.0]);
     assert_eq!(crate::claims::required_precision(&limits), Some(0.1));
     let unread = result("pingpong", &[], &[]);
@@ -155,13 +156,13 @@ fn the_precision_a_case_needs_is_the_finest_of_the_claims_reading_it() {
 
 #[test]
 fn a_single_repetition_near_the_boundary_asks_for_several() {
-    let results = [poll_at_0("poll", &[1.0]), poll_at_0("epoll-lt", &[1.01])];
+    let results = [poll_at_0("poll", &[1.0]), poll_at_0("epoll-lt", &[1.04])];
     let v = answer("E5-poll-faster-at-0", &results);
     assert!(v.near_boundary, "{}", v.figure);
     assert_eq!(
         v.to_decide.as_deref(),
         Some(
-            "needs ±1.0% on both, measured over at least 3 repetitions; got ±5.0% (poll) and \
+            "needs ±2.5% on both, measured over at least 3 repetitions; got ±5.0% (poll) and \
              ±5.0% (epoll) after 1 repetition (its spread assumed)"
         )
     );
@@ -231,7 +232,7 @@ fn with_past(mut r: CaseResult, seconds: &[f64]) -> CaseResult {
 }
 
 #[test]
-fn an_effect_smaller_than_the_runs_drift_is_near_the_boundary_whatever_this_run_says() {
+fn earlier_runs_are_context_and_never_move_this_runs_verdict() {
     // 10% apart with a 0.2% spread: decided on this run's repetitions...
     let tight = |poll_past: &[f64]| {
         let results = [
@@ -240,62 +241,16 @@ fn an_effect_smaller_than_the_runs_drift_is_near_the_boundary_whatever_this_run_
         ];
         answer("E5-poll-faster-at-0", &results)
     };
-    let decided = tight(&[1.01, 0.99]);
-    assert_eq!(decided.verdict, Holds, "{}", decided.figure);
-    assert!(decided.figure.contains("runs ±"), "{}", decided.figure);
-    // ...but poll's runs spanned 1.44x (a 95% scatter of ±53%): near the boundary,
-    // and more repetitions are not what would decide it.
+    let calm = tight(&[1.01, 0.99]);
+    assert_eq!(calm.verdict, Holds, "{}", calm.figure);
+    // ...and still when poll's earlier runs spanned 1.44x: the drift is
+    // shown beside the figure, not weighed in it.
     let drifting = tight(&[1.2, 0.833]);
-    assert_eq!(drifting.verdict, Inconclusive, "{}", drifting.figure);
-    assert!(drifting.near_boundary);
+    assert_eq!(drifting.verdict, Holds, "{}", drifting.figure);
+    assert_eq!(drifting.margin, calm.margin);
     assert!(
         drifting.figure.contains("runs ±53% over 3 runs"),
         "{}",
         drifting.figure
     );
-    let decide = drifting.to_decide.unwrap();
-    assert!(
-        decide.starts_with("this host's runs of poll differ by ±53% over 3 runs")
-            && decide.contains("more runs of this host, not more repetitions in one run"),
-        "{decide}"
-    );
-    // One earlier run is too few to read a drift from.
-    assert_eq!(tight(&[1.2]).verdict, Holds);
-}
-
-#[test]
-fn a_run_in_another_phase_does_not_overturn_what_this_hosts_runs_decided() {
-    // This run alone: epoll 3% faster than poll, each ±0.2%: does not hold.
-    let answer_with = |poll_past: &[f64], epoll_past: &[f64]| {
-        let results = [
-            with_past(poll_at_0("poll", &spread(1.0, 0.002)), poll_past),
-            with_past(poll_at_0("epoll-lt", &spread(0.97, 0.002)), epoll_past),
-        ];
-        answer("E5-poll-faster-at-0", &results)
-    };
-    let alone = answer_with(&[], &[]);
-    assert_eq!(alone.verdict, DoesNotHold, "{}", alone.figure);
-    // Five earlier runs in phases up to 1.5x slower, each with epoll 1.1x
-    // poll: the ratio taken run by run ignores the phases, and the median
-    // of the six runs' ratios holds, judged on all six.
-    let poll = [1.0, 1.5, 0.9, 1.2, 1.1];
-    let epoll: Vec<f64> = poll.iter().map(|p| p * 1.1).collect();
-    let pooled = answer_with(&poll, &epoll);
-    assert_eq!(pooled.verdict, Holds, "{}", pooled.figure);
-    assert!(
-        pooled
-            .figure
-            .contains("1.10x; the median of 6 runs of this host, 95% interval"),
-        "{}",
-        pooled.figure
-    );
-    let precision = pooled.precision.unwrap();
-    assert!(
-        precision.ends_with("judged on the median of 6 runs of this host"),
-        "{precision}"
-    );
-    // Two earlier runs of poll alone are not paired: the estimates' widest
-    // ratio, with poll's three runs spanning 1.5x, is near the boundary.
-    let unpaired = answer_with(&[1.5, 0.9], &[]);
-    assert_eq!(unpaired.verdict, Inconclusive, "{}", unpaired.figure);
 }

@@ -12,6 +12,7 @@ mod probe;
 mod probe_e4_e5;
 mod probe_new;
 mod restated;
+mod rounds;
 mod stall;
 
 use super::{evaluate, CLAIMS};

@@ -64,6 +64,7 @@ mod tests {
             interleaved: true,
             values: values.to_vec(),
             positions: vec![0; values.len()],
+            ..Rounds::default()
         });
         r
     }

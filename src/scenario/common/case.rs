@@ -38,6 +38,7 @@ pub(crate) type CaseIdentity = (
     Option<u64>,
 );
 
+#[derive(Clone)]
 pub struct CaseSpec {
     pub(crate) scenario: &'static dyn Scenario,
     pub(crate) mech: Option<&'static dyn Mechanism>,

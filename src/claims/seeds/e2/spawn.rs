@@ -42,7 +42,7 @@ impl Series {
             relative: relative(self.median, self.lo, self.hi),
             reps: self.runs,
             drift: None,
-            judged_over: 1,
+            rounds: false,
         }
     }
 }
