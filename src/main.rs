@@ -14,10 +14,20 @@ fn main() -> ExitCode {
 }
 
 /// Usage errors exit 2, a run stopped by a signal 128 + the signal (130 for
-/// Ctrl-C, 143 for SIGTERM), anything else 1. A command that ends without
-/// an error chooses its own status: `run` 1 when a case failed, `compare`
-/// 1 on a regression (`app.rs`).
+/// Ctrl-C, 143 for SIGTERM), a reader of the output that closed early
+/// (`iolab history | head`) 0 without a word, as is normal in a pipeline,
+/// anything else 1. A command that ends without an error chooses its own
+/// status: `run` 1 when a case failed, `compare` 1 on a regression
+/// (`app.rs`).
 fn report_error(err: &anyhow::Error) -> ExitCode {
+    let broken_pipe = err.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe)
+    });
+    if broken_pipe {
+        return ExitCode::SUCCESS;
+    }
     if let Some(usage) = err.downcast_ref::<iolab::error::UsageError>() {
         eprintln!("error: {usage}");
         return ExitCode::from(2);

@@ -299,3 +299,93 @@ fn a_parameter_given_twice() {
         "--param size given twice (64, then 128): give one list, e.g. -p size=64,128",
     );
 }
+
+/// Output paths once were checked only after measuring and storing: a
+/// directory, a missing directory, and two outputs on stdout are refused
+/// before anything runs.
+#[test]
+fn outputs_that_cannot_be_written() {
+    let sb = Sandbox::new();
+    let dir = sb.tmp().display().to_string();
+    let quick = ["run", "pingpong", "--quick", "--mech", "pipe"];
+    let cases: [(&[&str], String); 3] = [
+        (
+            &["--json", &dir],
+            format!("invalid --json '{dir}': it is a directory: give a file name"),
+        ),
+        (
+            &["--csv", "/nonexistent/x.csv"],
+            "invalid --csv '/nonexistent/x.csv': no directory /nonexistent".into(),
+        ),
+        (
+            &["--json", "-", "--csv", "-"],
+            "--json - and --csv - would both write to standard output".into(),
+        ),
+    ];
+    for (more, expected) in cases {
+        refused(&[&quick[..], more].concat(), &expected);
+    }
+}
+
+/// `iolab history | head -c 10` once panicked on the broken pipe (exit
+/// 101): a reader that closed early ends the command quietly.
+#[test]
+fn a_reader_that_closes_early() {
+    let sb = Sandbox::new();
+    sb.iolab(&["run", "limits", "-p", "count=1000", "-q"])
+        .assert()
+        .success();
+    for args in [&["history"][..], &["show", "latest"], &["list"]] {
+        let (reader, writer) = rustix::pipe::pipe().unwrap();
+        drop(reader);
+        let out = sb
+            .command(args)
+            .stdout(std::process::Stdio::from(writer))
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(0), "{args:?}: {stderr}");
+        assert!(stderr.is_empty(), "{args:?}: {stderr}");
+    }
+}
+
+/// `--db /dev/null` was refused, but as root left `/dev/null-journal`
+/// behind: a store that is not a regular file is refused before SQLite
+/// touches anything beside it.
+#[test]
+fn a_store_that_is_not_a_file() {
+    let journal = std::path::Path::new("/dev/null-journal");
+    let there_before = journal.exists();
+    refused(
+        &["run", "limits", "-p", "count=1000", "--db", "/dev/null"],
+        "cannot write the result store /dev/null: not a regular file",
+    );
+    assert!(
+        there_before || !journal.exists(),
+        "left {}",
+        journal.display()
+    );
+}
+
+/// A corrupt store file was refused with exit 2 by `run` but 1 by
+/// `history`: every command now calls an unusable store bad input.
+#[test]
+fn a_corrupt_store_file() {
+    let sb = Sandbox::new();
+    let db = sb.tmp().join("corrupt.db");
+    std::fs::write(&db, vec![0x5au8; 8192]).unwrap();
+    let db = db.display().to_string();
+    for args in [
+        &["history", "--db", &db][..],
+        &["show", "latest", "--db", &db],
+    ] {
+        let out = sb.iolab(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains(&format!("cannot read the result store {db}")),
+            "{args:?}: {stderr}"
+        );
+    }
+    std::fs::remove_file(&db).unwrap();
+}

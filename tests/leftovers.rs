@@ -134,16 +134,15 @@ fn fifo_of(tmp: &Path, pid: u32) -> Option<PathBuf> {
 fn a_sigkilled_run_is_swept_by_the_next_run() {
     let _serial = serial();
     let sb = Sandbox::new();
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("iolab"))
-        .args(["run", "pipe-atime", "--no-store", "--repeat", "1"])
-        .args(["--param", "pipe=fifo", "--param", "variant=default"])
-        .args(["--param", "count=1000M"])
-        .env("TMPDIR", sb.tmp())
-        .env("XDG_DATA_HOME", sb.dir.path().join("data"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
+    let mut child = sb.spawn(&[
+        "run",
+        "pipe-atime",
+        "--no-store",
+        "--repeat=1",
+        "--param=pipe=fifo",
+        "--param=variant=default",
+        "--param=count=1000M",
+    ]);
     let pid = child.id();
     let deadline = Instant::now() + Duration::from_secs(20);
     let fifo = loop {

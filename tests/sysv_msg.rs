@@ -6,6 +6,12 @@ mod common;
 use common::mech::{corrupted_run, here, interrupted, verified_run};
 use common::Sandbox;
 
+/// The tests count the queues of the whole machine: one at a time.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static ONE: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    ONE.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 /// The ids of the System V message queues that exist now.
 fn queues() -> Vec<String> {
     let table = std::fs::read_to_string("/proc/sysvipc/msg").unwrap();
@@ -22,6 +28,7 @@ fn assert_clean(before: &[String], after: &str) {
 
 #[test]
 fn no_queue_remains_after_runs_errors_and_ctrl_c() {
+    let _one = serial();
     if !here("sysv-msg") {
         return;
     }
@@ -43,4 +50,77 @@ fn no_queue_remains_after_runs_errors_and_ctrl_c() {
         interrupted("sysv-msg", mode);
         assert_clean(&before, &format!("Ctrl-C in {mode}"));
     }
+}
+
+/// The queue ids a run of `pid` noted in `TMPDIR/iolab-<pid>-*/sysv-msg/`.
+fn noted(tmp: &std::path::Path, pid: u32) -> Vec<String> {
+    let prefix = format!("iolab-{pid}-");
+    let Ok(dirs) = std::fs::read_dir(tmp) else {
+        return Vec::new();
+    };
+    let run_dir = dirs
+        .flatten()
+        .find(|d| d.file_name().to_string_lossy().starts_with(&prefix));
+    let Some(notes) = run_dir.and_then(|d| std::fs::read_dir(d.path().join("sysv-msg")).ok())
+    else {
+        return Vec::new();
+    };
+    let ids = notes
+        .flatten()
+        .map(|n| n.file_name().to_string_lossy().to_string());
+    ids.collect()
+}
+
+/// System V queues once survived SIGKILL and the next run did not sweep
+/// them, unlike every other leftover: the next run removes them now.
+#[test]
+fn a_sigkilled_runs_queues_are_swept_by_the_next_run() {
+    use std::time::{Duration, Instant};
+    let _one = serial();
+    if !here("sysv-msg") {
+        return;
+    }
+    let before = queues();
+    let sb = Sandbox::new();
+    let mut child = sb.spawn(&[
+        "run",
+        "pingpong",
+        "--mech=sysv-msg",
+        "--placement=same-cpu",
+        "--mode=threads",
+        "--param=count=1000M",
+        "--repeat=1",
+        "--no-store",
+    ]);
+    let pid = child.id();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let ids = loop {
+        let ids = noted(&sb.tmp(), pid);
+        if ids.len() == 2 {
+            break ids;
+        }
+        assert!(Instant::now() < deadline, "the run noted no queues");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let pid_fd = rustix::process::Pid::from_raw(pid as i32).unwrap();
+    rustix::process::kill_process(pid_fd, rustix::process::Signal::KILL).unwrap();
+    child.wait().unwrap();
+    let left = queues();
+    assert!(
+        ids.iter().all(|id| left.contains(id)),
+        "{ids:?} not in {left:?}"
+    );
+    let out = sb
+        .iolab(&["run", "limits", "-p", "count=1000", "-q", "--no-store"])
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    for id in &ids {
+        let line = format!(
+            "removed stale System V message queue {id}, left by iolab process {pid}, which is gone"
+        );
+        assert!(stderr.contains(&line), "{stderr}");
+    }
+    assert_clean(&before, "the sweep after SIGKILL");
+    sb.assert_tmp_empty();
 }

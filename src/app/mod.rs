@@ -32,7 +32,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             if args.json {
                 println!("{}", serde_json::to_string_pretty(&fingerprint)?);
             } else {
-                print!("{}", env::render(&fingerprint));
+                out(&env::render(&fingerprint))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -65,7 +65,7 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
         runs.push(run_once(args, &mut plan, store.as_mut())?);
     }
     if plan.runs > 1 {
-        print!("{}", runner::repeat::render(&runs));
+        out(&runner::repeat::render(&runs))?;
     }
     Ok(run_status(&runs, args.fail_on_unsupported))
 }
@@ -202,7 +202,7 @@ fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
         Some(name) => listing::scenario(name)?,
         None => listing::overview(),
     };
-    print!("{text}");
+    out(&text)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -213,7 +213,7 @@ fn history(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
         kernel: args.kernel.clone(),
         scenario: args.scenario.clone(),
     };
-    print!("{}", listing::history(&store.history(args.limit, &filter)?));
+    out(&listing::history(&store.history(args.limit, &filter)?))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -264,7 +264,7 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     }
     match &args.json {
         Some(path) => write_json(path, &result)?,
-        None => print!("{}", crate::compare::text(&result, pct)),
+        None => out(&crate::compare::text(&result, pct))?,
     }
     if result.regressions.is_empty() {
         return Ok(ExitCode::SUCCESS);
@@ -377,7 +377,7 @@ fn fleet(args: &FleetArgs) -> anyhow::Result<ExitCode> {
     let query = crate::fleet::Query::new(&args.scenario, &args.metric, args.case.as_deref())?;
     let mut store = Store::open_existing(db_place(&args.db)?)?;
     let rows = query.rows(&store.scenario_results(&args.scenario)?)?;
-    print!("{}", crate::fleet::table(&query, &rows));
+    out(&crate::fleet::table(&query, &rows))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -394,8 +394,17 @@ fn regression_pct(pct: f64) -> anyhow::Result<f64> {
 fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
     let text = serde_json::to_string_pretty(value)? + "\n";
     if path == Path::new("-") {
-        print!("{text}");
-        return Ok(());
+        return out(&text);
     }
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes `text` to stdout. A reader that closed early (`| head`) makes it
+/// fail with a broken pipe, which `main` ends quietly.
+fn out(text: &str) -> anyhow::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
 }

@@ -6,6 +6,7 @@ mod expand;
 mod fit;
 mod keys;
 mod memory;
+pub(crate) mod outputs;
 mod peer;
 pub(crate) mod precision;
 mod repeat_runs;
@@ -106,6 +107,7 @@ pub(crate) struct Common {
 }
 
 pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
+    outputs::check(args.json.as_deref(), args.csv.as_deref())?;
     let targets = targets_of(args);
     let invocations = resolve_targets(&targets, args.quick)?;
     let common = common(args, &invocations)?;

@@ -66,7 +66,9 @@ fn in_private_dir<T>(body: impl FnOnce(&Path) -> anyhow::Result<T>) -> anyhow::R
         )
     })?;
     cleanup::track_dir(tmp.path().to_path_buf());
+    crate::sys::sysv_msg::note_in(Some(tmp.path()));
     let outcome = body(tmp.path());
+    crate::sys::sysv_msg::note_in(None);
     cleanup::untrack_dir(tmp.path());
     drop(tmp);
     if let Some(signal) = cleanup::cancelled_by() {

@@ -1,7 +1,9 @@
 //! Leftovers of a run that could not clean up (SIGKILL, a crash): its temp
 //! dir `$TMPDIR/iolab-<pid>-XXXXXX` (FIFOs, test files) and the network
 //! namespaces `iolab-<pid>-...` of an emulated link (with their veth and
-//! qdisc), and the POSIX message queues `/iolab-<pid>-<n>` of `mq`.
+//! qdisc), the POSIX message queues `/iolab-<pid>-<n>` of `mq`, and the
+//! System V queues of `sysv-msg`, which have no name and are noted in the
+//! run's temp dir instead.
 //! Every such name carries the owning process's PID, so the next
 //! `iolab run` removes those whose owner is gone: only iolab's names, only
 //! the current user's dirs, namespaces only as root. A PID that is alive
@@ -9,6 +11,7 @@
 
 pub(crate) use crate::sys::owner::own_prefix;
 use crate::sys::owner::{is_gone, owner_pid};
+use crate::sys::sysv_msg;
 use rustix::process::geteuid;
 use std::os::unix::fs::MetadataExt;
 use std::path::Path;
@@ -40,6 +43,7 @@ fn sweep_temp_dirs(root: &Path) -> Vec<String> {
             continue;
         }
         let path = entry.path();
+        lines.extend(sweep_sysv_notes(&path, pid));
         lines.push(match std::fs::remove_dir_all(&path) {
             Ok(()) => removed(&path.display().to_string(), pid),
             Err(e) => format!(
@@ -49,6 +53,20 @@ fn sweep_temp_dirs(root: &Path) -> Vec<String> {
         });
     }
     lines
+}
+
+/// The System V queues a gone run noted in its temp dir (`sys::sysv_msg`),
+/// removed where they still exist and are this user's.
+fn sweep_sysv_notes(dir: &Path, pid: i32) -> Vec<String> {
+    let Ok(notes) = std::fs::read_dir(dir.join(sysv_msg::NOTES_DIR)) else {
+        return Vec::new();
+    };
+    notes
+        .flatten()
+        .filter_map(|note| note.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|id| sysv_msg::remove_stale(*id).unwrap_or(false))
+        .map(|id| removed(&format!("System V message queue {id}"), pid))
+        .collect()
 }
 
 /// As root, the `iolab-<pid>-*` network namespaces whose process is gone.

@@ -66,12 +66,12 @@ impl Store {
         // Read-only, so a file removed meanwhile is an error, not a new store.
         let mut conn = open::read_only(path)
             .with_context(cannot_read)
-            .map_err(one_line)?;
+            .map_err(unusable)?;
         let version = sqlite::user_version(&conn)
             .map_err(anyhow::Error::from)
             .and_then(|version| schema::refuse_unreadable(&mut conn, version).map(|()| version))
             .with_context(cannot_read)
-            .map_err(one_line)?;
+            .map_err(unusable)?;
         if version < schema::latest_version() {
             return Ok(Store::upgrade(conn, path, version));
         }
@@ -94,6 +94,12 @@ impl Store {
             version,
         }
     }
+}
+
+/// A store file that cannot be read is unusable input, as `run` finds it:
+/// exit 2, in one line.
+fn unusable(err: anyhow::Error) -> anyhow::Error {
+    UsageError::new(one_line(err).to_string()).into()
 }
 
 /// A server store for reading, as it is: a read command neither sets up

@@ -4,6 +4,7 @@
 //! file or mount can still be listed and shown.
 
 use super::{schema, sqlite};
+use crate::error::UsageError;
 use anyhow::bail;
 use rusqlite::{Connection, DatabaseName, ErrorCode, OpenFlags};
 use std::path::Path;
@@ -15,6 +16,11 @@ const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 /// A connection that can write, with the schema brought up to date.
 /// `create`: make the file if it does not exist.
 pub(super) fn writable(path: &Path, create: bool) -> anyhow::Result<Connection> {
+    // SQLite would put its journal beside a device or a FIFO (as root,
+    // `/dev/null-journal`) before finding out it is no database.
+    if path.exists() && !path.is_file() {
+        return Err(UsageError::new("not a regular file: give a file name").into());
+    }
     let mut flags = OpenFlags::SQLITE_OPEN_READ_WRITE | OpenFlags::SQLITE_OPEN_NO_MUTEX;
     if create {
         flags |= OpenFlags::SQLITE_OPEN_CREATE;

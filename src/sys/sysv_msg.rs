@@ -3,10 +3,50 @@
 //! removal with IPC_RMID. A private queue has no name and outlives every
 //! process until removed, so the ids this process creates are kept in a
 //! list and whatever is still on it is removed when the process exits
-//! (`exit`, also after an error or a second Ctrl-C); only SIGKILL escapes.
+//! (`exit`, also after an error or a second Ctrl-C). Only SIGKILL escapes
+//! that, so each id is also noted as a file in the run's private temp dir
+//! (`note_in`): the next run, sweeping the dir of a run that is gone,
+//! removes the queues it noted (`remove_stale`).
 
 use std::io;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
+
+/// The folder of a run's temp dir where its queues are noted, one empty
+/// file per id.
+pub(crate) const NOTES_DIR: &str = "sysv-msg";
+/// The temp dir this process notes its queues in, while it has one.
+static NOTES: Mutex<Option<PathBuf>> = Mutex::new(None);
+
+/// Notes every queue created from now on in `run_dir` (None: no more).
+pub(crate) fn note_in(run_dir: Option<&Path>) {
+    *NOTES.lock().unwrap_or_else(|e| e.into_inner()) = run_dir.map(|d| d.join(NOTES_DIR));
+}
+
+/// Adds (`live`) or removes the note of queue `id`; a note that cannot be
+/// written only costs the sweep after a SIGKILL.
+fn note(id: i32, live: bool) {
+    let notes = NOTES.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(dir) = notes.as_ref() else { return };
+    let file = dir.join(id.to_string());
+    let _ = match live {
+        true => std::fs::create_dir_all(dir).and_then(|()| std::fs::write(file, b"")),
+        false => std::fs::remove_file(file),
+    };
+}
+
+/// Removes queue `id`, noted by a run that is gone, if it still exists and
+/// was created by this user; whether it did.
+pub(crate) fn remove_stale(id: i32) -> io::Result<bool> {
+    // SAFETY: msqid_ds is a plain C struct of integers; all zeros is valid.
+    let mut ds: libc::msqid_ds = unsafe { std::mem::zeroed() };
+    // SAFETY: IPC_STAT writes one msqid_ds into `ds`, which outlives the call.
+    super::cvt(unsafe { libc::msgctl(id, libc::IPC_STAT, &mut ds) })?;
+    if ds.msg_perm.cuid != rustix::process::geteuid().as_raw() {
+        return Ok(false);
+    }
+    rmid(id).map(|()| true)
+}
 
 /// The ids of the queues this process created and has not removed.
 static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
@@ -42,6 +82,7 @@ pub(crate) fn create() -> io::Result<i32> {
     // SAFETY: msgget takes plain integer arguments.
     let id = super::cvt(unsafe { libc::msgget(libc::IPC_PRIVATE, libc::IPC_CREAT | 0o600) })?;
     live.push(id);
+    note(id, true);
     Ok(id)
 }
 
@@ -54,6 +95,7 @@ pub(crate) fn remove(ids: &[i32]) -> io::Result<()> {
         if let Some(at) = live.iter().position(|l| l == id) {
             live.swap_remove(at);
             first_err = first_err.and(rmid(*id));
+            note(*id, false);
         }
     }
     first_err

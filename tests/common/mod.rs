@@ -33,6 +33,25 @@ impl Sandbox {
     }
 
     /// `iolab ARGS` with TMPDIR and XDG_DATA_HOME inside the sandbox.
+    /// `iolab ARGS` as a std Command in this sandbox, for a test that needs
+    /// its pid or gives it a stdout of its own.
+    pub fn command(&self, args: &[&str]) -> std::process::Command {
+        let mut cmd = std::process::Command::new(assert_cmd::cargo::cargo_bin("iolab"));
+        cmd.args(args)
+            .env("TMPDIR", self.tmp())
+            .env("XDG_DATA_HOME", self.dir.path().join("data"))
+            .env_remove("CI");
+        cmd
+    }
+
+    /// `iolab ARGS` started in the background, its output discarded.
+    pub fn spawn(&self, args: &[&str]) -> std::process::Child {
+        let mut cmd = self.command(args);
+        cmd.stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        cmd.spawn().unwrap()
+    }
+
     pub fn iolab(&self, args: &[&str]) -> Command {
         let mut cmd = Command::cargo_bin("iolab").unwrap();
         cmd.args(args)
