@@ -52,7 +52,7 @@ fn two_runs() -> Sandbox {
     save(
         &sb.db(),
         &[
-            poll_run("run-a", "2026-01-01T00:00:00Z", 1.05),
+            poll_run("run-a", "2026-01-01T00:00:00Z", 1.10),
             poll_run("run-b", "2026-01-02T00:00:00Z", 0.95),
         ],
     );

@@ -60,7 +60,8 @@ fn every_receiver_gets_each_senders_messages_over_pipes_and_sockets() {
             .collect();
         assert_eq!(roles, ["receivers", "senders"]);
     }
-    // One verdict per point: the faster mechanism against the slower.
+    // One verdict per point: the faster mechanism against the slower, or
+    // the two about the same (which, depends on the host's moment).
     let verdicts: Vec<&str> = out["verdicts"]
         .as_array()
         .unwrap()
@@ -71,7 +72,7 @@ fn every_receiver_gets_each_senders_messages_over_pipes_and_sockets() {
     assert_eq!(verdicts.len(), 2, "{verdicts:?}");
     for (line, groups) in verdicts.iter().zip([1, 2]) {
         let tail = format!("(hackbench, unpinned, groups={groups} loops=10, total time)");
-        let pair = ["pipe is ", "unix-stream is "]
+        let pair = ["pipe ", "unix-stream "]
             .iter()
             .any(|m| line.starts_with(m));
         assert!(pair && line.contains(&tail), "{line}");

@@ -2,14 +2,19 @@
 //! round (`CaseResult.rounds`), one chart of each case's headline round by
 //! round. Cases measured in the same rounds move together when the host
 //! changes speed; the gap between their lines is what the paired ratio
-//! weighs.
+//! weighs. Drawn for the cases of one comparison (one headline unit, at
+//! most `MAX_CASES`); a seeds run's many groups of rounds are not.
 
 use super::lines::{self, LineChart};
 use super::{ident, line, Axis, Chart, Labels, Line, Source};
 use crate::format::{case_label, human};
 
+/// The most cases one chart of rounds draws.
+const MAX_CASES: usize = 8;
+
 pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     let mut lines: Vec<Line> = Vec::new();
+    let mut units: Vec<String> = Vec::new();
     let mut unit = String::new();
     for source in sources {
         for r in source.ok() {
@@ -17,6 +22,7 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
                 continue;
             };
             unit.clone_from(&headline.unit);
+            units.push(unit.clone());
             let mut line = line(r, case_label(&r.case), source, "");
             line.points = (1..)
                 .map(f64::from)
@@ -33,12 +39,13 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
             lines.push(line);
         }
     }
-    if lines.is_empty() {
+    units.dedup();
+    if lines.is_empty() || lines.len() > MAX_CASES || units.len() > 1 {
         return Ok(Vec::new());
     }
     let spec = LineChart {
         title: "headline per interleaved round".into(),
-        x: Axis::new("round", Labels::Unit(String::new())),
+        x: Axis::new("round (number)", Labels::Unit(String::new())),
         y: Axis::new(format!("headline ({unit})"), Labels::Unit(unit.clone())),
         lines,
         joined: true,
