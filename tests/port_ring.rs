@@ -194,9 +194,9 @@ fn a_ring_beyond_the_hard_descriptor_limit_is_unsupported_with_what_it_needs() {
                 ),
             "{reason}"
         );
-        // 3 relays per ring: their links and echo pipes, and in processes
-        // mode their report pipes.
-        let per_relay = if case.ends_with("processes") { 5 } else { 4 };
+        // 3 relays per ring: their links and echo pipes, and their status
+        // pipes (one end in processes mode, both in threads mode).
+        let per_relay = if case.ends_with("processes") { 5 } else { 6 };
         assert!(needed(reason) > 20 * 3 * per_relay, "{reason}");
     }
     assert!(leftover(&["cat", "-u"]).is_empty());
@@ -221,4 +221,44 @@ fn a_low_soft_descriptor_limit_is_raised_for_a_ring_that_needs_more() {
     }
     assert_eq!(res[2]["verified"]["messages"], 1000, "K x Par echoes");
     assert!(leftover(&["cat", "-u", "-u"]).is_empty());
+}
+
+/// Under `ulimit -n 64` threads-mode rings were refused at 12 relays with
+/// "the largest relays that fits is 11", yet 10 and 11 then failed with
+/// EMFILE: the count a refusal names now runs.
+#[test]
+fn the_largest_ring_a_refusal_names_runs() {
+    let sb = Sandbox::new();
+    for relay in ["relay=threads", "relay=processes"] {
+        let args = |relays: &str| -> Vec<String> {
+            let fixed = [
+                "run",
+                "port-ring",
+                "-p",
+                "rings=1",
+                "-p",
+                "messages=50",
+                "-p",
+                relay,
+            ];
+            let more = ["--repeat", "1", "--json", "-", "--no-store", "-p"];
+            let all = fixed.iter().chain(&more).map(|a| a.to_string());
+            all.chain([format!("relays={relays}")]).collect()
+        };
+        let run_with = |relays: &str| {
+            let owned = args(relays);
+            let words: Vec<&str> = owned.iter().map(String::as_str).collect();
+            sb.under_ulimit("-n 64", &words)
+        };
+        let run = run_with("30");
+        let reason = results(&run)[0]["reason"].as_str().unwrap().to_string();
+        let largest = reason
+            .split("the largest relays that fits is ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{reason}"));
+        let run = run_with(largest);
+        let r = &results(&run)[0];
+        assert_eq!(r["status"], "ok", "{relay} relays={largest}: {r}");
+        assert_eq!(r["verified"]["messages"], 50, "{r}");
+    }
 }

@@ -14,10 +14,12 @@ use rustix::process::{getrlimit, Resource, Rlimit};
 const EXTRA_FDS: u64 = 8;
 
 /// What iolab holds per relay: the two ends of its link (its input and the
-/// previous relay's output), its echo program's stdin and stdout, and in
-/// processes mode the read end of its report pipe.
+/// previous relay's output), its echo program's stdin and stdout, and its
+/// side's status pipe (`exec::side`): the read end in processes mode (the
+/// write end is the child's), both ends in threads mode.
 fn per_relay(shape: Shape, echo: bool) -> u64 {
-    2 + if echo { 2 } else { 0 } + u64::from(shape.processes)
+    let status = if shape.processes { 1 } else { 2 };
+    2 + if echo { 2 } else { 0 } + status
 }
 
 /// Refuses a shape whose descriptors cannot fit under the hard limit,
@@ -59,9 +61,9 @@ mod tests {
 
     #[test]
     fn counts_links_echo_pipes_and_reports() {
-        assert_eq!(per_relay(shape(10, 8, false), true), 4);
+        assert_eq!(per_relay(shape(10, 8, false), true), 6);
         assert_eq!(per_relay(shape(10, 8, true), true), 5);
-        assert_eq!(per_relay(shape(10, 8, false), false), 2);
+        assert_eq!(per_relay(shape(10, 8, false), false), 4);
     }
 
     #[test]
