@@ -365,6 +365,39 @@ fn a_store_that_is_not_a_file() {
         "left {}",
         journal.display()
     );
+    // `push` to a directory was exit 1.
+    let sb = Sandbox::new();
+    sb.iolab(&["run", "limits", "-p", "count=1000", "-q"])
+        .assert()
+        .success();
+    let dir = sb.tmp().display().to_string();
+    let out = sb.iolab(&["push", "--to", &dir, "latest"]).assert().code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert!(
+        stderr.contains(&format!(
+            "cannot write the result store {dir}: not a regular file"
+        )),
+        "{stderr}"
+    );
+}
+
+/// An unwritable TMPDIR was exit 1: it is the caller's setting, exit 2 in
+/// one line naming it.
+#[test]
+fn a_temp_dir_that_cannot_be_used() {
+    let sb = Sandbox::new();
+    let out = sb
+        .iolab(&["run", "limits", "-p", "count=1000", "--no-store"])
+        .env("TMPDIR", "/nonexistent")
+        .assert()
+        .code(2);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot make a private temp dir in /nonexistent: ")
+            && stderr.contains("set TMPDIR to a writable directory"),
+        "{stderr}"
+    );
 }
 
 /// A corrupt store file was refused with exit 2 by `run` but 1 by
@@ -388,4 +421,31 @@ fn a_corrupt_store_file() {
         );
     }
     std::fs::remove_file(&db).unwrap();
+}
+
+/// `PRAGMA user_version=-1` was taken as version 0 and rewritten: a
+/// version iolab never wrote is refused by writers and readers alike, and
+/// the file is left as it was.
+#[test]
+fn a_store_of_a_negative_schema_version() {
+    let sb = Sandbox::new();
+    let db = sb.dir.path().join("odd.db");
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    conn.pragma_update(None, "user_version", -1).unwrap();
+    drop(conn);
+    let path = db.display().to_string();
+    let run = ["run", "limits", "-p", "count=1000", "-q", "--db", &path];
+    for args in [&run[..], &["history", "--db", &path]] {
+        let out = sb.iolab(args).assert().code(2).get_output().clone();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("its schema version -1 is not one iolab ever wrote"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let conn = rusqlite::Connection::open(&db).unwrap();
+    let version: i64 = conn
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .unwrap();
+    assert_eq!(version, -1);
 }

@@ -59,11 +59,12 @@ pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<Ca
 fn in_private_dir<T>(body: impl FnOnce(&Path) -> anyhow::Result<T>) -> anyhow::Result<T> {
     cleanup::install()?;
     stale::sweep();
-    let tmp = private_temp_dir().with_context(|| {
-        format!(
-            "creating a private temp dir in {}",
+    // An unusable TMPDIR is the caller's setting to fix, as a bad option is.
+    let tmp = private_temp_dir().map_err(|e| {
+        crate::error::UsageError::new(format!(
+            "cannot make a private temp dir in {}: {e}: set TMPDIR to a writable directory",
             std::env::temp_dir().display()
-        )
+        ))
     })?;
     cleanup::track_dir(tmp.path().to_path_buf());
     crate::sys::sysv_msg::note_in(Some(tmp.path()));

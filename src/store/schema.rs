@@ -67,7 +67,7 @@ pub(crate) fn migrate(db: &mut dyn Db) -> anyhow::Result<()> {
         let current = db
             .schema_version()
             .context("reading the store's schema version")?;
-        refuse_newer(current)?;
+        refuse_unknown(current)?;
         if current == 0 {
             refuse_foreign(db)?;
         }
@@ -80,8 +80,15 @@ pub(crate) fn migrate(db: &mut dyn Db) -> anyhow::Result<()> {
     .context("migrating the store's schema")
 }
 
-/// A store written by a newer iolab may hold what this one cannot read.
-pub(crate) fn refuse_newer(version: i64) -> Result<(), UsageError> {
+/// A store written by a newer iolab may hold what this one cannot read,
+/// and a negative version was never written by any.
+pub(crate) fn refuse_unknown(version: i64) -> Result<(), UsageError> {
+    if version < 0 {
+        return Err(UsageError::new(format!(
+            "its schema version {version} is not one iolab ever wrote: pass --db with an \
+             iolab store or an empty database"
+        )));
+    }
     if version > latest_version() {
         return Err(UsageError::new(format!(
             "its schema version {version} is newer than this iolab understands ({}): \
@@ -97,7 +104,7 @@ pub(crate) fn refuse_newer(version: i64) -> Result<(), UsageError> {
 /// never set up (no schema version, no tables), which only a command that
 /// stores runs makes a store.
 pub(crate) fn refuse_unreadable(db: &mut dyn Db, version: i64) -> anyhow::Result<()> {
-    refuse_newer(version)?;
+    refuse_unknown(version)?;
     if version > 0 {
         return Ok(());
     }
