@@ -92,23 +92,40 @@ fn garbage() -> impl Strategy<Value = Vec<u8>> {
 fn malformed_control_messages_get_a_clear_error_and_no_hang() {
     let sb = Sandbox::new();
     let agent = Agent::start(&sb, Net::Loopback, &[]);
-    let mut runner = TestRunner::new(Config {
-        cases: 48,
-        failure_persistence: None,
-        ..Config::default()
-    });
-    for hello in [false, true] {
-        runner
-            .run(&garbage(), |line| {
-                let (reply, raw) = answer(&agent.addr, hello, &line);
-                match reply["type"].as_str() {
-                    // A hello that happened to be well formed, of this version.
-                    Some("welcome") if !hello => {}
-                    _ => assert_clear_error(&reply, raw, &line),
-                }
-                Ok(())
-            })
-            .unwrap();
+    // `IOLAB_FUZZ_SECS=N` keeps it going for N seconds; `cargo test` runs
+    // one round of 48 cases before and 48 after a hello.
+    let secs: u64 = std::env::var("IOLAB_FUZZ_SECS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0);
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(secs);
+    let mut cases = 0u64;
+    loop {
+        let mut runner = TestRunner::new(Config {
+            cases: 48,
+            failure_persistence: None,
+            ..Config::default()
+        });
+        for hello in [false, true] {
+            runner
+                .run(&garbage(), |line| {
+                    let (reply, raw) = answer(&agent.addr, hello, &line);
+                    match reply["type"].as_str() {
+                        // A hello that happened to be well formed, of this version.
+                        Some("welcome") if !hello => {}
+                        _ => assert_clear_error(&reply, raw, &line),
+                    }
+                    Ok(())
+                })
+                .unwrap();
+            cases += 48;
+        }
+        if std::time::Instant::now() >= deadline {
+            break;
+        }
+    }
+    if secs > 0 {
+        eprintln!("control protocol fuzz: {cases} cases in {secs} s, no finding");
     }
     let long = vec![b'x'; 70 * 1024];
     let (reply, raw) = answer(&agent.addr, true, &long);

@@ -5,6 +5,7 @@ use super::place::data_path;
 use super::schema::MIGRATIONS;
 use super::*;
 
+mod fuzz;
 mod safety;
 mod trust;
 use crate::model::{
