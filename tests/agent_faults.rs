@@ -33,35 +33,48 @@ fn assert_ok(run: &serde_json::Value) {
     }
 }
 
+/// A wrong token once stored a `failed` case per case: an agent that
+/// refuses this client is an unusable peer, exit 2 in one line with
+/// nothing measured, and the right token is served.
 #[test]
-fn a_wrong_token_fails_each_case_and_the_right_one_is_served() {
+fn a_wrong_token_is_refused_before_anything_runs_and_the_right_one_is_served() {
     let sb = Sandbox::new();
     let agent = Agent::start(&sb, Net::Loopback, &["--token", "s3cret"]);
-    let args: Vec<&str> = SMALL.iter().copied().chain(["--token", "guess"]).collect();
-    let run = agent.run(&sb, &args);
-    for why in reasons(&run) {
-        assert!(why.contains("refused: wrong token"), "{why}");
+    let with = |token: Option<&str>| {
+        let mut all = vec!["run"];
+        all.extend(SMALL);
+        all.extend([
+            "--peer",
+            &agent.addr,
+            "--json",
+            "-",
+            "--no-store",
+            "--quiet",
+        ]);
+        let mut client = agent.client(&sb, &all);
+        client.env_remove("IOLAB_TOKEN").timeout(BOUND);
+        if let Some(token) = token {
+            client.env("IOLAB_TOKEN", token);
+        }
+        client.output().unwrap()
+    };
+    for token in [Some("guess"), None] {
+        let out = with(token);
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert_eq!(out.status.code(), Some(2), "{token:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!(
+                "error: agent at {}: refused: wrong token",
+                agent.addr
+            )),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{token:?} measured something");
     }
-    assert_eq!(run["environment"]["peer"], serde_json::Value::Null);
-    let none = agent.run(&sb, SMALL);
-    assert!(reasons(&none)[0].contains("wrong token"));
-    let mut all = vec!["run"];
-    all.extend(SMALL);
-    all.extend([
-        "--peer",
-        &agent.addr,
-        "--json",
-        "-",
-        "--no-store",
-        "--quiet",
-    ]);
-    let out = agent
-        .client(&sb, &all)
-        .env("IOLAB_TOKEN", "s3cret")
-        .timeout(BOUND)
-        .assert()
-        .success();
-    assert_ok(&common::json(&out.get_output().stdout));
+    let out = with(Some("s3cret"));
+    assert_eq!(out.status.code(), Some(0));
+    assert_ok(&common::json(&out.stdout));
     agent.stop(&sb);
 }
 

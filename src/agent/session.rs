@@ -7,7 +7,7 @@
 use super::Options;
 use crate::exec::remote::data::{readable, Listener};
 use crate::exec::remote::proto::{
-    version_mismatch, FromAgent, Hello, Outcome, Request, ToAgent, LINE_LIMIT, VERSION,
+    version_mismatch, FromAgent, Hello, Outcome, Request, ToAgent, BUSY, LINE_LIMIT, VERSION,
 };
 use crate::exec::remote::wire::{Wire, WireError};
 use crate::exec::side::{self, Ended, Side, Spec};
@@ -77,7 +77,7 @@ pub(crate) fn refuse_busy(client: Greeted) {
     let Greeted { mut wire, from } = client;
     eprintln!("iolab agent: {from}: refused, busy with another client");
     let _ = wire.send(&FromAgent::Error {
-        message: "busy: this agent is serving another client; try again when it is done".into(),
+        message: format!("{BUSY}this agent is serving another client; try again when it is done"),
     });
 }
 
@@ -87,7 +87,7 @@ pub(crate) fn refuse_crowd(stream: TcpStream, from: SocketAddr) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
     if let Ok(mut wire) = Wire::new(stream) {
         let _ = wire.send(&FromAgent::Error {
-            message: "busy: too many connections are still to say hello; try again".into(),
+            message: format!("{BUSY}too many connections are still to say hello; try again"),
         });
     }
 }

@@ -99,7 +99,7 @@ fn run_once(
 ) -> anyhow::Result<Run> {
     let started_at = now_rfc3339();
     let mut environment = env::fingerprint();
-    environment.peer = plan.peer_environment().map(Box::new);
+    environment.peer = plan.peer_environment()?.map(Box::new);
     plan.fastest_canary = calibrate_canary(&mut environment, store.as_deref_mut());
     let bar = Bar::new(args.quiet);
     let mut results = match prints_tables(args) {

@@ -63,12 +63,23 @@ pub(crate) const QUICK_ROUND_CAP: std::time::Duration = std::time::Duration::fro
 
 impl Plan {
     /// The agent's environment when the cases run on one (`--peer`); an
-    /// agent that cannot be reached now fails each case with the reason.
-    pub(crate) fn peer_environment(&self) -> Option<crate::model::Environment> {
-        let peer = self.cases.iter().find_map(|c| c.peer.as_ref())?;
-        crate::exec::remote::client::environment(peer)
-            .map_err(|e| eprintln!("warning: {e:#}"))
-            .ok()
+    /// agent that cannot be reached now fails each case with the reason,
+    /// and one that refuses this client (a wrong token, another version)
+    /// is a usage error: nothing runs.
+    pub(crate) fn peer_environment(&self) -> UsageResult<Option<crate::model::Environment>> {
+        let Some(peer) = self.cases.iter().find_map(|c| c.peer.as_ref()) else {
+            return Ok(None);
+        };
+        match crate::exec::remote::client::environment(peer) {
+            Ok(env) => Ok(Some(env)),
+            Err(e) if e.chain().any(|c| c.is::<UsageError>()) => {
+                Err(UsageError::new(format!("{e:#}")))
+            }
+            Err(e) => {
+                eprintln!("warning: {e:#}");
+                Ok(None)
+            }
+        }
     }
 }
 

@@ -11,6 +11,7 @@ use super::proto::{
     FromAgent, Hello, Outcome, Request, ToAgent, LINE_LIMIT, REPORT_LIMIT, VERSION,
 };
 use super::wire::{Wire, WireError};
+use crate::error::UsageError;
 use crate::exec::peers::{side_result, SideResult};
 use crate::exec::side::{self, Side, Spec};
 use crate::exec::{cleanup, Mode};
@@ -133,7 +134,19 @@ fn open(peer: &Peer) -> anyhow::Result<Conn> {
         token: peer.token.clone(),
         capabilities: vec![format!("protocol/{VERSION}")],
     }))?;
-    match answer(&mut wire)? {
+    // An agent that refuses the hello for good (a wrong token, another
+    // version) cannot serve this run at all: the caller's setting to fix.
+    let welcome = match wire.recv(LINE_LIMIT, Some(SETUP_WAIT)) {
+        Ok(FromAgent::Error { message }) if message.starts_with(super::proto::BUSY) => {
+            bail!("refused: {message}")
+        }
+        Ok(FromAgent::Error { message }) => {
+            return Err(UsageError::new(format!("refused: {message}")).into())
+        }
+        Ok(msg) => msg,
+        Err(e) => return Err(e).context("waiting for the agent"),
+    };
+    match welcome {
         FromAgent::Welcome {
             version,
             environment,

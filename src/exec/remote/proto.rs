@@ -24,6 +24,9 @@ pub(crate) const DEFAULT_PORT: u16 = 5207;
 /// The longest line an agent reads from a client; a report may be longer
 /// (histograms), so the client's limit is `REPORT_LIMIT`.
 pub(crate) const LINE_LIMIT: usize = 64 * 1024;
+/// How a refusal for a while (the agent serves another client, or too
+/// many are saying hello) begins, unlike one for good (a wrong token).
+pub(crate) const BUSY: &str = "busy: ";
 pub(crate) const REPORT_LIMIT: usize = 64 * 1024 * 1024;
 
 /// What a client sends.
