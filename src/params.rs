@@ -89,6 +89,12 @@ impl fmt::Display for Value {
     }
 }
 
+/// The largest count a parameter takes: at 100 ns an operation, a day
+/// and more; a count near 2^64 would wrap round with the warm-up added.
+pub(crate) const MAX_COUNT: u64 = 1_000_000_000_000;
+/// The longest duration a parameter takes: a case is stopped after 300 s.
+pub(crate) const MAX_DURATION_NS: u64 = 300_000_000_000;
+
 impl ParamKind {
     /// What values look like, for error messages and `iolab list`.
     pub(crate) fn expected(&self) -> String {
@@ -97,14 +103,18 @@ impl ParamKind {
             ParamKind::BytesOrAuto => {
                 "auto or a positive byte count such as 64, 4k or 9M".to_string()
             }
-            ParamKind::Count => "a positive count such as 2000, 100k or 10M".to_string(),
-            ParamKind::CountOrMax => {
-                "max or a positive count such as 2000, 100k or 10M".to_string()
+            ParamKind::Count => {
+                "a positive count such as 2000, 100k or 10M, at most 1000G".to_string()
             }
-            ParamKind::Number => "a count such as 0, 10 or 10k".to_string(),
+            ParamKind::CountOrMax => {
+                "max or a positive count such as 2000, 100k or 10M, at most 1000G".to_string()
+            }
+            ParamKind::Number => "a count such as 0, 10 or 10k, at most 1000G".to_string(),
             ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
             ParamKind::Text => "non-empty text".to_string(),
-            ParamKind::Duration => "a positive duration such as 200ms or 10s".to_string(),
+            ParamKind::Duration => {
+                "a positive duration such as 200ms or 10s, at most 300s".to_string()
+            }
             ParamKind::Workers => {
                 "a number of processes (0 or more) or auto (the CPUs minus one)".to_string()
             }
@@ -116,10 +126,14 @@ impl ParamKind {
             ParamKind::Bytes => parse_scaled(text, 1024).filter(|n| *n > 0).map(Value::Int),
             ParamKind::BytesOrAuto if text.trim() == "auto" => Some(Value::Text("auto".into())),
             ParamKind::BytesOrAuto => ParamKind::Bytes.parse(text),
-            ParamKind::Count => parse_scaled(text, 1000).filter(|n| *n > 0).map(Value::Int),
+            ParamKind::Count => parse_scaled(text, 1000)
+                .filter(|n| (1..=MAX_COUNT).contains(n))
+                .map(Value::Int),
             ParamKind::CountOrMax if text.trim() == "max" => Some(Value::Text("max".into())),
             ParamKind::CountOrMax => ParamKind::Count.parse(text),
-            ParamKind::Number => parse_scaled(text, 1000).map(Value::Int),
+            ParamKind::Number => parse_scaled(text, 1000)
+                .filter(|n| *n <= MAX_COUNT)
+                .map(Value::Int),
             ParamKind::Choice(words) => words
                 .iter()
                 .find(|w| **w == text)
@@ -127,7 +141,9 @@ impl ParamKind {
             ParamKind::Text => Some(text.trim())
                 .filter(|t| !t.is_empty())
                 .map(|t| Value::Text(t.to_string())),
-            ParamKind::Duration => parse_duration_ns(text).map(Value::Int),
+            ParamKind::Duration => parse_duration_ns(text)
+                .filter(|n| *n <= MAX_DURATION_NS)
+                .map(Value::Int),
             ParamKind::Workers => parse_workers(text).map(Value::Int),
         }
     }

@@ -449,3 +449,20 @@ fn a_store_of_a_negative_schema_version() {
         .unwrap();
     assert_eq!(version, -1);
 }
+
+/// `-p count=18446744073709551615` panicked (the warm-up added to it
+/// wrapped round) and a duration of days ran until the case was stopped:
+/// counts and durations have an upper bound, checked before anything runs.
+#[test]
+fn counts_and_durations_past_their_bounds() {
+    refused(
+        &["run", "pingpong", "-p", "count=18446744073709551615"],
+        "invalid value '18446744073709551615' for count: expected a positive count such as \
+         2000, 100k or 10M, at most 1000G",
+    );
+    refused(
+        &["run", "contention", "-p", "duration=999999h"],
+        "invalid value '999999h' for duration: expected a positive duration such as 200ms \
+         or 10s, at most 300s",
+    );
+}

@@ -106,7 +106,7 @@ fn a_scenario_table_is_printed_before_the_run_ends() {
                 "--param",
                 "test=reader-only",
                 "--param",
-                "duration=1h",
+                "duration=300s",
                 "--mech",
                 "pipe",
                 "--placement",

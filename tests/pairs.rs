@@ -244,7 +244,7 @@ fn bad_pairs_and_rates_are_refused() {
     let err = sb.usage_error(&["run", "pingpong", "--param", "rate=fast"]);
     assert_eq!(
         err,
-        "error: invalid value 'fast' for rate: expected max or a positive count such as 2000, 100k or 10M\n"
+        "error: invalid value 'fast' for rate: expected max or a positive count such as 2000, 100k or 10M, at most 1000G\n"
     );
     let err = sb.usage_error(&["run", "stream", "--param", "pairs=0"]);
     assert!(err.contains("invalid value '0' for pairs"), "{err}");

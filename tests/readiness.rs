@@ -297,6 +297,6 @@ fn active_above_fds_is_unsupported_and_idle_zero_is_accepted() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains(
-            "invalid value '-1' for idle: expected a count such as 0, 10 or 10k",
+            "invalid value '-1' for idle: expected a count such as 0, 10 or 10k, at most 1000G",
         ));
 }
