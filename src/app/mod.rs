@@ -56,6 +56,7 @@ fn agent(args: &AgentArgs) -> anyhow::Result<ExitCode> {
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     let mut plan = plan::build(args)?;
+    crate::mem::run_headroom()?;
     let mut store = open_store(args.no_store, &args.db)?;
     let mut runs = Vec::new();
     for i in 1..=plan.runs {

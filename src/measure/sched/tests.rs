@@ -192,7 +192,9 @@ fn a_thread_woken_n_times_shows_n_blocks_and_n_wakeups() {
     let Some(points) = points_or_skip() else {
         return;
     };
-    let (tid, window, log) = trace_woken_thread(&points, 5, Duration::from_micros(300)).unwrap();
+    // Wake-ups 2 ms apart: the receiver blocks before each, even on a
+    // loaded host.
+    let (tid, window, log) = trace_woken_thread(&points, 5, Duration::from_millis(2)).unwrap();
     assert!(!log.events.is_empty());
     let s = log.of_thread(tid, &[window]);
     // A channel's receive may wait more than once per message.
