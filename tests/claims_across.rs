@@ -59,15 +59,10 @@ fn two_runs() -> Sandbox {
     sb
 }
 
-fn stdout(sb: &Sandbox, args: &[&str]) -> String {
-    let out = sb.iolab(args).assert().success();
-    String::from_utf8(out.get_output().stdout.clone()).unwrap()
-}
-
 #[test]
 fn across_two_runs_shows_both_and_marks_the_difference() {
     let sb = two_runs();
-    let text = stdout(&sb, &["claims", "--across", "latest~1", "latest"]);
+    let text = sb.stdout(&["claims", "--across", "latest~1", "latest"]);
     let lines: Vec<&str> = text.lines().collect();
     assert_eq!(lines[0], "== Claims across 2 runs ==", "{text}");
     let at = lines

@@ -60,7 +60,7 @@ fn interrupt_run_checking(args: &[&str], peers: usize, signal: Signal, mid: &dyn
     mid(pid);
     rustix::process::kill_process(rustix::process::Pid::from_raw(pid as i32).unwrap(), signal)
         .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = wait_or_kill(child, Duration::from_secs(30));
     let (code, said) = match signal {
         Signal::TERM => (143, "interrupted: stopped by SIGTERM, nothing stored\n"),
         _ => (
@@ -92,6 +92,22 @@ fn interrupt_run_checking(args: &[&str], peers: usize, signal: Signal, mid: &dyn
     );
 }
 
+/// Waits for `child`; one that has not exited after `limit` is hung: it is
+/// killed (its status is then no exit code) so the test fails, not hangs.
+fn wait_or_kill(child: std::process::Child, limit: Duration) -> std::process::Output {
+    let pid = rustix::process::Pid::from_raw(child.id() as i32).unwrap();
+    let (exited, watched) = std::sync::mpsc::channel::<()>();
+    let watchdog = std::thread::spawn(move || {
+        if watched.recv_timeout(limit).is_err() {
+            let _ = rustix::process::kill_process(pid, Signal::KILL);
+        }
+    });
+    let out = child.wait_with_output().unwrap();
+    drop(exited);
+    watchdog.join().unwrap();
+    out
+}
+
 #[test]
 fn ctrl_c_stops_processes_and_removes_fifos() {
     interrupt_mid_run("processes", "fifo", Signal::INT);
@@ -100,6 +116,58 @@ fn ctrl_c_stops_processes_and_removes_fifos() {
 #[test]
 fn ctrl_c_stops_threads() {
     interrupt_mid_run("threads", "pipe", Signal::INT);
+}
+
+/// Each mechanism's peer threads (its own, as futex, signal, vmsplice and
+/// io_uring start) end at the first signal, whichever it is.
+#[test]
+fn the_first_signal_stops_every_mechanism_in_threads_mode() {
+    let mechanisms = mechanism_names(&Sandbox::new().stdout(&["list"]));
+    assert!(mechanisms.len() >= 17, "{mechanisms:?}");
+    for (i, mech) in mechanisms.iter().enumerate() {
+        let signal = [Signal::INT, Signal::TERM][i % 2];
+        interrupt_mid_run("threads", mech, signal);
+    }
+}
+
+/// The first column of `iolab list`'s mechanism table.
+fn mechanism_names(listed: &str) -> Vec<String> {
+    let table = listed
+        .lines()
+        .skip_while(|l| !l.trim_start().starts_with("mechanism "));
+    table
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect()
+}
+
+/// The scenarios whose two sides borrow from the caller (`side::both`):
+/// the first signal reaches both scoped threads.
+#[test]
+fn the_first_signal_stops_the_scoped_threads_of_pipe_atime_and_contention() {
+    for args in [
+        &[
+            "run",
+            "pipe-atime",
+            "--param",
+            "count=1000M",
+            "--repeat",
+            "1",
+        ][..],
+        &[
+            "run",
+            "contention",
+            "--param",
+            "test=two-readers",
+            "--param",
+            "duration=60s",
+            "--repeat",
+            "1",
+        ][..],
+    ] {
+        interrupt_run(args, 0, Signal::INT);
+    }
 }
 
 #[test]

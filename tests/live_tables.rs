@@ -29,17 +29,6 @@ const TWO_SCENARIOS: [&str; 14] = [
     "--no-store",
 ];
 
-fn stdout(sb: &Sandbox, args: &[&str]) -> String {
-    let out = sb
-        .iolab(args)
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
-}
-
 fn position(text: &str, needle: &str) -> usize {
     text.find(needle)
         .unwrap_or_else(|| panic!("{needle:?} missing in\n{text}"))
@@ -48,7 +37,7 @@ fn position(text: &str, needle: &str) -> usize {
 #[test]
 fn tables_come_in_scenario_order_and_the_summary_last() {
     let sb = Sandbox::new();
-    let text = stdout(&sb, &TWO_SCENARIOS);
+    let text = sb.stdout(&TWO_SCENARIOS);
     let limits = position(&text, "== limits ==\n");
     let syscall = position(&text, "\n syscall ");
     // Measured after limits, pingpong's table already holds it to syscall_ns.
@@ -71,10 +60,10 @@ fn quiet_and_json_on_stdout_print_no_table() {
     let sb = Sandbox::new();
     let mut quiet = TWO_SCENARIOS.to_vec();
     quiet.push("--quiet");
-    assert_eq!(stdout(&sb, &quiet), "");
+    assert_eq!(sb.stdout(&quiet), "");
     let mut json = TWO_SCENARIOS.to_vec();
     json.extend(["--json", "-"]);
-    let run = common::json(stdout(&sb, &json).as_bytes());
+    let run = common::json(sb.stdout(&json).as_bytes());
     assert_eq!(common::results(&run).len(), 2);
 }
 

@@ -117,14 +117,7 @@ fn io_uring_msg_sides_asleep_in_io_uring_enter_stop_on_ctrl_c() {
 /// processes and threads, or why it cannot run here.
 #[test]
 fn io_uring_msg_has_its_line_in_list() {
-    let out = common::Sandbox::new()
-        .iolab(&["list"])
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    let text = String::from_utf8(out).unwrap();
+    let text = common::Sandbox::new().stdout(&["list"]);
     let line = text
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))

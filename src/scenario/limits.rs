@@ -295,13 +295,16 @@ pub fn bounce(
     initiator: impl FnOnce() + Send,
     responder: impl FnOnce() + Send,
 ) -> f64 {
-    // The responder starts first: it waits for the initiator's first move.
-    let (_, timed) = side::both([cpus[1], cpus[0]], responder, || {
+    // The responder waits for the initiator's first move, whichever starts first.
+    let joined = side::both([cpus[1], cpus[0]], responder, || {
         let start = now_ns();
         initiator();
         now_ns() - start
     });
-    timed.map_or(f64::NAN, |ns| ns as f64 / trips as f64)
+    match joined {
+        Ok((_, Ok(ns))) => ns as f64 / trips as f64,
+        _ => f64::NAN,
+    }
 }
 
 /// Two threads bounce a counter: A writes odd values, B answers with the

@@ -164,7 +164,7 @@ fn transfer(r: OwnedFd, w: OwnedFd, count: u64) -> anyhow::Result<()> {
         [None, None],
         move || read_all(r, count),
         move || write_all(w, count),
-    );
+    )?;
     let read = read.unwrap_or_else(|_| Err(anyhow::anyhow!("reader panicked")));
     let wrote = wrote.unwrap_or_else(|_| Err(anyhow::anyhow!("writer panicked")));
     // The reader's verdict is the telling one: a writer failing on a

@@ -61,6 +61,11 @@ impl Sandbox {
         cmd
     }
 
+    /// What `iolab ARGS`, which must succeed, printed on stdout.
+    pub fn stdout(&self, args: &[&str]) -> String {
+        stdout(self.iolab(args))
+    }
+
     /// Runs `iolab ARGS` (which must print JSON on stdout and exit with
     /// the status its results call for: `run_exit_status`), checks that
     /// nothing was left in TMPDIR, and returns the JSON.
@@ -194,6 +199,12 @@ impl Sandbox {
 }
 
 /// Child processes of `pid` (all its threads' children), from /proc.
+/// What a command, which must succeed, printed on stdout.
+pub fn stdout(mut cmd: impl std::borrow::BorrowMut<Command>) -> String {
+    let out = cmd.borrow_mut().assert().success();
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
 pub fn children_of(pid: u32) -> Vec<u32> {
     let mut all = Vec::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {

@@ -8,6 +8,7 @@
 
 #![allow(dead_code)]
 
+pub use crate::common::stdout;
 use crate::common::{find_program, is_root, require, Sandbox};
 use crate::runs;
 use iolab::model::Run;
@@ -217,17 +218,6 @@ pub fn run_on(id: &str, started_at: &str, host: &str, kernel: &str, scale: f64) 
     run.environment.hostname = host.into();
     run.environment.kernel = kernel.into();
     run
-}
-
-pub fn stdout(mut cmd: impl std::borrow::BorrowMut<assert_cmd::Command>) -> String {
-    let out = cmd
-        .borrow_mut()
-        .assert()
-        .success()
-        .get_output()
-        .stdout
-        .clone();
-    String::from_utf8(out).unwrap()
 }
 
 pub fn count(server: &Server, db: &str, table: &str) -> i64 {

@@ -256,7 +256,8 @@ fn both_returns_what_each_borrowing_thread_returned() {
         [None, None],
         || shared.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 10,
         || -> u64 { panic!("on purpose") },
-    );
+    )
+    .unwrap();
     assert!(matches!(a, Ok(10 | 11)));
     assert!(b.is_err(), "a panic comes back as an error");
     assert_eq!(shared.load(std::sync::atomic::Ordering::SeqCst), 1);

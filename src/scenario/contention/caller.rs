@@ -157,7 +157,7 @@ pub(crate) fn two_readers(
         }
     };
     // Both threads stay on the reader side's CPUs (no further pinning).
-    let (first, second) = crate::exec::side::both([None, None], first, second);
+    let (first, second) = crate::exec::side::both([None, None], first, second)?;
     second.map_err(|_| anyhow::anyhow!("the second reader panicked"))?;
     first.map_err(|_| anyhow::anyhow!("the first reader panicked"))?
 }

@@ -161,7 +161,8 @@ fn the_loops_run_in_a_forked_child_with_one_thread() {
             drop(stop);
             (many, report)
         },
-    );
+    )
+    .unwrap();
     idled.unwrap().unwrap_err();
     let (many, report) = ran.unwrap();
     assert!(many >= 2);

@@ -83,7 +83,7 @@ fn segments(
         [None, None],
         || receive(&mut rx, HEADER + BODY),
         || send(&mut tx, file, cork),
-    );
+    )?;
     sent.map_err(|_| anyhow!("sender panicked"))?
         .context("sending")?;
     let received = received
