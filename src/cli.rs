@@ -373,7 +373,11 @@ iolab agent --listen 127.0.0.1:5207 --once             one client, then exit\n\n
 A connection must send its whole hello, token included, within 5 s (or --idle-timeout, \
 if shorter); until then it holds no session, so a silent or trickling stranger cannot \
 lock a client out. At most 256 connections may be saying hello at once. --once ends \
-after the first client that authenticated.")]
+after the first client that authenticated.\n\n\
+Each test a client asks for is checked before anything starts, and refused in one error \
+line past these limits: messages of 1 B to 64 MiB, at most 2^34 messages and 10,000 \
+repetitions per test (a far side keeps each repetition's figures until it reports), files \
+of at most 1 TiB, and at most 600 s per test.")]
 pub(crate) struct AgentArgs {
     /// The address and port clients connect to (port default 5207)
     #[arg(long, value_name = "ADDR[:PORT]", default_value = "0.0.0.0:5207")]
@@ -420,7 +424,7 @@ pub(crate) struct AbArgs {
     /// The equivalence band in percent: within it either way, the two are about the same
     #[arg(long, value_name = "PCT", default_value = "5")]
     pub(crate) band: String,
-    /// Rounds before a verdict may stop the comparison
+    /// Rounds before a verdict may stop the comparison (it looks at 9, 14, 21, 32, ... rounds)
     #[arg(long, value_name = "N", default_value = "10")]
     pub(crate) min_rounds: String,
     /// Rounds at most

@@ -212,3 +212,34 @@ fn announce(listener: &TcpListener, opts: &Options) -> anyhow::Result<()> {
     );
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::session::MAX_TIMEOUT;
+    use crate::scenario::far::{MAX_FILE, MAX_MESSAGES, MAX_REPS, MAX_SIZE};
+    use clap::CommandFactory;
+
+    /// `agent --help` states the limits a far side is checked against.
+    #[test]
+    fn agent_help_states_the_limits_a_far_side_enforces() {
+        let mut cli = crate::cli::Cli::command();
+        let help = cli.find_subcommand_mut("agent").unwrap().render_long_help();
+        let help = help
+            .to_string()
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        let limits = (
+            MAX_SIZE,
+            MAX_MESSAGES,
+            MAX_REPS,
+            MAX_FILE,
+            MAX_TIMEOUT.as_secs(),
+        );
+        assert_eq!(limits, (64 << 20, 1 << 34, 10_000, 1 << 40, 600));
+        let stated = "messages of 1 B to 64 MiB, at most 2^34 messages and 10,000 repetitions \
+                      per test (a far side keeps each repetition's figures until it reports), \
+                      files of at most 1 TiB, and at most 600 s per test.";
+        assert!(help.contains(stated), "{help}");
+    }
+}
