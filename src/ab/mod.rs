@@ -93,7 +93,7 @@ impl Watch for Decide<'_> {
         (self.progress)(done, max);
     }
 
-    fn decided(&self, so_far: &[CaseResult], _spent: f64) -> bool {
+    fn decided(&self, so_far: Vec<CaseResult>, _spent: f64) -> bool {
         let series = |r: &CaseResult| r.rounds.as_ref().map(|r| r.values.clone());
         let (Some(a), Some(b)) = (series(&so_far[0]), series(&so_far[1])) else {
             return false;
@@ -153,15 +153,16 @@ fn words(said: &Said, names: &[String; 2], p: &PairedRatio, band: f64) -> String
     }
 }
 
-/// "B/A 0.935x, 95% interval 0.91x-0.96x over 40 interleaved rounds in 6.2 s (seed 1234)".
+/// "B/A 0.935x, 99.5% interval 0.91x-0.96x over 48 interleaved rounds in 6.2 s (seed 1234)".
 fn how(c: &Comparison, p: &PairedRatio, took: Duration) -> String {
     let method = match c.schedule.interleaved {
         true => "interleaved rounds",
         false => "sequential rounds (all of A, then all of B: the host's drift between them counts as a difference)",
     };
     format!(
-        "B/A {}, 95% interval {}-{} over {} {method} in {:.1} s (seed {})",
+        "B/A {}, {} interval {}-{} over {} {method} in {:.1} s (seed {})",
         ratio(p.median),
+        crate::measure::sequential::level_text(),
         ratio(p.lo),
         ratio(p.hi),
         p.per_round.len(),

@@ -1,5 +1,6 @@
 //! What a paired ratio says, decided by an equivalence band: the two cases
-//! are about the same when the ratio's whole 95% interval lies inside
+//! are about the same when the ratio's whole interval (`measure::paired`:
+//! at a level that keeps every look honest) lies inside
 //! `1 ± band`, one is faster when the interval lies wholly beyond an edge,
 //! and nothing is said while the interval straddles an edge: then the
 //! verdict names what would decide it.

@@ -34,17 +34,14 @@ pub(crate) fn groups(cases: &[CaseResult]) -> Vec<Group> {
             join(&mut group_of, read[0], other);
         }
     }
+    let roots: Vec<usize> = (0..cases.len()).map(|i| root(&mut group_of, i)).collect();
     let mut groups: Vec<Group> = Vec::new();
     for (claim, read) in comparing {
-        let root = root(&mut group_of, read[0]);
-        let cases_of_root = (0..cases.len()).filter(|&i| root_of(&group_of, i) == root);
-        match groups
-            .iter_mut()
-            .find(|g| root_of(&group_of, g.cases[0]) == root)
-        {
+        let root = roots[read[0]];
+        match groups.iter_mut().find(|g| roots[g.cases[0]] == root) {
             Some(g) => g.claims.push(claim),
             None => groups.push(Group {
-                cases: cases_of_root.collect(),
+                cases: (0..cases.len()).filter(|&i| roots[i] == root).collect(),
                 claims: vec![claim],
             }),
         }
@@ -56,13 +53,6 @@ pub(crate) fn groups(cases: &[CaseResult]) -> Vec<Group> {
 fn root(group_of: &mut [usize], mut i: usize) -> usize {
     while group_of[i] != i {
         group_of[i] = group_of[group_of[i]];
-        i = group_of[i];
-    }
-    i
-}
-
-fn root_of(group_of: &[usize], mut i: usize) -> usize {
-    while group_of[i] != i {
         i = group_of[i];
     }
     i
@@ -81,10 +71,10 @@ fn join(group_of: &mut [usize], a: usize, b: usize) {
 pub(crate) fn decided(
     claims: &[&Claim],
     known: &[CaseResult],
-    so_far: &[CaseResult],
+    so_far: Vec<CaseResult>,
     spent: f64,
 ) -> bool {
-    let all: Vec<CaseResult> = known.iter().chain(so_far).cloned().collect();
+    let all: Vec<CaseResult> = known.iter().cloned().chain(so_far).collect();
     claims.iter().all(|c| {
         let outcome = c.rule.decide(&all);
         let Some(m) = outcome.margin.filter(|m| m.near) else {

@@ -13,6 +13,7 @@ pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;
 pub(crate) mod sched;
+pub(crate) mod sequential;
 pub mod stats;
 pub mod ticks;
 pub(crate) mod time;

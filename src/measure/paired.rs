@@ -1,15 +1,17 @@
 //! The paired figure of two cases measured in interleaved rounds: the
 //! ratio of their headlines within each round, then the median of those
-//! ratios with a bootstrap 95% interval over the rounds. A host that slows
+//! ratios with its order-statistic interval over the rounds, at the level
+//! that keeps every look of a sequential decision honest
+//! (`sequential.rs`). A host that slows
 //! down for a while slows both cases of the rounds it spans alike, so
 //! their ratio does not move, where two medians of cases measured minutes
 //! apart would (Abedi and Brecht, ICPE 2017: randomized multiple
 //! interleaved trials).
 
-use super::bootstrap::median_interval;
+use super::sequential::median_interval;
 use super::stats::median;
 
-/// `b / a` per round, and its median with a 95% interval over the rounds.
+/// `b / a` per round, and its median with its interval over the rounds.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct PairedRatio {
     pub(crate) per_round: Vec<f64>,

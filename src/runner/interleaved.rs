@@ -14,9 +14,9 @@ use crate::plan::{Interleave, Plan};
 use crate::scenario::{CaseCtx, CaseSpec};
 use std::path::Path;
 
-/// Rounds before a group may stop because its claims are decided, and at
-/// most.
-const MIN_ROUNDS: usize = 6;
+/// Rounds before a group may stop because its claims are decided (its
+/// first look), and at most.
+const MIN_ROUNDS: usize = crate::measure::sequential::FIRST_LOOK;
 const MAX_ROUNDS: usize = 500;
 
 /// The groups of `plan`'s cases that run as rounds, with the claims that
@@ -86,13 +86,12 @@ impl Watch for Claims<'_> {
 
     /// The results so far carry their planned parameters, by which the
     /// claims find them.
-    fn decided(&self, so_far: &[CaseResult], spent: f64) -> bool {
-        let mut planned = so_far.to_vec();
+    fn decided(&self, mut planned: Vec<CaseResult>, spent: f64) -> bool {
         for (out, &i) in planned.iter_mut().zip(&self.group.cases) {
             out.params = self.plan.cases[i].params_json();
         }
         let claims = &self.group.claims;
-        crate::claims::interleave::decided(claims, self.known, &planned, spent)
+        crate::claims::interleave::decided(claims, self.known, planned, spent)
     }
 }
 

@@ -15,6 +15,7 @@ use super::{in_private_dir, judge_noise, run_batch};
 use crate::exec::cleanup;
 use crate::measure::kcounters::SYSFS_CPUS;
 use crate::measure::noise;
+use crate::measure::sequential;
 use crate::model::{CaseResult, Rounds, Status};
 use crate::plan::Plan;
 use crate::scenario::{CaseCtx, CaseSpec};
@@ -26,7 +27,8 @@ use std::time::{Duration, Instant};
 pub(crate) struct Schedule {
     /// Draws each round's order; recorded with the results.
     pub(crate) seed: u64,
-    /// Rounds before a stop is considered, and at most.
+    /// Rounds before a stop is considered (then at the looks of
+    /// `measure::sequential` only), and at most.
     pub(crate) min: usize,
     pub(crate) max: usize,
     /// No round starts once the rounds have run this long.
@@ -42,7 +44,7 @@ pub(crate) trait Watch {
     fn round_done(&self, done: usize, max: usize);
     /// Each case's result so far, with its rounds, in the order given;
     /// `spent`: the share of the time cap used.
-    fn decided(&self, so_far: &[CaseResult], spent: f64) -> bool;
+    fn decided(&self, so_far: Vec<CaseResult>, spent: f64) -> bool;
 }
 
 /// Runs the plan's cases as rounds; the results in the plan's order.
@@ -102,9 +104,12 @@ pub(crate) fn run_in(
         let complete = tracks
             .iter()
             .all(|t| t.rounds.values.len() == tracks[0].rounds.values.len());
-        let may_stop = schedule.interleaved && complete && round + 1 >= schedule.min;
+        let may_stop = schedule.interleaved
+            && complete
+            && round + 1 >= schedule.min
+            && sequential::is_look(round + 1);
         let spent = started.elapsed().as_secs_f64() / schedule.time_cap.as_secs_f64().max(1e-9);
-        if may_stop && watch.decided(&so_far(&tracks), spent) {
+        if may_stop && watch.decided(so_far(&tracks), spent) {
             break;
         }
     }

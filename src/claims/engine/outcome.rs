@@ -42,7 +42,11 @@ impl Outcome {
     ) -> Outcome {
         let paired = inputs.iter().find(|p| p.rounds).map(|p| p.reps);
         let (status, margin) = margin::judge(e, bands, inputs);
-        let interval = format!("95% interval {}-{}", show(e.lo), show(e.hi));
+        let level = match paired {
+            Some(_) => crate::measure::sequential::level_text(),
+            None => "95%".to_string(),
+        };
+        let interval = format!("{level} interval {}-{}", show(e.lo), show(e.hi));
         let figure = match paired {
             Some(rounds) => {
                 format!("{figure}; paired over {rounds} interleaved rounds, {interval}")

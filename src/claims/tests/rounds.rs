@@ -62,7 +62,7 @@ fn a_drift_that_slows_both_cases_of_each_round_does_not_move_the_paired_verdict(
         assert_eq!(v.verdict, DoesNotHold, "{}", v.figure);
         assert!(
             v.figure
-                .contains("0.97x; paired over 30 interleaved rounds, 95% interval"),
+                .contains("0.97x; paired over 30 interleaved rounds, 99.5% interval"),
             "{}",
             v.figure
         );
