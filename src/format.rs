@@ -181,6 +181,11 @@ pub(crate) fn case_label(case: &str) -> String {
         .join("/")
 }
 
+/// The widest a stored string (a label, a host) gets in a terminal table
+/// or heading: the output stays linear in its input however long a label
+/// is (`show RUN --json -` gives it whole).
+pub(crate) const STORED_WIDTH: usize = 60;
+
 /// A stored string as the terminal may print it: control characters
 /// (an escape sequence that would retitle the window or clear the screen)
 /// written out as `\u{1b}`, and no more than `max` characters, an

@@ -2,7 +2,7 @@
 //! what this machine supports, and what the store holds.
 
 use crate::error::{UsageError, UsageResult};
-use crate::format::{self, printable};
+use crate::format::{self, printable, STORED_WIDTH};
 use crate::measure::pin::{self, Placement, ALL_PLACEMENTS};
 use crate::mechanism::{self, Mechanism, Support};
 use crate::scenario::{self, suite, Scenario};
@@ -198,10 +198,6 @@ fn suites_using(s: &dyn Scenario) -> String {
     out
 }
 
-/// The widest a stored string gets in `history`: the table stays linear
-/// in its input however long a label is (`show RUN` gives it whole).
-const CELL: usize = 60;
-
 pub(crate) fn history(runs: &[RunSummary]) -> String {
     if runs.is_empty() {
         return "no runs stored yet: `iolab run` makes one\n".to_string();
@@ -218,7 +214,7 @@ pub(crate) fn history(runs: &[RunSummary]) -> String {
             &r.host,
             &r.kernel,
         ];
-        let mut row: Vec<String> = stored.iter().map(|s| printable(s, CELL)).collect();
+        let mut row: Vec<String> = stored.iter().map(|s| printable(s, STORED_WIDTH)).collect();
         row.extend([r.results.to_string(), r.failed.to_string()]);
         t.add_row(row);
     }

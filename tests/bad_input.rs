@@ -268,7 +268,9 @@ fn unknown_scenario_in_list() {
 }
 
 /// A label with terminal escape sequences, and a long one: `history`
-/// prints neither byte for byte, and keeps each cell within its width.
+/// prints neither byte for byte, and keeps each cell within its width;
+/// `compare` (which names each run with its label), `show` and `claims`
+/// print no escape either.
 #[test]
 fn history_prints_stored_labels_without_escapes_and_within_a_width() {
     let sb = Sandbox::new();
@@ -289,6 +291,15 @@ fn history_prints_stored_labels_without_escapes_and_within_a_width() {
         "{text}"
     );
     assert!(text.len() < 2_000, "{} bytes for two runs", text.len());
+    for command in [
+        &["compare", "latest~1", "latest"][..],
+        &["show", "latest~1"],
+        &["claims", "latest~1"],
+    ] {
+        let text = sb.stdout(command);
+        let raw = text.contains('\u{1b}') || text.contains('\u{7}');
+        assert!(!raw, "{command:?} printed an escape: {text:?}");
+    }
 }
 
 /// A repeated --param key once kept the last value silently.

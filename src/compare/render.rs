@@ -4,7 +4,7 @@
 //! terminal and the HTML report.
 
 use super::{CaseComparison, Change, Comparison};
-use crate::format::{human, plural, ratio};
+use crate::format::{human, plural, printable, ratio, STORED_WIDTH};
 use comfy_table::{CellAlignment, ContentArrangement, Table};
 
 const HEADER: [&str; 7] = ["case", "metric", "A", "B", "B/A", "95% CI", "change"];
@@ -39,7 +39,7 @@ pub(crate) fn text(c: &Comparison, fail_pct: Option<f64>) -> String {
 
 fn name(run: &super::RunRef) -> String {
     match &run.label {
-        Some(label) => format!("{} ({label})", run.run_id),
+        Some(label) => format!("{} ({})", run.run_id, printable(label, STORED_WIDTH)),
         None => run.run_id.clone(),
     }
 }
