@@ -131,10 +131,11 @@ pub(crate) fn table(query: &Query, rows: &[FleetRow]) -> String {
     t.load_preset(NOTHING)
         .set_header(["case", "host", "kernel", metric, "spread", "runs"]);
     for r in rows {
+        let stored = |s: &str| crate::format::printable(s, crate::format::STORED_WIDTH);
         t.add_row([
-            r.case.clone(),
-            r.host.clone(),
-            r.kernel.clone(),
+            stored(&r.case),
+            stored(&r.host),
+            stored(&r.kernel),
             crate::format::human(r.median, unit),
             crate::format::human_range(r.median, r.lo, r.hi, unit),
             r.runs.to_string(),
@@ -144,4 +145,27 @@ pub(crate) fn table(query: &Query, rows: &[FleetRow]) -> String {
         "{} {metric} ({unit}), median of each host and kernel's runs:\n{t}\n",
         query.scenario
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A host name pushed from elsewhere is printed, never obeyed.
+    #[test]
+    fn the_table_escapes_stored_names() {
+        let query = Query::new("pingpong", "rtt_ns", None).unwrap();
+        let row = FleetRow {
+            case: "pipe/same-cpu/processes/1B".into(),
+            host: "vm\u{1b}]0;owned\u{7}\u{1b}[2J".into(),
+            kernel: "6.18".into(),
+            median: 5000.0,
+            lo: 4000.0,
+            hi: 6000.0,
+            runs: 2,
+        };
+        let text = table(&query, &[row]);
+        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+        assert!(text.contains("vm\\u{1b}]0;owned\\u{7}\\u{1b}[2J"), "{text}");
+    }
 }
