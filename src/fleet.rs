@@ -165,7 +165,10 @@ mod tests {
             runs: 2,
         };
         let text = table(&query, &[row]);
-        assert!(!text.contains('\u{1b}') && !text.contains('\u{7}'), "{text:?}");
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{text:?}"
+        );
         assert!(text.contains("vm\\u{1b}]0;owned\\u{7}\\u{1b}[2J"), "{text}");
     }
 }
