@@ -55,9 +55,9 @@ pub(crate) fn median_interval(values: &[f64]) -> Option<(f64, f64)> {
 fn rank_below(n: usize, tail: f64) -> usize {
     let ln_half_n = n as f64 * std::f64::consts::LN_2;
     let mut ln_choose = 0.0; // ln C(n, 0)
-    let mut below = 0.0; // P(X <= i - 1)
+    let mut below = 0.0;
     for i in 0..n / 2 {
-        below += (ln_choose - ln_half_n).exp();
+        below += (ln_choose - ln_half_n).exp(); // now P(X <= i)
         if below > tail {
             return i.saturating_sub(1);
         }
