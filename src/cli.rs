@@ -54,6 +54,8 @@ pub(crate) enum Command {
     Agent(AgentArgs),
     /// Compare two cases in randomized interleaved rounds: their paired ratio, its interval and a verdict
     Ab(AbArgs),
+    /// Watch a running program (or start one): its IPC channels, what each costs, with a tracer on only a small share of the time
+    Doctor(DoctorArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -454,4 +456,46 @@ pub(crate) struct AbArgs {
     /// No progress bar and no text on stdout
     #[arg(long, short)]
     pub(crate) quiet: bool,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "HOW IT WATCHES:\n  \
+It reads the program's descriptors and threads from /proc (no privileges needed for your own \
+processes), and opens a tracer on its threads for --window out of every --period: system calls \
+with their descriptors and sizes, wake-ups, switches and sampled kernel stacks. Between windows \
+nothing is traced. It never signals, stops or writes to the program; the summary states what the \
+tracer cost (the drop in the program's read/write call rate while it was on).\n\n\
+EXAMPLES:\n  \
+iolab doctor --pid 1234 --for 10s\n  \
+iolab doctor --pid $(pidof redis-server) --json redis.json\n  \
+iolab doctor -- sh -c 'dd if=/dev/zero bs=64 count=1000000 | cat > /dev/null'\n\n\
+EXIT STATUS:\n  \
+0    watched (with --pid)\n  \
+N    the command's own exit status (with -- CMD; 128 + signal if it was killed)\n  \
+2    bad input: no such process, not yours, a command that cannot start, --for 0")]
+pub(crate) struct DoctorArgs {
+    /// The process to watch (all its threads)
+    #[arg(long, value_name = "PID", conflicts_with = "command")]
+    pub(crate) pid: Option<String>,
+    /// Watch this long at most (default: until Ctrl-C with --pid, until the command exits with -- CMD)
+    #[arg(long = "for", value_name = "DURATION")]
+    pub(crate) for_: Option<String>,
+    /// With --pid: follow the processes it starts too (a command's are always followed)
+    #[arg(long)]
+    pub(crate) children: bool,
+    /// How long each traced window lasts
+    #[arg(long, value_name = "DURATION", default_value = "20ms")]
+    pub(crate) window: String,
+    /// One traced window per period
+    #[arg(long, value_name = "DURATION", default_value = "400ms")]
+    pub(crate) period: String,
+    /// Also write the diagnosis as JSON to FILE (`-`: stdout)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
+    /// No progress and no summary on stdout
+    #[arg(long, short)]
+    pub(crate) quiet: bool,
+    /// The command to start and watch, after `--`
+    #[arg(last = true, value_name = "CMD")]
+    pub(crate) command: Vec<String>,
 }

@@ -12,6 +12,7 @@ pub mod claims;
 pub mod cli;
 pub mod compare;
 pub mod copier;
+pub(crate) mod doctor;
 pub mod env;
 pub mod error;
 pub mod exec;

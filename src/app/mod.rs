@@ -46,6 +46,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fleet(args) => fleet(&args),
         Command::Agent(args) => agent(&args),
         Command::Ab(args) => ab::ab(&args),
+        Command::Doctor(args) => crate::doctor::doctor(&args),
     }
 }
 

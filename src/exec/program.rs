@@ -79,6 +79,61 @@ impl Drop for Program {
     }
 }
 
+/// A command the user asked to watch (`iolab doctor -- CMD`): started
+/// without a shell on the terminal's stdin, stdout and stderr, dying with
+/// iolab. iolab becomes a subreaper first, so a process the command starts
+/// stays iolab's descendant even when its parent exits, and stopping the
+/// command stops every process it started.
+pub(crate) struct Watched {
+    child: Child,
+}
+
+impl Watched {
+    pub(crate) fn start(argv: &[String]) -> std::io::Result<Watched> {
+        let (program, args) = argv
+            .split_first()
+            .ok_or_else(|| std::io::Error::other("no command"))?;
+        let _ = rustix::process::set_child_subreaper(Some(rustix::process::getpid()));
+        let mut cmd = Command::new(program);
+        cmd.args(args);
+        crate::sys::spawn::die_with_parent(&mut cmd);
+        let child = cmd.spawn()?;
+        cleanup::track_child(child.id() as i32);
+        Ok(Watched { child })
+    }
+
+    pub(crate) fn pid(&self) -> i32 {
+        self.child.id() as i32
+    }
+
+    /// The command's exit status once it has exited.
+    pub(crate) fn exited(&mut self) -> Option<std::process::ExitStatus> {
+        self.child.try_wait().ok().flatten()
+    }
+
+    /// Kills the command (unless it has exited) and the processes in
+    /// `family`, reaps them, and returns the command's exit status.
+    pub(crate) fn stop(&mut self, family: &[i32]) -> std::io::Result<std::process::ExitStatus> {
+        for pid in family {
+            cleanup::kill_child(*pid);
+        }
+        let status = self.child.wait();
+        while let Ok(Some(_)) = rustix::process::waitpid(None, rustix::process::WaitOptions::NOHANG)
+        {
+        }
+        status
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if self.exited().is_none() {
+            let _ = self.stop(&[self.pid()]);
+        }
+        cleanup::untrack_child(self.pid());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,3 +18,4 @@ pub mod stats;
 pub mod ticks;
 pub(crate) mod time;
 pub mod topology;
+pub(crate) mod watch;

@@ -8,10 +8,12 @@ mod capture;
 mod fold;
 mod symbolize;
 
+pub(crate) use symbolize::KernelSymbols;
+
 use crate::model::{Profile, Symbol};
 use capture::{Capture, Tally};
 use std::collections::HashMap;
-use symbolize::{KernelSymbols, UserSymbols};
+use symbolize::UserSymbols;
 
 /// Functions shown per list.
 const TOP: usize = 10;

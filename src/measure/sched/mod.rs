@@ -11,14 +11,14 @@
 //! with no switch-in seen since the last one is counted as untraced, and
 //! the interval it would have closed is not guessed.
 
-mod format;
+pub(crate) mod format;
 mod self_test;
 mod syscalls;
 mod tracer;
 
 pub(crate) use self_test::{online_cpus, self_test};
 pub(crate) use syscalls::SyscallCounter;
-pub(crate) use tracer::{Points, Tracer};
+pub(crate) use tracer::{Points, Stacks, Tracer};
 
 use crate::measure::histogram::Latencies;
 use std::collections::HashMap;

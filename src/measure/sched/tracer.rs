@@ -193,7 +193,9 @@ fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
                 let bytes = record.to_contiguous();
                 match record.ty() {
                     RECORD_SAMPLE => events.extend(decode(&bytes, *decoder, &mut stacks)),
-                    RECORD_LOST => lost += word(&bytes, 8).unwrap_or(0),
+                    RECORD_LOST => {
+                        lost += crate::measure::watch::sample::word(&bytes, 8).unwrap_or(0)
+                    }
                     RECORD_THROTTLE => throttles += 1,
                     _ => {}
                 }
@@ -208,10 +210,6 @@ fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
     }
 }
 
-fn word(bytes: &[u8], at: usize) -> Option<u64> {
-    Some(u64::from_le_bytes(bytes.get(at..at + 8)?.try_into().ok()?))
-}
-
 /// Kernel call chains by id: a switch names its chain by number (0 for
 /// none), so a chain seen a million times is kept once.
 #[derive(Default)]
@@ -221,11 +219,16 @@ pub(crate) struct Stacks {
 }
 
 impl Stacks {
+    /// The chains so far; chain `id` is at `id - 1`.
+    pub(crate) fn list(&self) -> &[Vec<u64>] {
+        &self.list
+    }
+
     pub(crate) fn into_list(self) -> Vec<Vec<u64>> {
         self.list
     }
 
-    fn id(&mut self, chain: Vec<u64>) -> u32 {
+    pub(crate) fn id(&mut self, chain: Vec<u64>) -> u32 {
         if chain.is_empty() {
             return 0;
         }
@@ -237,29 +240,11 @@ impl Stacks {
     }
 }
 
-/// perf's context markers (PERF_CONTEXT_*) are the values above this.
-const CONTEXT_MAX: u64 = (-4095i64) as u64;
-
-/// A sample's body, laid out by the sample flags: pid and tid (u32 each),
-/// time (u64), cpu and a reserved u32, period (u64), with `callchain` its
-/// length (u64) and addresses, then the raw size (u32) and record.
+/// A sample's event, decoded by `decoder`; None when the record is short.
 pub(crate) fn decode(bytes: &[u8], decoder: Decoder, stacks: &mut Stacks) -> Option<Event> {
-    let time = word(bytes, 8)?;
-    let cpu = u32::from_le_bytes(bytes.get(16..20)?.try_into().ok()?);
-    let mut at = 32;
-    let mut stack = 0;
-    if decoder.callchain() {
-        let nr = word(bytes, at)? as usize;
-        let chain = (0..nr)
-            .filter_map(|i| word(bytes, at + 8 + i * 8))
-            .filter(|ip| *ip < CONTEXT_MAX)
-            .collect();
-        stack = stacks.id(chain);
-        at += 8 + nr * 8;
-    }
-    let size = u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?) as usize;
-    let raw = bytes.get(at + 4..at + 4 + size)?;
-    let int = |f: Field| f.read(raw);
+    let sample = crate::measure::watch::sample::parse(bytes, decoder.callchain(), true)?;
+    let (time, cpu) = (sample.time, sample.cpu);
+    let int = |f: Field| f.read(sample.raw);
     Some(match decoder {
         Decoder::Switch {
             prev_pid,
@@ -272,7 +257,7 @@ pub(crate) fn decode(bytes: &[u8], decoder: Decoder, stacks: &mut Stacks) -> Opt
             prev_pid: int(prev_pid)? as i32,
             prev_state: int(prev_state)?,
             next_pid: int(next_pid)? as i32,
-            stack,
+            stack: stacks.id(sample.chain),
         },
         Decoder::Waking { pid } => Event::Waking {
             time,

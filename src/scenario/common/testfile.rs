@@ -194,22 +194,30 @@ impl Mount {
         })
     }
 
-    /// `noatime`, `relatime` or `strictatime` (no flag shown), plus `lazytime`.
+    /// `noatime`, `relatime` or `strictatime` (no flag shown), plus
+    /// `lazytime`.
     pub(crate) fn atime_mode(&self) -> String {
-        let has = |o: &str| self.options.split(',').any(|x| x == o);
-        let mode = if has("noatime") {
-            "noatime"
-        } else if has("relatime") {
-            "relatime"
-        } else {
-            "strictatime"
-        };
-        if has("lazytime") {
-            format!("{mode},lazytime")
-        } else {
-            mode.to_string()
-        }
+        atime_mode(&self.options)
     }
+}
+
+/// The atime mode a mount's options select: `noatime`, `relatime` or
+/// `strictatime` (no flag shown), plus `lazytime` (`nodiratime` concerns
+/// directories only).
+pub(crate) fn atime_mode(options: &str) -> String {
+    let has = |o: &str| options.split(',').any(|x| x == o);
+    let mode = if has("noatime") {
+        "noatime"
+    } else if has("relatime") {
+        "relatime"
+    } else {
+        "strictatime"
+    };
+    let extras = ["lazytime"].into_iter().filter(|o| has(o));
+    std::iter::once(mode)
+        .chain(extras)
+        .collect::<Vec<_>>()
+        .join(",")
 }
 
 /// The mountinfo entry with the longest mount point containing `path`

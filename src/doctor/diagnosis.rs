@@ -1,0 +1,428 @@
+//! What the watch found, as figures: each channel's calls, bytes, time and
+//! wake-ups (observed in the traced windows, rates per second of traced
+//! time), each thread's time split (from its /proc counters over the whole
+//! watch), and what the tracer cost. The JSON of `iolab doctor --json`.
+
+use super::calls::{Call, Wake};
+use super::channels::{Channel, SharedMap, SysvQueue};
+use super::syscalls;
+use super::watch::{Ending, Observed};
+use crate::measure::profile::KernelSymbols;
+use std::collections::BTreeMap;
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Diagnosis {
+    pub(crate) pid: i32,
+    pub(crate) command: String,
+    pub(crate) watched_s: f64,
+    pub(crate) ending: Ending,
+    pub(crate) tracer: Tracer,
+    /// Busiest first: by time spent in calls on the channel per second.
+    pub(crate) channels: Vec<ChannelCost>,
+    /// Calls on no descriptor (futex, poll, select, System V queues), per
+    /// process.
+    pub(crate) other_calls: Vec<ProcessCalls>,
+    pub(crate) threads: Vec<ThreadTime>,
+    pub(crate) sysv_queues: Vec<SysvQueue>,
+    pub(crate) shared_memory: Vec<SharedMap>,
+    pub(crate) unreadable: Vec<String>,
+    pub(crate) exit_status: Option<i32>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Tracer {
+    pub(crate) windows: u64,
+    pub(crate) on_ms: u64,
+    pub(crate) period_ms: u64,
+    /// Traced time over watched time.
+    pub(crate) traced_share: f64,
+    pub(crate) lost_records: u64,
+    pub(crate) unavailable: Option<String>,
+    /// The watched processes' read/write calls per second inside and
+    /// outside the windows, and what that makes the tracer cost overall.
+    pub(crate) overhead: Option<Overhead>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Overhead {
+    pub(crate) calls_per_s_traced: f64,
+    pub(crate) calls_per_s_untraced: f64,
+    /// 1 - traced/untraced, at least 0: the slowdown while a window is open.
+    pub(crate) slowdown_in_windows: f64,
+    /// That slowdown times the traced share: the cost over the watch.
+    pub(crate) cost: f64,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct ChannelCost {
+    /// The command of the process holding the descriptor.
+    pub(crate) process: String,
+    pub(crate) label: String,
+    pub(crate) channel: Channel,
+    pub(crate) calls: Vec<CallRow>,
+    /// Bytes per call: (bytes, calls), most frequent first, by direction.
+    pub(crate) bytes_in: Vec<(u64, u64)>,
+    pub(crate) bytes_out: Vec<(u64, u64)>,
+    /// Nanoseconds per second spent in calls on it, over all threads.
+    pub(crate) busy_ns_per_s: f64,
+    pub(crate) wakeups: WakeStats,
+    /// The leaf kernel functions of CPU samples taken inside its calls.
+    pub(crate) hot_kernel: Vec<(String, u64)>,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+pub(crate) struct CallRow {
+    pub(crate) syscall: String,
+    pub(crate) calls: u64,
+    pub(crate) per_s: f64,
+    pub(crate) median_bytes: Option<f64>,
+    pub(crate) median_ns: f64,
+    /// Of the calls' time: switched out asleep, and preempted.
+    pub(crate) blocked_share: f64,
+    pub(crate) preempted_share: f64,
+    pub(crate) on_cpu_median_ns: f64,
+}
+
+#[derive(Debug, Default, serde::Serialize)]
+pub(crate) struct WakeStats {
+    /// Wake-ups its calls caused, per second.
+    pub(crate) per_s: f64,
+    pub(crate) count: u64,
+    pub(crate) cross_cpu_share: f64,
+    /// Wake-up to the woken thread's next event.
+    pub(crate) latency_median_ns: Option<f64>,
+    /// Who woke whom: (waker comm/tid, wakee comm/tid, count).
+    pub(crate) pairs: Vec<(String, String, u64)>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct ProcessCalls {
+    pub(crate) pid: i32,
+    pub(crate) comm: String,
+    pub(crate) calls: Vec<CallRow>,
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct ThreadTime {
+    pub(crate) pid: i32,
+    pub(crate) tid: i32,
+    pub(crate) comm: String,
+    pub(crate) watched_ms: f64,
+    pub(crate) user_ms: f64,
+    pub(crate) kernel_ms: f64,
+    /// schedstat: runnable, waiting for a CPU (after wake-ups and
+    /// preemptions alike).
+    pub(crate) run_queue_ms: f64,
+    /// The rest of the watched time: asleep.
+    pub(crate) blocked_ms: f64,
+    pub(crate) voluntary_csw: u64,
+    pub(crate) involuntary_csw: u64,
+    /// Share of its traced time inside calls on each channel.
+    pub(crate) channel_shares: Vec<(String, f64)>,
+}
+
+pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
+    let traced_s = seen.traced_ns as f64 / 1e9;
+    let symbols = KernelSymbols::load().ok();
+    let names = Names::of(seen);
+    let mut channels: Vec<ChannelCost> = seen
+        .channels
+        .values()
+        .map(|c| channel_cost(seen, c, traced_s, symbols.as_ref(), &names))
+        .collect();
+    channels.sort_by(|a, b| b.busy_ns_per_s.total_cmp(&a.busy_ns_per_s));
+    Diagnosis {
+        pid: seen.root,
+        command: names.comm(seen.root),
+        watched_s: (seen.ended - seen.started) as f64 / 1e9,
+        ending: seen.ending,
+        tracer: tracer(seen),
+        other_calls: other_calls(seen, traced_s, &names),
+        threads: threads(seen, &channels),
+        channels,
+        sysv_queues: seen.scan_rest.sysv_queues.clone(),
+        shared_memory: seen.scan_rest.shared_memory.clone(),
+        unreadable: seen.scan_rest.unreadable.clone(),
+        exit_status: seen.exit.map(exit_code),
+    }
+}
+
+/// The status a shell would show: the code, or 128 + the signal.
+fn exit_code(status: std::process::ExitStatus) -> i32 {
+    use std::os::unix::process::ExitStatusExt;
+    status
+        .code()
+        .unwrap_or_else(|| 128 + status.signal().unwrap_or(0))
+}
+
+struct Names<'a> {
+    seen: &'a Observed,
+}
+
+impl<'a> Names<'a> {
+    fn of(seen: &'a Observed) -> Names<'a> {
+        Names { seen }
+    }
+
+    fn comm(&self, pid: i32) -> String {
+        self.seen
+            .comms
+            .get(&pid)
+            .cloned()
+            .unwrap_or_else(|| "?".into())
+    }
+
+    fn thread(&self, tid: i32) -> String {
+        match self.seen.last.get(&tid) {
+            Some((_, t)) => format!("{} ({tid})", t.comm),
+            None => format!("thread {tid}"),
+        }
+    }
+}
+
+fn tracer(seen: &Observed) -> Tracer {
+    let watched = (seen.ended - seen.started).max(1) as f64;
+    let traced_share = seen.traced_ns as f64 / watched;
+    Tracer {
+        windows: seen.windows,
+        on_ms: seen.duty.on_ms,
+        period_ms: seen.duty.period_ms,
+        traced_share,
+        lost_records: seen.lost,
+        unavailable: seen.untraced.clone(),
+        overhead: overhead(seen, traced_share),
+    }
+}
+
+fn overhead(seen: &Observed, traced_share: f64) -> Option<Overhead> {
+    let rate = |traced: bool| {
+        let (ns, calls) = seen
+            .pace
+            .iter()
+            .filter(|p| p.traced == traced)
+            .fold((0u64, 0u64), |(n, c), p| (n + p.ns, c + p.calls));
+        (ns > 0 && calls > 0).then(|| calls as f64 * 1e9 / ns as f64)
+    };
+    let (on, off) = (rate(true)?, rate(false)?);
+    let slowdown = (1.0 - on / off).max(0.0);
+    Some(Overhead {
+        calls_per_s_traced: on,
+        calls_per_s_untraced: off,
+        slowdown_in_windows: slowdown,
+        cost: slowdown * traced_share,
+    })
+}
+
+fn channel_cost(
+    seen: &Observed,
+    channel: &Channel,
+    traced_s: f64,
+    symbols: Option<&KernelSymbols>,
+    names: &Names,
+) -> ChannelCost {
+    let on_it =
+        |tid: i32, fd: Option<i32>| fd == Some(channel.fd) && seen.pid_of(tid) == Some(channel.pid);
+    let calls: Vec<&Call> = seen
+        .analysis
+        .calls
+        .iter()
+        .filter(|c| on_it(c.tid, c.fd))
+        .collect();
+    let wakes: Vec<&Wake> = seen
+        .analysis
+        .wakes
+        .iter()
+        .filter(|w| w.during.is_some_and(|(_, fd)| on_it(w.waker, fd)))
+        .collect();
+    let hot_kernel = hot_kernel(seen, symbols, |tid, during| {
+        during.is_some_and(|(_, fd)| on_it(tid, fd))
+    });
+    ChannelCost {
+        process: names.comm(channel.pid),
+        label: channel.label(),
+        channel: channel.clone(),
+        bytes_in: byte_counts(&calls, syscalls::Direction::In),
+        bytes_out: byte_counts(&calls, syscalls::Direction::Out),
+        busy_ns_per_s: calls.iter().map(|c| c.total_ns as f64).sum::<f64>() / traced_s.max(1e-9),
+        calls: call_rows(&calls, traced_s),
+        wakeups: wake_stats(&wakes, traced_s, names),
+        hot_kernel,
+    }
+}
+
+fn median(mut values: Vec<f64>) -> f64 {
+    crate::measure::stats::median(&mut values)
+}
+
+fn byte_counts(calls: &[&Call], direction: syscalls::Direction) -> Vec<(u64, u64)> {
+    let mut counts: BTreeMap<u64, u64> = BTreeMap::new();
+    for c in calls.iter().filter(|c| c.direction == direction) {
+        if let Some(b) = c.bytes {
+            *counts.entry(b).or_default() += 1;
+        }
+    }
+    let mut list: Vec<(u64, u64)> = counts.into_iter().collect();
+    list.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    list
+}
+
+fn call_rows(calls: &[&Call], traced_s: f64) -> Vec<CallRow> {
+    let mut by_nr: BTreeMap<i64, Vec<&Call>> = BTreeMap::new();
+    for c in calls {
+        by_nr.entry(c.nr).or_default().push(c);
+    }
+    let mut rows: Vec<CallRow> = by_nr
+        .into_iter()
+        .map(|(nr, list)| call_row(nr, &list, traced_s))
+        .collect();
+    rows.sort_by_key(|r| std::cmp::Reverse(r.calls));
+    rows
+}
+
+fn call_row(nr: i64, list: &[&Call], traced_s: f64) -> CallRow {
+    let total: f64 = list.iter().map(|c| c.total_ns as f64).sum::<f64>().max(1.0);
+    let share = |f: fn(&Call) -> u64| list.iter().map(|c| f(c) as f64).sum::<f64>() / total;
+    let values = |f: fn(&Call) -> f64| median(list.iter().map(|c| f(c)).collect());
+    let bytes: Vec<f64> = list
+        .iter()
+        .filter_map(|c| c.bytes)
+        .map(|b| b as f64)
+        .collect();
+    CallRow {
+        syscall: syscalls::name(nr),
+        calls: list.len() as u64,
+        per_s: list.len() as f64 / traced_s.max(1e-9),
+        median_bytes: (!bytes.is_empty()).then(|| median(bytes)),
+        median_ns: values(|c| c.total_ns as f64),
+        blocked_share: share(|c| c.blocked_ns),
+        preempted_share: share(|c| c.preempted_ns),
+        on_cpu_median_ns: values(|c| {
+            c.total_ns.saturating_sub(c.blocked_ns + c.preempted_ns) as f64
+        }),
+    }
+}
+
+fn wake_stats(wakes: &[&Wake], traced_s: f64, names: &Names) -> WakeStats {
+    if wakes.is_empty() {
+        return WakeStats::default();
+    }
+    let cross = wakes.iter().filter(|w| w.cross_cpu).count();
+    let latencies: Vec<f64> = wakes
+        .iter()
+        .filter_map(|w| w.latency_ns)
+        .map(|l| l as f64)
+        .collect();
+    let mut pairs: BTreeMap<(i32, i32), u64> = BTreeMap::new();
+    for w in wakes {
+        *pairs.entry((w.waker, w.wakee)).or_default() += 1;
+    }
+    let mut pairs: Vec<(String, String, u64)> = pairs
+        .into_iter()
+        .map(|((a, b), n)| (names.thread(a), names.thread(b), n))
+        .collect();
+    pairs.sort_by_key(|p| std::cmp::Reverse(p.2));
+    WakeStats {
+        per_s: wakes.len() as f64 / traced_s.max(1e-9),
+        count: wakes.len() as u64,
+        cross_cpu_share: cross as f64 / wakes.len() as f64,
+        latency_median_ns: (!latencies.is_empty()).then(|| median(latencies)),
+        pairs,
+    }
+}
+
+/// Top leaf kernel functions of the CPU samples `inside` selects.
+fn hot_kernel(
+    seen: &Observed,
+    symbols: Option<&KernelSymbols>,
+    inside: impl Fn(i32, Option<(i64, Option<i32>)>) -> bool,
+) -> Vec<(String, u64)> {
+    let Some(symbols) = symbols else {
+        return Vec::new();
+    };
+    let stacks = seen.stacks.list();
+    let mut counts: BTreeMap<String, u64> = BTreeMap::new();
+    for t in seen
+        .analysis
+        .ticks
+        .iter()
+        .filter(|t| t.stack > 0 && inside(t.tid, t.during))
+    {
+        let leaf = stacks
+            .get(t.stack as usize - 1)
+            .and_then(|chain| chain.first())
+            .and_then(|ip| symbols.name(*ip));
+        if let Some(name) = leaf {
+            *counts.entry(name.to_string()).or_default() += 1;
+        }
+    }
+    let mut list: Vec<(String, u64)> = counts.into_iter().collect();
+    list.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
+    list.truncate(5);
+    list
+}
+
+fn other_calls(seen: &Observed, traced_s: f64, names: &Names) -> Vec<ProcessCalls> {
+    let mut by_pid: BTreeMap<i32, Vec<&Call>> = BTreeMap::new();
+    for c in seen.analysis.calls.iter().filter(|c| c.fd.is_none()) {
+        if let Some(pid) = seen.pid_of(c.tid) {
+            by_pid.entry(pid).or_default().push(c);
+        }
+    }
+    by_pid
+        .into_iter()
+        .map(|(pid, calls)| ProcessCalls {
+            pid,
+            comm: names.comm(pid),
+            calls: call_rows(&calls, traced_s),
+        })
+        .collect()
+}
+
+fn threads(seen: &Observed, channels: &[ChannelCost]) -> Vec<ThreadTime> {
+    let mut list: Vec<ThreadTime> = seen
+        .last
+        .iter()
+        .filter_map(|(tid, (at, last))| {
+            let (from, first) = seen.first.get(tid)?;
+            let ms = |ns: u64| ns as f64 / 1e6;
+            let watched = at.saturating_sub(*from);
+            let oncpu = last.oncpu_ns.saturating_sub(first.oncpu_ns);
+            let run_queue = last.run_delay_ns.saturating_sub(first.run_delay_ns);
+            Some(ThreadTime {
+                pid: last.pid,
+                tid: *tid,
+                comm: last.comm.clone(),
+                watched_ms: ms(watched),
+                user_ms: ms(last.user_ns.saturating_sub(first.user_ns)),
+                kernel_ms: ms(last.kernel_ns.saturating_sub(first.kernel_ns)),
+                run_queue_ms: ms(run_queue),
+                blocked_ms: ms(watched.saturating_sub(oncpu + run_queue)),
+                voluntary_csw: last.voluntary_csw.saturating_sub(first.voluntary_csw),
+                involuntary_csw: last.involuntary_csw.saturating_sub(first.involuntary_csw),
+                channel_shares: shares(seen, *tid, channels),
+            })
+        })
+        .collect();
+    list.sort_by_key(|t| (t.pid, t.tid));
+    list
+}
+
+/// The share of the thread's traced time spent in calls on each channel of
+/// its process.
+fn shares(seen: &Observed, tid: i32, channels: &[ChannelCost]) -> Vec<(String, f64)> {
+    let traced = seen.traced_ns.max(1) as f64;
+    channels
+        .iter()
+        .filter(|c| seen.pid_of(tid) == Some(c.channel.pid))
+        .filter_map(|c| {
+            let ns: u64 = seen
+                .analysis
+                .calls
+                .iter()
+                .filter(|call| call.tid == tid && call.fd == Some(c.channel.fd))
+                .map(|call| call.total_ns)
+                .sum();
+            (ns > 0).then(|| (c.label.clone(), ns as f64 / traced))
+        })
+        .collect()
+}

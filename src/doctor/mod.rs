@@ -1,0 +1,82 @@
+//! `iolab doctor`: the lab turned on the user's own running program. It
+//! finds the descriptors the program uses for IPC (`channels`), watches
+//! what its threads do over them with a tracer that is on only a small
+//! share of the time (`watch`, over `measure::watch`), and says what each
+//! channel costs (`diagnosis`, `render`).
+
+mod calls;
+mod channels;
+mod diagnosis;
+mod plan;
+mod procs;
+mod render;
+mod syscalls;
+mod watch;
+
+use crate::cli::DoctorArgs;
+use crate::error::UsageError;
+use crate::exec::program::Watched;
+use std::process::ExitCode;
+use watch::Target;
+
+pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
+    let plan = plan::check(args)?;
+    crate::exec::cleanup::install()?;
+    let mut target = match plan.pid {
+        Some(pid) => Target::Pid {
+            pid,
+            children: args.children,
+        },
+        None => Target::Command(
+            Watched::start(&plan.command)
+                .map_err(|e| UsageError::new(format!("cannot start {:?}: {e}", plan.command[0])))?,
+        ),
+    };
+    let bar = progress(args.quiet);
+    let seen = watch::watch(&mut target, plan.for_ns, plan.duty, &|ns| {
+        bar.set_message(format!("watched {}", crate::format::human(ns as f64, "ns")));
+        bar.tick();
+    });
+    bar.finish_and_clear();
+    let diagnosis = diagnosis::diagnose(&seen);
+    if !args.quiet {
+        print!("{}", render::render(&diagnosis));
+    }
+    if let Some(path) = &args.json {
+        write_json(path, &diagnosis)?;
+    }
+    Ok(status(&diagnosis))
+}
+
+/// 128 + the signal after Ctrl-C; else the command's own exit status
+/// under `-- CMD`, 0 after `--pid`.
+fn status(d: &diagnosis::Diagnosis) -> ExitCode {
+    if let Some(signal) = crate::cancel::cancelled_by() {
+        return ExitCode::from(crate::error::Interrupted(signal).exit_status());
+    }
+    match d.exit_status {
+        Some(code) => ExitCode::from(u8::try_from(code).unwrap_or(u8::MAX)),
+        None => ExitCode::SUCCESS,
+    }
+}
+
+fn write_json(path: &std::path::Path, d: &diagnosis::Diagnosis) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let text = serde_json::to_string_pretty(d)?;
+    if path == std::path::Path::new("-") {
+        println!("{text}");
+        return Ok(());
+    }
+    std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
+}
+
+/// A spinner with the time watched, hidden with `--quiet` or off a terminal.
+fn progress(quiet: bool) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new_spinner();
+    bar.set_message("watching");
+    bar
+}

@@ -1,0 +1,283 @@
+//! The watch: until the time is up, the program exits or Ctrl-C, it reads
+//! the watched processes' threads and descriptors from /proc, and opens
+//! the tracer for a short window out of every period. What it gathers is
+//! raw; `diagnosis` turns it into figures.
+
+use super::calls::{self, Analysis};
+use super::channels::{self, Channel, Scan};
+use super::procs::{self, ThreadCounters};
+use crate::exec::program::Watched;
+use crate::measure::clock::now_ns;
+use crate::measure::sched::Stacks;
+use crate::measure::watch::{Points, Window};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::path::Path;
+use std::time::Duration;
+
+/// How often the tracer opens, and for how long.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Duty {
+    pub(crate) on_ms: u64,
+    pub(crate) period_ms: u64,
+}
+
+/// What is watched: a running process, or a command iolab started.
+pub(crate) enum Target {
+    Pid { pid: i32, children: bool },
+    Command(Watched),
+}
+
+impl Target {
+    fn root(&self) -> i32 {
+        match self {
+            Target::Pid { pid, .. } => *pid,
+            Target::Command(w) => w.pid(),
+        }
+    }
+
+    /// The processes watched now: the root, with every descendant when
+    /// following children (always for a command).
+    fn family(&self) -> Vec<i32> {
+        match self {
+            Target::Pid {
+                pid,
+                children: false,
+            } => vec![*pid],
+            _ => procs::with_descendants(self.root()),
+        }
+    }
+}
+
+/// Why the watch ended.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Ending {
+    TimeUp,
+    Exited,
+    Interrupted,
+}
+
+/// A read/write call count of the watched processes over a stretch of
+/// time, traced or not: the tracer's cost is the drop in their rate.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Pace {
+    pub(crate) traced: bool,
+    pub(crate) ns: u64,
+    pub(crate) calls: u64,
+}
+
+/// Everything the watch gathered.
+pub(crate) struct Observed {
+    pub(crate) root: i32,
+    pub(crate) started: u64,
+    pub(crate) ended: u64,
+    pub(crate) ending: Ending,
+    pub(crate) duty: Duty,
+    /// Each thread's first and last reading, with their times.
+    pub(crate) first: HashMap<i32, (u64, ThreadCounters)>,
+    pub(crate) last: HashMap<i32, (u64, ThreadCounters)>,
+    /// Every channel seen, keyed by process, descriptor and object.
+    pub(crate) channels: BTreeMap<(i32, i32, u64), Channel>,
+    pub(crate) scan_rest: Scan,
+    pub(crate) comms: BTreeMap<i32, String>,
+    /// Why there is no tracer, when there is none.
+    pub(crate) untraced: Option<String>,
+    pub(crate) windows: u64,
+    pub(crate) traced_ns: u64,
+    pub(crate) lost: u64,
+    pub(crate) analysis: Analysis,
+    pub(crate) stacks: Stacks,
+    pub(crate) pace: Vec<Pace>,
+    /// When the last window closed, and the call count then.
+    untraced_since: Option<(u64, u64)>,
+    /// The command's exit status (under `-- CMD`).
+    pub(crate) exit: Option<std::process::ExitStatus>,
+}
+
+/// Watches `target` for at most `for_ns` (until it exits without one),
+/// calling `tick` with the time watched so far.
+pub(crate) fn watch(
+    target: &mut Target,
+    for_ns: Option<u64>,
+    duty: Duty,
+    tick: &dyn Fn(u64),
+) -> Observed {
+    let points = Points::load();
+    let mut seen = Observed::new(target.root(), duty, points.as_ref().err().cloned());
+    let mut family = target.family();
+    loop {
+        read_counters(&mut seen, &family);
+        scan(&mut seen, &family);
+        let ending = rest(target, &seen, for_ns, duty.period_ms - duty.on_ms);
+        if let Some(ending) = ending {
+            seen.ending = ending;
+            break;
+        }
+        family = target.family();
+        if let Ok(points) = &points {
+            if seen.untraced.is_none() {
+                trace_window(&mut seen, points, &family);
+            }
+        }
+        tick(now_ns() - seen.started);
+    }
+    read_counters(&mut seen, &family);
+    seen.ended = now_ns();
+    if let Target::Command(w) = target {
+        seen.exit = w.stop(&started_by_us()).ok();
+    }
+    seen
+}
+
+/// Every process iolab started, directly or not: as their subreaper, the
+/// orphans of a stopped command are iolab's children too.
+fn started_by_us() -> Vec<i32> {
+    let me = std::process::id() as i32;
+    procs::with_descendants(me)
+        .into_iter()
+        .filter(|p| *p != me)
+        .collect()
+}
+
+impl Observed {
+    fn new(root: i32, duty: Duty, untraced: Option<String>) -> Observed {
+        Observed {
+            root,
+            started: now_ns(),
+            ended: 0,
+            ending: Ending::TimeUp,
+            duty,
+            first: HashMap::new(),
+            last: HashMap::new(),
+            channels: BTreeMap::new(),
+            scan_rest: Scan::default(),
+            comms: BTreeMap::new(),
+            untraced,
+            windows: 0,
+            traced_ns: 0,
+            lost: 0,
+            analysis: Analysis::default(),
+            stacks: Stacks::default(),
+            pace: Vec::new(),
+            untraced_since: None,
+            exit: None,
+        }
+    }
+
+    /// The process each watched thread belongs to.
+    pub(crate) fn pid_of(&self, tid: i32) -> Option<i32> {
+        self.last.get(&tid).map(|(_, t)| t.pid)
+    }
+}
+
+/// Waits out the untraced part of a period in short steps; Some when the
+/// watch must end.
+fn rest(target: &mut Target, seen: &Observed, for_ns: Option<u64>, ms: u64) -> Option<Ending> {
+    let until = now_ns() + ms * 1_000_000;
+    loop {
+        if crate::cancel::cancelled() {
+            return Some(Ending::Interrupted);
+        }
+        let gone = match target {
+            Target::Command(w) => w.exited().is_some(),
+            Target::Pid { pid, .. } => !procs::is_process(*pid),
+        };
+        if gone {
+            return Some(Ending::Exited);
+        }
+        if for_ns.is_some_and(|limit| now_ns() - seen.started >= limit) {
+            return Some(Ending::TimeUp);
+        }
+        if now_ns() >= until {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// One traced window, and the pace of the calls before and inside it.
+fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
+    let tids: Vec<i32> = family.iter().flat_map(|p| procs::threads(*p)).collect();
+    let before = (now_ns(), io_calls(&seen.comms));
+    if let (Some((at, calls)), Some(now)) = (seen.untraced_since.take(), before.1) {
+        seen.pace.push(Pace {
+            traced: false,
+            ns: before.0 - at,
+            calls: now.saturating_sub(calls),
+        });
+    }
+    let window = match Window::open(points, &tids) {
+        Ok(w) => w,
+        Err(why) => {
+            seen.untraced = Some(why);
+            return;
+        }
+    };
+    let opened = (now_ns(), io_calls(&seen.comms));
+    std::thread::sleep(Duration::from_millis(seen.duty.on_ms));
+    let closing = (now_ns(), io_calls(&seen.comms));
+    let log = window.close(&mut seen.stacks);
+    seen.windows += 1;
+    seen.traced_ns += log.end - log.start;
+    seen.lost += log.lost;
+    let found = calls::analyse(&log);
+    seen.analysis.calls.extend(found.calls);
+    seen.analysis.wakes.extend(found.wakes);
+    seen.analysis.ticks.extend(found.ticks);
+    if let (Some(o), Some(c)) = (opened.1, closing.1) {
+        seen.pace.push(Pace {
+            traced: true,
+            ns: closing.0 - opened.0,
+            calls: c.saturating_sub(o),
+        });
+    }
+    let after = (now_ns(), io_calls(&seen.comms));
+    seen.untraced_since = after.1.map(|calls| (after.0, calls));
+}
+
+/// The watched processes' read and write calls so far, None when one of
+/// them cannot be read.
+fn io_calls(comms: &BTreeMap<i32, String>) -> Option<u64> {
+    comms
+        .keys()
+        .filter(|p| procs::is_process(**p))
+        .map(|p| procs::io_calls(*p))
+        .sum()
+}
+
+fn read_counters(seen: &mut Observed, family: &[i32]) {
+    let now = now_ns();
+    for &pid in family {
+        // Read each time: a forked child takes its name at exec.
+        let comm = procs::comm(pid);
+        if comm != "?" {
+            seen.comms.insert(pid, comm);
+        }
+        for tid in procs::threads(pid) {
+            if let Some(t) = procs::read_thread(pid, tid) {
+                seen.first.entry(tid).or_insert_with(|| (now, t.clone()));
+                seen.last.insert(tid, (now, t));
+            }
+        }
+    }
+}
+
+fn scan(seen: &mut Observed, family: &[i32]) {
+    let found = channels::scan(Path::new("/proc"), family);
+    for c in found.channels {
+        seen.channels.insert((c.pid, c.fd, c.inode), c);
+    }
+    let rest = &mut seen.scan_rest;
+    // A process that exits mid-watch is no error of the scan.
+    let gone = |line: &String| line.ends_with(": no such process");
+    let unreadable: BTreeSet<String> = rest
+        .unreadable
+        .drain(..)
+        .chain(found.unreadable.into_iter().filter(|l| !gone(l)))
+        .collect();
+    rest.unreadable = unreadable.into_iter().collect();
+    rest.sysv_queues = found.sysv_queues;
+    if rest.shared_memory.is_empty() {
+        rest.shared_memory = found.shared_memory;
+    }
+}
