@@ -468,6 +468,7 @@ tracer cost (the drop in the program's read/write call rate while it was on).\n\
 EXAMPLES:\n  \
 iolab doctor --pid 1234 --for 10s\n  \
 iolab doctor --pid $(pidof redis-server) --json redis.json\n  \
+iolab doctor --alternatives 0 --for 5s --pid 1234   (the watch alone)\n  \
 iolab doctor -- sh -c 'dd if=/dev/zero bs=64 count=1000000 | cat > /dev/null'\n\n\
 EXIT STATUS:\n  \
 0    watched (with --pid)\n  \
@@ -489,6 +490,12 @@ pub(crate) struct DoctorArgs {
     /// One traced window per period
     #[arg(long, value_name = "DURATION", default_value = "400ms")]
     pub(crate) period: String,
+    /// After the watch, measure the pattern of the N busiest channels over the alternatives that keep their semantics, in interleaved rounds (0: none)
+    #[arg(long, value_name = "N", default_value = "1")]
+    pub(crate) alternatives: String,
+    /// Time for each channel's alternatives at most
+    #[arg(long, value_name = "DURATION", default_value = "20s")]
+    pub(crate) alternatives_time: String,
     /// Also write the diagnosis as JSON to FILE (`-`: stdout)
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,

@@ -60,7 +60,7 @@ fn a_shell_pipeline_shows_its_pipe_its_sizes_and_its_wake_ups() {
     }
     let sb = Sandbox::new();
     let pipeline = "dd if=/dev/zero bs=64 count=3000000 status=none | cat > /dev/null";
-    let (d, status) = doctor(&sb, &["--", "sh", "-c", pipeline]);
+    let (d, status) = doctor(&sb, &["--alternatives", "0", "--", "sh", "-c", pipeline]);
     assert_eq!(status, 0, "the pipeline's own status: {d}");
     assert_eq!(d["ending"], "exited");
     assert!(
@@ -134,7 +134,14 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
     let sb = Sandbox::new();
     let script = sb.dir.path().join("pingpong.py");
     std::fs::write(&script, PING_PONG).unwrap();
-    let (d, status) = doctor(&sb, &["--", "python3", script.to_str().unwrap()]);
+    let args = [
+        "--alternatives-time",
+        "8s",
+        "--",
+        "python3",
+        script.to_str().unwrap(),
+    ];
+    let (d, status) = doctor(&sb, &args);
     assert_eq!(status, 0, "{d}");
     let busy: Vec<&Value> = d["channels"]
         .as_array()
@@ -165,6 +172,43 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
         .map(|c| c["wakeups"]["count"].as_u64().unwrap())
         .sum();
     assert!(wakes > 0, "the round trips wake the other side");
+    let alternatives = &d["alternatives"][0];
+    let pattern = &alternatives["pattern"];
+    assert_eq!(pattern["scenario"], "pingpong", "round trips: {pattern}");
+    assert_eq!(pattern["mechanism"], "unix-stream");
+    assert!(
+        [100, 104].contains(&pattern["size"].as_u64().unwrap()),
+        "{pattern}"
+    );
+    let options = alternatives["options"].as_array().unwrap();
+    assert!(
+        options.len() >= 4,
+        "the program's and its alternatives: {options:?}"
+    );
+    let programs: Vec<&Value> = options.iter().filter(|o| o["programs"] == true).collect();
+    assert_eq!(programs.len(), 1);
+    assert!(programs[0]["spec"]
+        .as_str()
+        .unwrap()
+        .starts_with("pingpong --mech unix-stream"));
+    for o in options {
+        assert!(o["median"].as_f64().unwrap() > 0.0, "{o}");
+        let [median, lo, hi] = [0, 1, 2].map(|i| o["ratio"][i].as_f64().unwrap());
+        assert!(lo <= median && median <= hi, "{o}");
+        assert_eq!(o["unit"], "ns");
+    }
+    let medians: Vec<f64> = options
+        .iter()
+        .map(|o| o["ratio"][0].as_f64().unwrap())
+        .collect();
+    assert!(
+        medians.windows(2).all(|w| w[0] <= w[1]),
+        "ranked, fastest first: {medians:?}"
+    );
+    assert!(
+        alternatives["rounds"].as_u64().unwrap() >= 9,
+        "{alternatives}"
+    );
 }
 
 #[test]

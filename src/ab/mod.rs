@@ -4,7 +4,7 @@
 //! equivalence band (`verdict.rs`). This module turns the arguments into
 //! the comparison, runs it and says what it found; `app` stores the run.
 
-mod specs;
+pub(crate) mod specs;
 pub(crate) mod verdict;
 
 use crate::cli::AbArgs;

@@ -27,6 +27,9 @@ pub(crate) struct Diagnosis {
     pub(crate) shared_memory: Vec<SharedMap>,
     pub(crate) unreadable: Vec<String>,
     pub(crate) exit_status: Option<i32>,
+    /// The busiest channels' patterns measured over the alternatives here
+    /// (a projection, filled in after the watch).
+    pub(crate) alternatives: Vec<super::alternatives::Alternatives>,
 }
 
 #[derive(Debug, serde::Serialize)]
@@ -73,6 +76,7 @@ pub(crate) struct ChannelCost {
 #[derive(Debug, Default, serde::Serialize)]
 pub(crate) struct CallRow {
     pub(crate) syscall: String,
+    pub(crate) direction: syscalls::Direction,
     pub(crate) calls: u64,
     pub(crate) per_s: f64,
     pub(crate) median_bytes: Option<f64>,
@@ -144,6 +148,7 @@ pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
         shared_memory: seen.scan_rest.shared_memory.clone(),
         unreadable: seen.scan_rest.unreadable.clone(),
         exit_status: seen.exit.map(exit_code),
+        alternatives: Vec::new(),
     }
 }
 
@@ -290,6 +295,9 @@ fn call_row(nr: i64, list: &[&Call], traced_s: f64) -> CallRow {
         .collect();
     CallRow {
         syscall: syscalls::name(nr),
+        direction: list
+            .first()
+            .map_or(syscalls::Direction::Other, |c| c.direction),
         calls: list.len() as u64,
         per_s: list.len() as f64 / traced_s.max(1e-9),
         median_bytes: (!bytes.is_empty()).then(|| median(bytes)),

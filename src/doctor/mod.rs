@@ -4,6 +4,7 @@
 //! share of the time (`watch`, over `measure::watch`), and says what each
 //! channel costs (`diagnosis`, `render`).
 
+mod alternatives;
 mod calls;
 mod channels;
 mod diagnosis;
@@ -38,7 +39,10 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
         bar.tick();
     });
     bar.finish_and_clear();
-    let diagnosis = diagnosis::diagnose(&seen);
+    let mut diagnosis = diagnosis::diagnose(&seen);
+    if seen.ending != watch::Ending::Interrupted {
+        diagnosis.alternatives = measure_alternatives(&diagnosis, &plan, args.quiet);
+    }
     if !args.quiet {
         print!("{}", render::render(&diagnosis));
     }
@@ -46,6 +50,54 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
         write_json(path, &diagnosis)?;
     }
     Ok(status(&diagnosis))
+}
+
+/// The alternatives of the busiest channels that have an iolab
+/// mechanism; a channel whose options cannot be measured says why on
+/// stderr and the rest go on.
+fn measure_alternatives(
+    d: &diagnosis::Diagnosis,
+    plan: &plan::Plan,
+    quiet: bool,
+) -> Vec<alternatives::Alternatives> {
+    let busy = d.channels.iter().filter(|c| !c.calls.is_empty());
+    let patterns = busy.filter_map(|c| {
+        let round_trips = alternatives::is_round_trip(c, &d.channels);
+        Some((c, alternatives::pattern_of(c, round_trips)?))
+    });
+    let mut found = Vec::new();
+    for (c, pattern) in patterns.take(plan.alternatives) {
+        if crate::cancel::cancelled() {
+            break;
+        }
+        let label = format!("{} (pid {}), {}", c.process, c.channel.pid, c.label);
+        let bar = rounds_bar(quiet, &label);
+        let measured =
+            alternatives::measure(&label, &pattern, plan.alternatives_time, &|done, max| {
+                bar.set_length(max as u64);
+                bar.set_position(done as u64);
+            });
+        bar.finish_and_clear();
+        match measured {
+            Ok(a) => found.push(a),
+            Err(e) => eprintln!("alternatives of {label}: {e:#}"),
+        }
+    }
+    found
+}
+
+/// A bar over one channel's rounds, hidden with `--quiet` or off a terminal.
+fn rounds_bar(quiet: bool, label: &str) -> indicatif::ProgressBar {
+    use std::io::IsTerminal;
+    if quiet || !std::io::stderr().is_terminal() {
+        return indicatif::ProgressBar::hidden();
+    }
+    let style = indicatif::ProgressStyle::with_template(&format!(
+        "{{bar:30}} round {{pos}} of at most {{len}}: alternatives of {}",
+        label.replace(['{', '}'], "")
+    ))
+    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar());
+    indicatif::ProgressBar::new(0).with_style(style)
 }
 
 /// 128 + the signal after Ctrl-C; else the command's own exit status

@@ -14,6 +14,9 @@ pub(crate) struct Plan {
     pub(crate) command: Vec<String>,
     pub(crate) for_ns: Option<u64>,
     pub(crate) duty: Duty,
+    /// Busiest channels whose alternatives are measured, and the time each.
+    pub(crate) alternatives: usize,
+    pub(crate) alternatives_time: std::time::Duration,
 }
 
 pub(crate) fn check(args: &DoctorArgs) -> UsageResult<Plan> {
@@ -37,7 +40,21 @@ pub(crate) fn check(args: &DoctorArgs) -> UsageResult<Plan> {
             args.window, args.period
         )));
     }
+    let alternatives = args
+        .alternatives
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n <= 16)
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "--alternatives {:?}: expected a number of channels from 0 to 16",
+                args.alternatives
+            ))
+        })?;
+    let alternatives_time = positive_duration("--alternatives-time", &args.alternatives_time)?;
     Ok(Plan {
+        alternatives,
+        alternatives_time: std::time::Duration::from_nanos(alternatives_time),
         pid,
         command: args.command.clone(),
         for_ns,

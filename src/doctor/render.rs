@@ -2,9 +2,10 @@
 //! tracer cost, the channels busiest first with their calls, sizes,
 //! wake-ups and hot kernel functions (observed), then each thread's time.
 
+use super::alternatives::Alternatives;
 use super::diagnosis::{CallRow, ChannelCost, Diagnosis, ThreadTime, WakeStats};
 use super::watch::Ending;
-use crate::format::{human, plural};
+use crate::format::{human, plural, ratio};
 use std::fmt::Write;
 
 /// Channels listed in full; the rest are counted.
@@ -37,6 +38,9 @@ pub(crate) fn render(d: &Diagnosis) -> String {
         for row in &p.calls {
             let _ = writeln!(out, "    {}", call_line(row));
         }
+    }
+    for a in &d.alternatives {
+        alternatives(&mut out, a);
     }
     threads(&mut out, &d.threads);
     for line in &d.unreadable {
@@ -176,6 +180,47 @@ fn wake_line(w: &WakeStats) -> String {
         w.cross_cpu_share * 100.0,
         whom.join(", ")
     )
+}
+
+fn alternatives(out: &mut String, a: &Alternatives) {
+    let p = &a.pattern;
+    let what = match p.scenario {
+        "pingpong" => "round trips",
+        _ => "a one-way stream",
+    };
+    let _ = writeln!(
+        out,
+        "\nWhat the alternatives would cost here, for {} (a projection: iolab's {} of {what} of {} B, {}, as observed; measured now, interleaved, {} rounds, seed {}):",
+        a.channel,
+        p.scenario,
+        p.size,
+        p.placement,
+        a.rounds,
+        a.seed
+    );
+    for (i, o) in a.options.iter().enumerate() {
+        let this = if o.programs { " (the program's)" } else { "" };
+        let versus = if o.programs {
+            String::new()
+        } else {
+            format!(
+                ", {} of the program's (99.5% interval {}-{})",
+                ratio(o.ratio[0]),
+                ratio(o.ratio[1]),
+                ratio(o.ratio[2])
+            )
+        };
+        let _ = writeln!(
+            out,
+            "  {}. {}{this}: {}{versus}",
+            i + 1,
+            o.label,
+            human(o.median, &o.unit)
+        );
+    }
+    for why in &a.not_measured {
+        let _ = writeln!(out, "  not measured: {why}");
+    }
 }
 
 fn idle_list(d: &Diagnosis) -> String {

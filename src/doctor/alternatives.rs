@@ -1,0 +1,302 @@
+//! What the alternatives would cost here: for a busy channel, the pattern
+//! the watch observed (round trips or a one-way stream, the message size,
+//! same CPU or across) run now in iolab's own micro-benchmark over the
+//! program's mechanism and over the alternatives that keep its semantics,
+//! as randomized interleaved rounds (`runner::rounds`, as `iolab ab`
+//! does), each compared with the program's mechanism by its paired ratio.
+//! A projection, labelled as one: it measures the pattern, not the program.
+
+use super::channels::Kind;
+use super::diagnosis::ChannelCost;
+use super::syscalls::Direction;
+use crate::measure::paired;
+use crate::model::CaseResult;
+use crate::runner::rounds::{self, Schedule, Watch};
+use std::time::Duration;
+
+/// Rounds at most; fewer when the time cap comes first.
+const MAX_ROUNDS: usize = 30;
+
+/// The observed pattern of one channel, in iolab's terms.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub(crate) struct Pattern {
+    /// `pingpong` (round trips) or `stream` (one way).
+    pub(crate) scenario: &'static str,
+    pub(crate) mechanism: &'static str,
+    pub(crate) size: u64,
+    pub(crate) placement: &'static str,
+}
+
+/// One measured option.
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Option {
+    /// As `iolab run` arguments, to measure it again.
+    pub(crate) spec: String,
+    pub(crate) label: String,
+    pub(crate) programs: bool,
+    pub(crate) median: f64,
+    pub(crate) unit: String,
+    /// This option over the program's mechanism, per round: median and
+    /// its 99.5% interval.
+    pub(crate) ratio: [f64; 3],
+}
+
+#[derive(Debug, serde::Serialize)]
+pub(crate) struct Alternatives {
+    pub(crate) channel: String,
+    pub(crate) pattern: Pattern,
+    pub(crate) rounds: usize,
+    pub(crate) seed: u64,
+    /// Best first.
+    pub(crate) options: Vec<Option>,
+    /// Options that could not be measured, with why.
+    pub(crate) not_measured: Vec<String>,
+}
+
+/// The pattern of `c`, when it is busy and its kind has an iolab mechanism.
+pub(crate) fn pattern_of(c: &ChannelCost, round_trips: bool) -> std::option::Option<Pattern> {
+    let mechanism = mechanism_of(&c.channel.kind)?;
+    let sizes = if c.bytes_out.is_empty() {
+        &c.bytes_in
+    } else {
+        &c.bytes_out
+    };
+    let size = sizes.first().map_or(64, |(bytes, _)| (*bytes).max(1));
+    let placement = if c.wakeups.count > 0 && c.wakeups.cross_cpu_share < 0.5 {
+        "same-cpu"
+    } else {
+        "cross-cpu"
+    };
+    Some(Pattern {
+        scenario: if round_trips { "pingpong" } else { "stream" },
+        mechanism,
+        size,
+        placement,
+    })
+}
+
+/// Whether the channel carries round trips: calls both ways on it (a
+/// socket), or, for a pipe or FIFO, a busy channel of the same process
+/// the other way to the same peer.
+pub(crate) fn is_round_trip(c: &ChannelCost, all: &[ChannelCost]) -> bool {
+    let ways = |c: &ChannelCost| -> (bool, bool) {
+        let has = |d: Direction| c.calls.iter().any(|row| row.direction == d);
+        (has(Direction::In), has(Direction::Out))
+    };
+    let (reads, writes) = ways(c);
+    if reads && writes {
+        return true;
+    }
+    all.iter().any(|other| {
+        let (r, w) = ways(other);
+        other.channel.pid == c.channel.pid
+            && other.channel.fd != c.channel.fd
+            && (r && writes || w && reads)
+            && other.channel.peers.iter().any(|p| {
+                c.channel
+                    .peers
+                    .iter()
+                    .any(|q| q.pid == p.pid && p.pid != c.channel.pid)
+            })
+    })
+}
+
+fn mechanism_of(kind: &Kind) -> std::option::Option<&'static str> {
+    Some(match kind {
+        Kind::Pipe { .. } => "pipe",
+        Kind::Fifo { .. } => "fifo",
+        Kind::Unix { ty, .. } if ty == "stream" => "unix-stream",
+        Kind::Unix { ty, .. } if ty == "seqpacket" => "unix-seqpacket",
+        Kind::Unix { ty, .. } if ty == "dgram" => "unix-dgram",
+        Kind::Tcp { loopback: true, .. } => "tcp",
+        Kind::Udp { loopback: true, .. } => "udp",
+        Kind::Eventfd { .. } => "eventfd",
+        _ => return None,
+    })
+}
+
+/// The options that keep the mechanism's semantics: a byte stream may move
+/// to any reliable ordered transport, a message to one that keeps
+/// boundaries, a notification to another notification; each with the
+/// program's placement, and the program's mechanism on the other one.
+fn options(p: &Pattern) -> Vec<(String, &'static str)> {
+    let same_kind: &[&str] = match p.mechanism {
+        "pipe" | "fifo" | "unix-stream" | "tcp" => &["pipe", "unix-stream", "tcp", "shm"],
+        "unix-seqpacket" | "unix-dgram" | "udp" => &["unix-seqpacket", "unix-dgram", "shm", "mq"],
+        _ => &["eventfd", "futex", "pipe"],
+    };
+    let other_place = match p.placement {
+        "same-cpu" => "cross-cpu",
+        _ => "same-cpu",
+    };
+    let mut list = vec![(p.mechanism.to_string(), p.placement)];
+    for m in same_kind.iter().filter(|m| **m != p.mechanism) {
+        list.push((m.to_string(), p.placement));
+    }
+    list.push((p.mechanism.to_string(), other_place));
+    list
+}
+
+/// The `iolab run` arguments of one option.
+fn spec(p: &Pattern, mechanism: &str, placement: &str) -> String {
+    let size = if mechanism == "mq" {
+        p.size.min(8192)
+    } else {
+        p.size
+    };
+    let mut spec = format!(
+        "{} --mech {mechanism} --placement {placement} --mode processes -p size={size}",
+        p.scenario
+    );
+    spec.push_str(match p.scenario {
+        "pingpong" => " -p count=2000",
+        _ => " -p rep_time=20ms",
+    });
+    if mechanism == "shm" {
+        spec.push_str(" -p wake=futex");
+    }
+    spec
+}
+
+/// Measures the options of `p` in interleaved rounds for at most `cap`.
+pub(crate) fn measure(
+    channel: &str,
+    p: &Pattern,
+    cap: Duration,
+    progress: &dyn Fn(usize, usize),
+) -> anyhow::Result<Alternatives> {
+    let mut not_measured = Vec::new();
+    let mut plan: std::option::Option<crate::plan::Plan> = None;
+    let mut labels = Vec::new();
+    for (mechanism, placement) in options(p) {
+        let text = spec(p, &mechanism, placement);
+        match crate::ab::specs::one_case("option", &text) {
+            Ok(one) => {
+                labels.push((text, format!("{mechanism}, {placement}")));
+                match plan.as_mut() {
+                    Some(all) => all.cases.extend(one.cases),
+                    None => plan = Some(one),
+                }
+            }
+            Err(e) => not_measured.push(format!("{mechanism}, {placement}: {e}")),
+        }
+    }
+    let plan = plan.ok_or_else(|| anyhow::anyhow!("no option of {channel} can run here"))?;
+    let schedule = Schedule {
+        seed: crate::plan::clock_seed(),
+        min: MAX_ROUNDS,
+        max: MAX_ROUNDS,
+        time_cap: cap,
+        interleaved: true,
+    };
+    let results = rounds::run(&plan, &schedule, &Never(progress))?;
+    Ok(rank(
+        channel,
+        p,
+        schedule.seed,
+        &labels,
+        &results,
+        not_measured,
+    ))
+}
+
+/// Runs every round: the options are ranked, not decided.
+struct Never<'a>(&'a dyn Fn(usize, usize));
+
+impl Watch for Never<'_> {
+    fn round_done(&self, done: usize, max: usize) {
+        (self.0)(done, max);
+    }
+
+    fn decided(&self, _so_far: Vec<CaseResult>, _spent: f64) -> bool {
+        false
+    }
+}
+
+fn rank(
+    channel: &str,
+    p: &Pattern,
+    seed: u64,
+    labels: &[(String, String)],
+    results: &[CaseResult],
+    mut not_measured: Vec<String>,
+) -> Alternatives {
+    let values = |r: &CaseResult| r.rounds.as_ref().map(|r| r.values.clone());
+    let programs = results.first().and_then(values).unwrap_or_default();
+    let mut options = Vec::new();
+    for (i, (r, (spec, label))) in results.iter().zip(labels).enumerate() {
+        let ratio = values(r).and_then(|v| paired::ratio(&programs, &v));
+        let ok = r.status == crate::model::Status::Ok;
+        let Some(ratio) = ratio.filter(|_| ok) else {
+            let why = r.reason.clone().unwrap_or_else(|| "no rounds".into());
+            not_measured.push(format!("{label}: {why}"));
+            continue;
+        };
+        let headline = r.headline_metric().map(|(_, m)| m);
+        options.push(Option {
+            spec: spec.clone(),
+            label: label.clone(),
+            programs: i == 0,
+            median: headline.map_or(f64::NAN, |m| m.value),
+            unit: headline.map_or_else(String::new, |m| m.unit.clone()),
+            ratio: [ratio.median, ratio.lo, ratio.hi],
+        });
+    }
+    let higher_is_better = p.scenario == "stream";
+    options.sort_by(|a, b| match higher_is_better {
+        true => b.ratio[0].total_cmp(&a.ratio[0]),
+        false => a.ratio[0].total_cmp(&b.ratio[0]),
+    });
+    Alternatives {
+        channel: channel.to_string(),
+        pattern: p.clone(),
+        rounds: programs.len(),
+        seed,
+        options,
+        not_measured,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_byte_stream_keeps_to_reliable_ordered_transports_and_tries_the_other_placement() {
+        let p = Pattern {
+            scenario: "pingpong",
+            mechanism: "pipe",
+            size: 64,
+            placement: "cross-cpu",
+        };
+        let list = options(&p);
+        assert_eq!(list[0], ("pipe".to_string(), "cross-cpu"));
+        assert!(list.iter().all(|(m, _)| m != "udp" && m != "unix-dgram"));
+        assert!(list.contains(&("shm".to_string(), "cross-cpu")));
+        assert_eq!(list.last().unwrap(), &("pipe".to_string(), "same-cpu"));
+        assert_eq!(
+            spec(&p, "shm", "cross-cpu"),
+            "pingpong --mech shm --placement cross-cpu --mode processes -p size=64 -p count=2000 -p wake=futex"
+        );
+    }
+
+    #[test]
+    fn every_options_spec_plans_as_one_case() {
+        for mechanism in ["pipe", "unix-seqpacket", "eventfd"] {
+            for scenario in ["pingpong", "stream"] {
+                let p = Pattern {
+                    scenario,
+                    mechanism,
+                    size: 100,
+                    placement: "same-cpu",
+                };
+                for (m, place) in options(&p) {
+                    let text = spec(&p, &m, place);
+                    if let Err(e) = crate::ab::specs::one_case("option", &text) {
+                        assert!(e.to_string().contains("cannot run here"), "{text}: {e}");
+                    }
+                }
+            }
+        }
+    }
+}
