@@ -561,6 +561,10 @@ pub(crate) struct Explain {
     /// folded ("side;[kernel];...;leaf ns", `--explain --profile`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) offcpu_folded: Vec<String>,
+    /// The share of the timed repetitions the scheduler tracer recorded
+    /// (its windows); the scheduler figures are scaled from it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) traced_share: Option<f64>,
 }
 
 /// One measured component, per operation.

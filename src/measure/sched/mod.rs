@@ -60,11 +60,17 @@ pub(crate) struct SchedLog {
     pub(crate) events: Vec<Event>,
     pub(crate) lost: u64,
     pub(crate) stacks: Vec<Vec<u64>>,
+    /// When the tracer was recording, sorted; None: all along.
+    pub(crate) traced: Option<Vec<(u64, u64)>>,
 }
 
 /// One thread's scheduling over its windows.
 #[derive(Default)]
 pub(crate) struct ThreadSched {
+    /// The time of the thread's windows, and the part of it the tracer
+    /// recorded: every other figure covers only that part.
+    pub(crate) window_ns: u64,
+    pub(crate) traced_ns: u64,
     /// Switched out sleeping until a waking.
     pub(crate) blocked_ns: u64,
     /// Waking until switched in.
@@ -88,6 +94,8 @@ pub(crate) struct ThreadSched {
 
 impl ThreadSched {
     fn add(&mut self, other: ThreadSched) {
+        self.window_ns += other.window_ns;
+        self.traced_ns += other.traced_ns;
         self.blocked_ns += other.blocked_ns;
         self.wakeup_ns += other.wakeup_ns;
         self.runqueue_ns += other.runqueue_ns;
@@ -143,6 +151,10 @@ pub(crate) struct Traced {
     pub(crate) windows: Vec<(u64, u64)>,
 }
 
+fn length(windows: &Windows) -> u64 {
+    windows.iter().map(|(a, b)| b - a).sum()
+}
+
 /// The part of `[from, to]` inside the windows.
 fn overlap(windows: &Windows, from: u64, to: u64) -> u64 {
     windows
@@ -162,6 +174,7 @@ impl SchedLog {
             events,
             lost,
             stacks: Vec::new(),
+            traced: None,
         }
     }
 
@@ -176,9 +189,38 @@ impl SchedLog {
     pub(crate) fn of_threads(&self, threads: &[Traced]) -> ThreadSched {
         let mut total = ThreadSched::default();
         for t in threads.iter().filter(|t| !t.windows.is_empty()) {
-            total.add(self.of_thread(t.tid, &t.windows));
+            let traced = self.traced_part(&t.windows);
+            let mut one = self.of_thread(t.tid, &traced);
+            one.window_ns = length(&t.windows);
+            one.traced_ns = length(&traced);
+            total.add(one);
         }
         total
+    }
+
+    /// The part of `windows` the tracer recorded.
+    fn traced_part(&self, windows: &Windows) -> Vec<(u64, u64)> {
+        let Some(traced) = &self.traced else {
+            return windows.to_vec();
+        };
+        let mut part = Vec::new();
+        for &(a, b) in windows {
+            for &(c, d) in traced {
+                let (from, to) = (a.max(c), b.min(d));
+                if from < to {
+                    part.push((from, to));
+                }
+            }
+        }
+        part.sort_unstable();
+        part
+    }
+
+    /// Which recording window `t` falls in (0 when recorded all along).
+    fn recording(&self, t: u64) -> usize {
+        self.traced
+            .as_ref()
+            .map_or(0, |list| list.partition_point(|w| w.1 < t))
     }
 
     /// Attributes thread `tid`'s intervals to the windows: each interval
@@ -193,7 +235,13 @@ impl SchedLog {
             out_stack: 0,
         };
         let last = windows.last().map_or(0, |w| w.1);
+        let mut recording = None;
         for event in self.events.iter().take_while(|e| e.time() <= last) {
+            // Between recordings anything may have happened.
+            let now = Some(self.recording(event.time()));
+            if recording != now {
+                (t.state, t.last_cpu, recording) = (State::Unknown, None, now);
+            }
             match *event {
                 Event::Switch {
                     time,

@@ -1,19 +1,29 @@
 //! Recording the scheduler tracepoints: one sched_switch and one
 //! sched_waking event per online CPU, every process, sampled on every hit
-//! with the raw record, its CLOCK_MONOTONIC time and CPU. A drain thread
-//! empties the ring buffers while the traced work runs.
+//! with the raw record, its CLOCK_MONOTONIC time and CPU, in short windows
+//! only: the events are enabled for `ON` out of every `PERIOD`, the first
+//! window from the start, and their ring buffers read while they are
+//! disabled in between, by a thread that sleeps until the next window.
+//! Every switch and wake-up pays for a record while enabled, so the work
+//! traced runs at its own pace most of the time; the windows are in the
+//! log for the figures to be scaled by. (Opening and closing the events
+//! per window instead costs more: each registration patches kernel text.)
 
 use super::format::{Field, Tracepoint};
 use super::{Event, SchedLog};
+use crate::measure::clock::now_ns;
 use perf_event::events::Tracepoint as PerfTracepoint;
 use perf_event::{Builder, Clock, SampleFlag, Sampler};
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::mpsc;
 use std::time::Duration;
 
-/// Ring buffer per CPU and event (bytes, a power of two).
-const RING_BYTES: usize = 4 << 20;
+/// Ring buffer per CPU and event (bytes, a power of two): one window's
+/// records.
+const RING_BYTES: usize = 1 << 20;
+/// How long each window is open, and how often one opens.
+const ON: Duration = Duration::from_millis(2);
+const PERIOD: Duration = Duration::from_millis(40);
 const RECORD_SAMPLE: u32 = 9;
 const RECORD_LOST: u32 = 2;
 const RECORD_THROTTLE: u32 = 5;
@@ -71,7 +81,8 @@ impl Points {
 }
 
 pub(crate) struct Tracer {
-    stop: Arc<AtomicBool>,
+    /// Dropped to stop the tracer thread.
+    stop: Option<mpsc::Sender<()>>,
     done: mpsc::Receiver<SchedLog>,
 }
 
@@ -80,33 +91,24 @@ impl Tracer {
     /// with each switch's kernel call chain when `stacks`; an error says
     /// why tracing is not possible.
     pub(crate) fn start(points: &Points, cpus: &[usize], stacks: bool) -> Result<Tracer, String> {
-        let mut samplers = Vec::new();
-        for &cpu in cpus {
-            for (id, decoder) in [points.switch, points.waking] {
-                let decoder = decoder.with_callchain(stacks);
-                let sampler = open(id, cpu, decoder).map_err(|e| why_not(cpu, e))?;
-                samplers.push((sampler, decoder));
-            }
-        }
-        for (s, _) in &mut samplers {
-            s.enable()
-                .map_err(|e| format!("cannot enable a tracepoint: {e}"))?;
-        }
-        let stop = Arc::new(AtomicBool::new(false));
+        let first = open_all(points, cpus, stacks)?;
+        let (stop, stopped) = mpsc::channel::<()>();
         let (done_tx, done) = mpsc::channel();
-        let flag = stop.clone();
         std::thread::Builder::new()
             .name("iolab-sched".into())
             .spawn(move || {
-                let _ = done_tx.send(drain(samplers, &flag));
+                let _ = done_tx.send(windows(first, &stopped));
             })
             .map_err(|e| format!("cannot start the tracer thread: {e}"))?;
-        Ok(Tracer { stop, done })
+        Ok(Tracer {
+            stop: Some(stop),
+            done,
+        })
     }
 
     /// Stops recording and returns every event, in time order.
-    pub(crate) fn finish(self) -> SchedLog {
-        self.stop.store(true, Ordering::SeqCst);
+    pub(crate) fn finish(mut self) -> SchedLog {
+        self.stop = None;
         self.done.recv().unwrap_or_default()
     }
 }
@@ -115,7 +117,7 @@ impl Tracer {
 /// which closes the tracepoints.
 impl Drop for Tracer {
     fn drop(&mut self) {
-        self.stop.store(true, Ordering::SeqCst);
+        self.stop = None;
     }
 }
 
@@ -178,35 +180,89 @@ fn why_not(cpu: usize, e: std::io::Error) -> String {
     )
 }
 
-fn drain(mut samplers: Vec<(Sampler, Decoder)>, stop: &AtomicBool) -> SchedLog {
-    let (mut events, mut lost, mut throttles) = (Vec::new(), 0, 0);
-    let mut stacks = Stacks::default();
-    loop {
-        let last = stop.load(Ordering::SeqCst);
-        if last {
-            for (s, _) in &mut samplers {
-                let _ = s.disable();
-            }
+/// The open events.
+type Open = Vec<(Sampler, Decoder)>;
+
+/// Opens and enables both tracepoints on each of `cpus`; an error says
+/// why tracing is not possible.
+fn open_all(points: &Points, cpus: &[usize], stacks: bool) -> Result<Open, String> {
+    let mut samplers = Vec::new();
+    for &cpu in cpus {
+        for (id, decoder) in [points.switch, points.waking] {
+            let decoder = decoder.with_callchain(stacks);
+            let sampler = open(id, cpu, decoder).map_err(|e| why_not(cpu, e))?;
+            samplers.push((sampler, decoder));
         }
-        for (s, decoder) in &mut samplers {
+    }
+    for (s, _) in &mut samplers {
+        s.enable()
+            .map_err(|e| format!("cannot enable a tracepoint: {e}"))?;
+    }
+    Ok(samplers)
+}
+
+/// The windows until `stop` ends (its sender is dropped). The thread
+/// sleeps in between, woken only by the next window or the stop: a thread
+/// that woke often would take the traced CPUs from the work.
+fn windows(mut open: Open, stop: &mpsc::Receiver<()>) -> SchedLog {
+    let mut log = Collected::default();
+    let mut since = now_ns();
+    loop {
+        let stopped = stopped_within(stop, ON);
+        log.close_window(&mut open, since);
+        if stopped || stopped_within(stop, PERIOD.saturating_sub(ON)) {
+            return log.into_log();
+        }
+        for (s, _) in &mut open {
+            let _ = s.enable();
+        }
+        since = now_ns();
+    }
+}
+
+/// Waits `d`; true when the stop came first.
+fn stopped_within(stop: &mpsc::Receiver<()>, d: Duration) -> bool {
+    !matches!(stop.recv_timeout(d), Err(mpsc::RecvTimeoutError::Timeout))
+}
+
+/// What the windows recorded so far.
+#[derive(Default)]
+struct Collected {
+    events: Vec<Event>,
+    lost: u64,
+    stacks: Stacks,
+    traced: Vec<(u64, u64)>,
+}
+
+impl Collected {
+    /// Stops recording and reads every ring buffer.
+    fn close_window(&mut self, samplers: &mut Open, since: u64) {
+        for (s, _) in samplers.iter_mut() {
+            let _ = s.disable();
+        }
+        self.traced.push((since, now_ns()));
+        for (s, decoder) in samplers.iter_mut() {
             while let Some(record) = s.next_record() {
                 let bytes = record.to_contiguous();
                 match record.ty() {
-                    RECORD_SAMPLE => events.extend(decode(&bytes, *decoder, &mut stacks)),
+                    RECORD_SAMPLE => self
+                        .events
+                        .extend(decode(&bytes, *decoder, &mut self.stacks)),
                     RECORD_LOST => {
-                        lost += crate::measure::watch::sample::word(&bytes, 8).unwrap_or(0)
+                        self.lost += crate::measure::watch::sample::word(&bytes, 8).unwrap_or(0)
                     }
-                    RECORD_THROTTLE => throttles += 1,
+                    RECORD_THROTTLE => self.lost += 1,
                     _ => {}
                 }
             }
         }
-        if last {
-            let mut log = SchedLog::new(events, lost + throttles);
-            log.stacks = stacks.into_list();
-            return log;
-        }
-        std::thread::sleep(Duration::from_millis(10));
+    }
+
+    fn into_log(self) -> SchedLog {
+        let mut log = SchedLog::new(self.events, self.lost);
+        log.stacks = self.stacks.into_list();
+        log.traced = Some(self.traced);
+        log
     }
 }
 

@@ -103,8 +103,8 @@ pub(crate) struct SideOut {
     /// per thread that ran the side.
     #[serde(default)]
     pub(crate) threads: Vec<Traced>,
-    /// System calls of the side's thread over the timed repetitions, as
-    /// the kernel counted them (`--explain` where tracepoints may be used).
+    /// System calls of the side's thread over its first timed repetition,
+    /// as the kernel counted them (`--explain` where tracepoints may be used).
     #[serde(default)]
     pub(crate) syscalls_counted: Option<u64>,
     /// What a counter mechanism's sender added up in all (stream).
@@ -144,10 +144,11 @@ impl Meter {
     /// Closes a repetition: its wall time and CPU counters since the last mark.
     pub(crate) fn mark(&mut self, out: &mut SideOut) {
         let now_ns = crate::measure::clock::now_ns();
-        if let Some((counter, last)) = self.syscalls.as_mut() {
+        // Over the first timed repetition only: while the counter exists,
+        // every system call on the machine takes the slow path.
+        if let Some((mut counter, last)) = self.syscalls.take() {
             // The counter's read is a system call that counts itself.
-            let calls = counter.read().saturating_sub(*last + 1);
-            out.syscalls_counted = Some(out.syscalls_counted.unwrap_or(0) + calls);
+            out.syscalls_counted = Some(counter.read().saturating_sub(last + 1));
         }
         let now = thread_usage();
         out.rep_ns.push(now_ns - self.last_ns);

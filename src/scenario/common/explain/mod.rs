@@ -92,7 +92,7 @@ pub(crate) const MIGRATIONS: ComponentSpec = ComponentSpec {
 pub(crate) const SYSCALLS: ComponentSpec = ComponentSpec {
     name: "syscalls",
     unit: "calls",
-    source: "raw_syscalls:sys_enter counted on the side's thread over the timed repetitions",
+    source: "raw_syscalls:sys_enter counted on the side's thread over its first timed repetition",
 };
 
 /// The disjoint time components `unattributed` is what is left of: with

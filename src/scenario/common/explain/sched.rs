@@ -82,9 +82,17 @@ pub(super) fn add_side(
         }
     };
     let t = log.of_threads(&out.threads);
+    if t.traced_ns == 0 {
+        let why = "no window of the scheduler tracer fell within its timed repetitions";
+        missing(e, &specs[..4], role, why);
+        add_syscalls(e, out, role);
+        return OffCpu::new();
+    }
+    // The windows recorded part of the repetitions: their figures, scaled.
+    let whole = t.window_ns as f64 / t.traced_ns as f64;
     let ops = e.ops;
     e.components.push(with_intervals(
-        BLOCKED.per_op(side, t.blocked_ns as f64, ops),
+        BLOCKED.per_op(side, t.blocked_ns as f64 * whole, ops),
         &t.blocked,
     ));
     let untraced = t.untraced_switch_ins as f64;
@@ -98,25 +106,18 @@ pub(super) fn add_side(
         missing(e, &[&WAKEUP, &PREEMPTED], role, &why);
     } else {
         e.components.push(with_intervals(
-            WAKEUP.per_op(side, t.wakeup_ns as f64, ops),
+            WAKEUP.per_op(side, t.wakeup_ns as f64 * whole, ops),
             &t.wakeup,
         ));
         e.components.push(with_intervals(
-            PREEMPTED.per_op(side, t.runqueue_ns as f64, ops),
+            PREEMPTED.per_op(side, t.runqueue_ns as f64 * whole, ops),
             &t.runqueue,
         ));
     }
     e.components
-        .push(MIGRATIONS.per_op(side, t.migrations as f64, ops));
-    match out.syscalls_counted {
-        Some(calls) => e.components.push(SYSCALLS.per_op(side, calls as f64, ops)),
-        None => missing(
-            e,
-            &[&SYSCALLS],
-            role,
-            "not counted: this scenario's side does not count them, or perf refused its counter",
-        ),
-    }
+        .push(MIGRATIONS.per_op(side, t.migrations as f64 * whole, ops));
+    add_syscalls(e, out, role);
+    e.traced_share = Some(t.traced_ns as f64 / t.window_ns as f64);
     t.offcpu
 }
 
@@ -141,11 +142,15 @@ pub(super) fn add_offcpu(
 /// The tracer's own cost, and records it lost.
 pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
     if let Ok(log) = trace {
-        e.notes.push(
-            "the scheduler tracer was on: it adds its own cost to every switch and \
-             wake-up (kernel time), so the case ran slower than it does untraced"
-                .into(),
-        );
+        let share = e.traced_share.map_or(String::new(), |s| {
+            format!(" ({:.0}% of the timed repetitions)", s * 100.0)
+        });
+        e.notes.push(format!(
+            "the scheduler tracer recorded 2 ms of every 40 ms{share}: blocked, wake-up, \
+             preemption and migration figures are what it saw there, scaled to the whole; \
+             system calls were counted over the first timed repetition only, so the other \
+             repetitions ran at their own pace"
+        ));
         if log.lost > 0 {
             e.notes.push(format!(
                 "the scheduler tracer lost {} records: blocked, wake-up and preemption \
@@ -153,6 +158,23 @@ pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
                 log.lost
             ));
         }
+    }
+}
+
+/// The side's system calls per operation, counted over its first timed
+/// repetition.
+fn add_syscalls(e: &mut Explain, out: &SideOut, role: &str) {
+    let reps = out.rep_ns.len().max(1) as f64;
+    match out.syscalls_counted {
+        Some(calls) => e
+            .components
+            .push(SYSCALLS.per_op(Some(role), calls as f64 * reps, e.ops)),
+        None => missing(
+            e,
+            &[&SYSCALLS],
+            role,
+            "not counted: this scenario's side does not count them, or perf refused its counter",
+        ),
     }
 }
 
