@@ -52,7 +52,7 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     Ok(status(&diagnosis))
 }
 
-/// The alternatives of the busiest channels that have an iolab
+/// The alternatives of the busiest channels (by calls per second) that have an iolab
 /// mechanism; a channel whose options cannot be measured says why on
 /// stderr and the rest go on.
 fn measure_alternatives(
@@ -60,8 +60,12 @@ fn measure_alternatives(
     plan: &plan::Plan,
     quiet: bool,
 ) -> Vec<alternatives::Alternatives> {
-    let busy = d.channels.iter().filter(|c| !c.calls.is_empty());
-    let patterns = busy.filter_map(|c| {
+    // By calls per second: time in calls also counts waiting for a peer.
+    let mut busy: Vec<&diagnosis::ChannelCost> =
+        d.channels.iter().filter(|c| !c.calls.is_empty()).collect();
+    let rate = |c: &diagnosis::ChannelCost| c.calls.iter().map(|r| r.per_s).sum::<f64>();
+    busy.sort_by(|a, b| rate(b).total_cmp(&rate(a)));
+    let patterns = busy.into_iter().filter_map(|c| {
         let round_trips = alternatives::is_round_trip(c, &d.channels);
         Some((c, alternatives::pattern_of(c, round_trips)?))
     });

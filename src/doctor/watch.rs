@@ -119,6 +119,8 @@ pub(crate) fn watch(
                 trace_window(&mut seen, points, &family);
             }
         }
+        // Twice a period: a short-lived thread is seen closer to its ends.
+        read_counters(&mut seen, &family);
         tick(now_ns() - seen.started);
     }
     read_counters(&mut seen, &family);
