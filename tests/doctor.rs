@@ -325,3 +325,71 @@ fn another_users_process_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn without_privileges_proc_still_gives_the_channels_and_the_tracer_says_why_not() {
+    if !require(
+        is_root(),
+        "root, to run doctor and its target as another user",
+    ) {
+        return;
+    }
+    let sb = Sandbox::new();
+    let nobody = ["--reuid=65534", "--regid=65534", "--clear-groups"];
+    let script = "exec 3<>/dev/null; sleep 40.0417 | cat";
+    let mut target = Command::new("setpriv")
+        .args(nobody)
+        .args(["sh", "-c", script])
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    let pid = target.id().to_string();
+    let bin = assert_cmd::cargo::cargo_bin("iolab");
+    let out = Command::new("setpriv")
+        .args(nobody)
+        .arg(&bin)
+        .args([
+            "doctor",
+            "--quiet",
+            "--json",
+            "-",
+            "--children",
+            "--for",
+            "1s",
+            "--pid",
+            &pid,
+        ])
+        .env("TMPDIR", sb.tmp())
+        .output()
+        .unwrap();
+    let _ = target.kill();
+    let _ = target.wait();
+    let _ = Command::new("pkill").args(["-f", "sleep 40.0417"]).status();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let d = json(&out.stdout);
+    let why = d["tracer"]["unavailable"]
+        .as_str()
+        .expect("the tracer names why it is off");
+    assert!(why.contains("perf_event_open") || why.contains("tracefs"), "{why}");
+    let pipes: Vec<&Value> = d["channels"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["channel"]["kind"] == "pipe")
+        .collect();
+    assert!(
+        pipes.iter().any(|c| c["process"] == "sleep")
+            && pipes.iter().any(|c| c["process"] == "cat"),
+        "the pipeline's pipe from /proc alone: {pipes:?}"
+    );
+    assert!(
+        d["threads"].as_array().unwrap().len() >= 3,
+        "sh, sleep and cat: {}",
+        d["threads"]
+    );
+}
