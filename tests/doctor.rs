@@ -172,6 +172,16 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
         .map(|c| c["wakeups"]["count"].as_u64().unwrap())
         .sum();
     assert!(wakes > 0, "the round trips wake the other side");
+    let woken: Vec<&Value> = d["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["comm"] == "python3" && t["woken"].as_u64().unwrap() > 0)
+        .collect();
+    assert!(woken.len() >= 2, "both sides are woken: {}", d["threads"]);
+    assert!(woken
+        .iter()
+        .all(|t| t["wakeup_latency_median_ns"].as_f64().unwrap() > 0.0));
     let alternatives = &d["alternatives"][0];
     let pattern = &alternatives["pattern"];
     assert_eq!(pattern["scenario"], "pingpong", "round trips: {pattern}");
@@ -375,7 +385,10 @@ fn without_privileges_proc_still_gives_the_channels_and_the_tracer_says_why_not(
     let why = d["tracer"]["unavailable"]
         .as_str()
         .expect("the tracer names why it is off");
-    assert!(why.contains("perf_event_open") || why.contains("tracefs"), "{why}");
+    assert!(
+        why.contains("perf_event_open") || why.contains("tracefs"),
+        "{why}"
+    );
     let pipes: Vec<&Value> = d["channels"]
         .as_array()
         .unwrap()

@@ -123,6 +123,12 @@ pub(crate) struct ThreadTime {
     pub(crate) involuntary_csw: u64,
     /// Share of its traced time inside calls on each channel.
     pub(crate) channel_shares: Vec<(String, f64)>,
+    /// While traced: wake-ups it received, and the median time from each
+    /// to its next event (its share of the run-queue time after a wake-up).
+    pub(crate) woken: u64,
+    pub(crate) wakeup_latency_median_ns: Option<f64>,
+    /// While traced: time switched out runnable inside its calls (ns).
+    pub(crate) preempted_in_calls_ns: u64,
 }
 
 pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
@@ -408,11 +414,33 @@ fn threads(seen: &Observed, channels: &[ChannelCost]) -> Vec<ThreadTime> {
                 voluntary_csw: last.voluntary_csw.saturating_sub(first.voluntary_csw),
                 involuntary_csw: last.involuntary_csw.saturating_sub(first.involuntary_csw),
                 channel_shares: shares(seen, *tid, channels),
+                woken: woken_latencies(seen, *tid).len() as u64,
+                wakeup_latency_median_ns: Some(woken_latencies(seen, *tid))
+                    .filter(|l| !l.is_empty())
+                    .map(median),
+                preempted_in_calls_ns: seen
+                    .analysis
+                    .calls
+                    .iter()
+                    .filter(|c| c.tid == *tid)
+                    .map(|c| c.preempted_ns)
+                    .sum(),
             })
         })
         .collect();
     list.sort_by_key(|t| (t.pid, t.tid));
     list
+}
+
+/// The latencies of the traced wake-ups of thread `tid`.
+fn woken_latencies(seen: &Observed, tid: i32) -> Vec<f64> {
+    seen.analysis
+        .wakes
+        .iter()
+        .filter(|w| w.wakee == tid)
+        .filter_map(|w| w.latency_ns)
+        .map(|l| l as f64)
+        .collect()
 }
 
 /// The share of the thread's traced time spent in calls on each channel of

@@ -241,17 +241,31 @@ fn threads(out: &mut String, list: &[ThreadTime]) {
     if list.is_empty() {
         return;
     }
-    let _ = writeln!(out, "\nThreads (from /proc over the whole watch):");
     let _ = writeln!(
         out,
-        "  {:>7} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9} {:>15}",
-        "pid", "tid", "command", "user", "kernel", "run-queue", "asleep", "csw vol/invol"
+        "\nThreads (from /proc over the whole watch; woken->run: median from a wake-up to running, while traced):"
+    );
+    let _ = writeln!(
+        out,
+        "  {:>7} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9} {:>15} {:>12}",
+        "pid",
+        "tid",
+        "command",
+        "user",
+        "kernel",
+        "run-queue",
+        "asleep",
+        "csw vol/invol",
+        "woken->run"
     );
     for t in list {
         let ms = |v: f64| human(v, "ms");
+        let latency = t
+            .wakeup_latency_median_ns
+            .map_or_else(|| "-".to_string(), |l| human(l, "ns"));
         let _ = writeln!(
             out,
-            "  {:>7} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9} {:>15}",
+            "  {:>7} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9} {:>15} {:>12}",
             t.pid,
             t.tid,
             crate::format::printable(&t.comm, 16),
@@ -259,7 +273,8 @@ fn threads(out: &mut String, list: &[ThreadTime]) {
             ms(t.kernel_ms),
             ms(t.run_queue_ms),
             ms(t.blocked_ms),
-            format!("{}/{}", t.voluntary_csw, t.involuntary_csw)
+            format!("{}/{}", t.voluntary_csw, t.involuntary_csw),
+            latency
         );
     }
 }

@@ -266,7 +266,15 @@ fn read_counters(seen: &mut Observed, family: &[i32]) {
 
 fn scan(seen: &mut Observed, family: &[i32]) {
     let found = channels::scan(Path::new("/proc"), family);
-    for c in found.channels {
+    for mut c in found.channels {
+        // A peer seen once stays: it may have exited by the last scan.
+        if let Some(before) = seen.channels.get(&(c.pid, c.fd, c.inode)) {
+            for peer in &before.peers {
+                if !c.peers.contains(peer) {
+                    c.peers.push(peer.clone());
+                }
+            }
+        }
         seen.channels.insert((c.pid, c.fd, c.inode), c);
     }
     let rest = &mut seen.scan_rest;
