@@ -21,6 +21,10 @@ pub(crate) struct Duty {
     pub(crate) period_ms: u64,
 }
 
+/// How often the channels are read again (they are read at the start and
+/// at the end too).
+const SCAN_EVERY_NS: u64 = 2_000_000_000;
+
 /// What is watched: a running process, or a command iolab started.
 pub(crate) enum Target {
     Pid { pid: i32, children: bool },
@@ -105,11 +109,19 @@ pub(crate) fn watch(
     let points = Points::load();
     let mut seen = Observed::new(target.root(), duty, points.as_ref().err().cloned());
     let mut family = target.family();
-    loop {
+    let period_ns = duty.period_ms * 1_000_000;
+    let mut last_scan: Option<u64> = None;
+    for window in 1.. {
         read_counters(&mut seen, &family);
-        scan(&mut seen, &family);
-        let ending = rest(target, &seen, for_ns, duty.period_ms - duty.on_ms);
-        if let Some(ending) = ending {
+        // Reading every descriptor on the machine for the peers takes a
+        // while where there are many: not more often than `SCAN_EVERY`.
+        if last_scan.is_none_or(|at| now_ns() - at >= SCAN_EVERY_NS) {
+            scan(&mut seen, &family);
+            last_scan = Some(now_ns());
+        }
+        // Windows keep their schedule whatever the reading took.
+        let next = seen.started + window * period_ns - duty.on_ms * 1_000_000;
+        if let Some(ending) = rest(target, &seen, for_ns, next) {
             seen.ending = ending;
             break;
         }
@@ -123,6 +135,7 @@ pub(crate) fn watch(
         read_counters(&mut seen, &family);
         tick(now_ns() - seen.started);
     }
+    scan(&mut seen, &family);
     read_counters(&mut seen, &family);
     seen.ended = now_ns();
     if let Target::Command(w) = target {
@@ -172,10 +185,9 @@ impl Observed {
     }
 }
 
-/// Waits out the untraced part of a period in short steps; Some when the
+/// Waits until `until` (CLOCK_MONOTONIC ns) in short steps; Some when the
 /// watch must end.
-fn rest(target: &mut Target, seen: &Observed, for_ns: Option<u64>, ms: u64) -> Option<Ending> {
-    let until = now_ns() + ms * 1_000_000;
+fn rest(target: &mut Target, seen: &Observed, for_ns: Option<u64>, until: u64) -> Option<Ending> {
     loop {
         if crate::cancel::cancelled() {
             return Some(Ending::Interrupted);
