@@ -21,8 +21,8 @@ pub(crate) struct Duty {
     pub(crate) period_ms: u64,
 }
 
-/// How often the channels are read again (they are read at the start and
-/// at the end too).
+/// How often the channels are read again (they are read at the start, at
+/// the end and whenever the watched processes change too).
 const SCAN_EVERY_NS: u64 = 2_000_000_000;
 
 /// What is watched: a running process, or a command iolab started.
@@ -110,14 +110,18 @@ pub(crate) fn watch(
     let mut seen = Observed::new(target.root(), duty, points.as_ref().err().cloned());
     let mut family = target.family();
     let period_ns = duty.period_ms * 1_000_000;
-    let mut last_scan: Option<u64> = None;
+    let mut last_scan: Option<(u64, Vec<i32>)> = None;
     for window in 1.. {
         read_counters(&mut seen, &family);
         // Reading every descriptor on the machine for the peers takes a
-        // while where there are many: not more often than `SCAN_EVERY`.
-        if last_scan.is_none_or(|at| now_ns() - at >= SCAN_EVERY_NS) {
+        // while where there are many: again when the watched processes
+        // change, else not more often than `SCAN_EVERY`.
+        let due = last_scan
+            .as_ref()
+            .is_none_or(|(at, before)| *before != family || now_ns() - at >= SCAN_EVERY_NS);
+        if due {
             scan(&mut seen, &family);
-            last_scan = Some(now_ns());
+            last_scan = Some((now_ns(), family.clone()));
         }
         // Windows keep their schedule whatever the reading took.
         let next = seen.started + window * period_ns - duty.on_ms * 1_000_000;
