@@ -135,6 +135,8 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
     let script = sb.dir.path().join("pingpong.py");
     std::fs::write(&script, PING_PONG).unwrap();
     let args = [
+        "--alternatives",
+        "2",
         "--alternatives-time",
         "8s",
         "--",
@@ -182,10 +184,15 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
     assert!(woken
         .iter()
         .all(|t| t["wakeup_latency_median_ns"].as_f64().unwrap() > 0.0));
-    let alternatives = &d["alternatives"][0];
+    // The busiest channels' alternatives, the socketpair's among them.
+    let alternatives = d["alternatives"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["pattern"]["mechanism"] == "unix-stream")
+        .unwrap_or_else(|| panic!("the socketpair's alternatives: {}", d["alternatives"]));
     let pattern = &alternatives["pattern"];
     assert_eq!(pattern["scenario"], "pingpong", "round trips: {pattern}");
-    assert_eq!(pattern["mechanism"], "unix-stream");
     assert!(
         [100, 104].contains(&pattern["size"].as_u64().unwrap()),
         "{pattern}"
@@ -215,8 +222,9 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
         medians.windows(2).all(|w| w[0] <= w[1]),
         "ranked, fastest first: {medians:?}"
     );
+    // The rounds' floor runs whatever the time cap.
     assert!(
-        alternatives["rounds"].as_u64().unwrap() >= 9,
+        alternatives["rounds"].as_u64().unwrap() >= 3,
         "{alternatives}"
     );
 }
