@@ -159,7 +159,8 @@ fn python_multiprocessing_pipe_is_a_socketpair_with_its_round_trips() {
             peers
                 .iter()
                 .any(|p| p["pid"] != end["channel"]["pid"] && p["comm"] == "python3"),
-            "the other python process holds the other end: {end}"
+            "the other python process holds the other end: {end}\nunreadable: {}",
+            d["unreadable"]
         );
         assert_eq!(end["process"], "python3");
         assert!(call(end, "write").unwrap()["per_s"].as_f64().unwrap() > 100.0);

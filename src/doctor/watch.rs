@@ -140,6 +140,7 @@ pub(crate) fn watch(
         tick(now_ns() - seen.started);
     }
     scan(&mut seen, &family);
+    complete_peers(&mut seen);
     read_counters(&mut seen, &family);
     seen.ended = now_ns();
     if let Target::Command(w) = target {
@@ -278,6 +279,18 @@ fn read_counters(seen: &mut Observed, family: &[i32]) {
             }
         }
     }
+}
+
+/// Matches the ends seen in different reads of /proc with each other.
+fn complete_peers(seen: &mut Observed) {
+    let mut all: Vec<Channel> = std::mem::take(&mut seen.channels).into_values().collect();
+    let comms = &seen.comms;
+    let comm = |pid| comms.get(&pid).cloned().unwrap_or_else(|| procs::comm(pid));
+    channels::complete_peers(&mut all, &comm);
+    seen.channels = all
+        .into_iter()
+        .map(|c| ((c.pid, c.fd, c.inode), c))
+        .collect();
 }
 
 fn scan(seen: &mut Observed, family: &[i32]) {

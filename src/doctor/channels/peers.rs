@@ -54,6 +54,42 @@ pub(super) fn attach(
     }
 }
 
+/// Adds to each of `channels` the holders among `channels` themselves:
+/// gathered over several reads of /proc, an end read before a fork and its
+/// peer read after the other process exited still find each other.
+/// `comm` names a pid.
+pub(crate) fn complete(channels: &mut [Channel], comm: &dyn Fn(i32) -> String) {
+    let mut index = Index::default();
+    for c in channels.iter() {
+        let holder = (c.pid, c.fd);
+        if let Kind::Fifo { dev, .. } = &c.kind {
+            index.files.entry((*dev, c.inode)).or_default().push(holder);
+        } else if let Some(link) = own_link(c) {
+            index.links.entry(link).or_default().push(holder);
+        }
+    }
+    for c in channels.iter_mut() {
+        for (pid, fd) in holders(&index, c) {
+            if !c.peers.iter().any(|p| (p.pid, p.fd) == (pid, fd)) {
+                let comm = comm(pid);
+                c.peers.push(Peer { pid, fd, comm });
+            }
+        }
+        c.peers.sort();
+    }
+}
+
+/// The link naming the descriptor itself, for the kinds found by link.
+fn own_link(c: &Channel) -> Option<String> {
+    match &c.kind {
+        Kind::Pipe { .. } => Some(format!("pipe:[{}]", c.inode)),
+        Kind::Unix { .. } | Kind::Tcp { .. } | Kind::Udp { .. } => {
+            Some(format!("socket:[{}]", c.inode))
+        }
+        _ => None,
+    }
+}
+
 fn needs_peers(c: &Channel) -> bool {
     link_key(c).is_some() || matches!(c.kind, Kind::Fifo { .. })
 }

@@ -307,3 +307,43 @@ fn a_posix_queue_where_the_kernel_has_them() {
         .find(|c| matches!(&c.kind, Kind::Mqueue { name: n, .. } if *n == name));
     assert!(found.is_some(), "{name} not in {:#?}", scan.channels);
 }
+
+fn unix_end(pid: i32, fd: i32, inode: u64, peer_inode: Option<u64>) -> Channel {
+    Channel {
+        pid,
+        fd,
+        inode,
+        kind: Kind::Unix {
+            ty: "stream".to_string(),
+            path: None,
+            peer_inode,
+            peer_path: None,
+            listening: false,
+        },
+        peers: Vec::new(),
+    }
+}
+
+#[test]
+fn ends_read_in_different_scans_find_each_other() {
+    // The parent's end read after the child exited (its peer known, the
+    // child gone); the child's end read while it ran (its peer unknown).
+    let mut all = vec![
+        unix_end(10, 3, 100, Some(101)),
+        unix_end(10, 4, 101, Some(100)),
+        unix_end(20, 4, 101, None),
+        unix_end(30, 5, 555, Some(556)),
+    ];
+    all[0].peers.push(Peer {
+        pid: 10,
+        fd: 4,
+        comm: "parent".to_string(),
+    });
+    super::complete_peers(&mut all, &|pid| format!("p{pid}"));
+    let holders = |c: &Channel| c.peers.iter().map(|p| (p.pid, p.fd)).collect::<Vec<_>>();
+    assert_eq!(holders(&all[0]), [(10, 4), (20, 4)]);
+    assert_eq!(all[0].peers[1].comm, "p20");
+    assert_eq!(holders(&all[1]), [(10, 3)]);
+    assert!(all[2].peers.is_empty(), "no peer inode, no peers");
+    assert!(all[3].peers.is_empty(), "no end of 556 was seen");
+}
