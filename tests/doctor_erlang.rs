@@ -182,5 +182,51 @@ fn an_erlang_port_to_cat_shows_its_pipes_its_rate_and_its_wake_ups() {
     eprintln!(
         "erlang port: cat {csw} voluntary switches in {cat_s:.2} s = {csw_per_message:.2} per message"
     );
+    // The whole program's switches (the VM's threads and cat), as
+    // port-ring counts iolab's and its echo program's.
+    let all_csw: u64 = d["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["voluntary_csw"].as_u64().unwrap() + t["involuntary_csw"].as_u64().unwrap())
+        .sum();
+    let watched_s = d["watched_s"].as_f64().unwrap();
+    beside_port_ring(&sb, per_s, all_csw as f64 / watched_s / per_s);
     sb.assert_tmp_empty();
+}
+
+/// The lab's own port ring of the same length (one relay, one cat) set
+/// beside what doctor saw of the VM: both move 64-byte messages through a
+/// pipe pair to cat and back, so both count switches per message alike.
+fn beside_port_ring(sb: &Sandbox, doctor_per_s: f64, doctor_csw_per_message: f64) {
+    let run = sb.run_json(&[
+        "run",
+        "port-ring",
+        "-p",
+        "relays=1",
+        "-p",
+        "messages=20000",
+        "--repeat",
+        "3",
+        "--no-store",
+        "--json",
+        "-",
+    ]);
+    let ring = &run["results"][0];
+    assert_eq!(ring["status"], "ok", "{ring}");
+    let metric = |name: &str| ring["metrics"][name]["value"].as_f64().unwrap();
+    let (ring_per_s, ring_csw) = (metric("msgs_per_s"), metric("csw_per_s_iolab"));
+    let ring_csw_per_message = ring_csw / ring_per_s;
+    eprintln!(
+        "port-ring, 1 relay: {ring_per_s:.0} messages/s, {ring_csw_per_message:.2} switches \
+         per message (iolab's); the Erlang VM under doctor: {doctor_per_s:.0} messages/s, \
+         {doctor_csw_per_message:.2} switches per message (the VM's and cat's)"
+    );
+    // Each side blocks at most once per message; batching makes it less.
+    for (who, n) in [
+        ("port-ring", ring_csw_per_message),
+        ("doctor", doctor_csw_per_message),
+    ] {
+        assert!((0.2..=6.0).contains(&n), "{who}: {n} switches per message");
+    }
 }

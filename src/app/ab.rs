@@ -12,9 +12,9 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
+    crate::mem::run_headroom()?;
     let mut comparison = crate::ab::plan(args)?;
     crate::plan::outputs::check(args.json.as_deref(), None)?;
-    crate::mem::run_headroom()?;
     let mut store = open_store(args.no_store, &args.db)?;
     let started_at = now_rfc3339();
     let mut environment = crate::env::fingerprint();

@@ -56,8 +56,10 @@ fn agent(args: &AgentArgs) -> anyhow::Result<ExitCode> {
 }
 
 fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
-    let mut plan = plan::build(args)?;
+    // First: building the plan needs more heap than a tight address
+    // space may give, and a failed allocation aborts.
     crate::mem::run_headroom()?;
+    let mut plan = plan::build(args)?;
     let mut store = open_store(args.no_store, &args.db)?;
     let mut runs = Vec::new();
     for i in 1..=plan.runs {

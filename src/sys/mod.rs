@@ -2,6 +2,7 @@
 //! way iolab needs them. This is the only module allowed to use `unsafe`;
 //! every block carries a `// SAFETY:` line.
 
+mod alloc;
 pub(crate) mod close_fds;
 pub mod fork;
 pub(crate) mod kernel_text;
