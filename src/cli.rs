@@ -410,7 +410,8 @@ as that interval lies inside the equivalence band (about the same) or wholly bey
 EXAMPLES:\n  \
 iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech eventfd --placement cross-cpu'\n  \
 iolab ab 'stream --mech unix-stream -p size=4096' 'stream --mech tcp -p size=4096' --band 10\n  \
-iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech pipe --placement cross-cpu'\n\n\
+iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech pipe --placement cross-cpu'\n  \
+iolab ab 'pingpong --mech pipe --repeat 10' 'pingpong --mech pipe --repeat 10 --explain'\n\n\
 EXIT STATUS:\n  \
 0    compared (whatever the verdict)\n  \
 1    a case failed\n  \

@@ -80,6 +80,47 @@ fn a_comparison_runs_seeded_interleaved_rounds_and_says_what_it_found() {
 }
 
 #[test]
+fn explain_on_one_side_measures_what_explaining_costs() {
+    let sb = Sandbox::new();
+    let explained = format!("{A} --explain");
+    let run = sb.run_json(&[
+        "ab",
+        A,
+        &explained,
+        "--json",
+        "-",
+        "--min-rounds",
+        "3",
+        "--max-rounds",
+        "3",
+    ]);
+    let res = results(&run);
+    assert_eq!(res.len(), 2, "{run}");
+    assert!(
+        res[0]["explain"].is_null(),
+        "A is not explained: {}",
+        res[0]
+    );
+    let e = &res[1]["explain"];
+    let named = |key: &str| {
+        e[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["name"].as_str().unwrap().to_string())
+            .collect::<Vec<_>>()
+    };
+    let (measured, missing) = (named("components"), named("missing"));
+    // Traced where root may, or named missing with the reason; never absent.
+    for name in ["user_cpu", "kernel_cpu", "syscalls"] {
+        assert!(
+            measured.iter().chain(&missing).any(|n| n == name),
+            "{name} in B's explanation: {e}"
+        );
+    }
+}
+
+#[test]
 fn the_same_seed_draws_the_same_orders_and_sequential_blocks_keep_one_order() {
     let sb = Sandbox::new();
     let positions = |run: &serde_json::Value| results(run)[0]["rounds"]["positions"].clone();

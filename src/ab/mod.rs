@@ -44,7 +44,10 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
         ))
     })?;
     let mut plan = specs::one_case("A", &args.a)?;
-    let b = specs::one_case("B", &args.b)?;
+    let mut b = specs::one_case("B", &args.b)?;
+    // What --explain costs is a comparison too: 'X' against 'X --explain'.
+    plan.cases[0].explain = plan.explain;
+    b.cases[0].explain = b.explain;
     specs::comparable(&plan.cases[0], &b.cases[0])?;
     plan.cases.extend(b.cases);
     plan.targets = format!("ab {} / {}", args.a, args.b);

@@ -20,7 +20,6 @@ fn refused_option(args: &RunArgs) -> Option<&'static str> {
         (args.label.is_some(), "--label"),
         (args.repeat_runs.is_some(), "--repeat-runs"),
         (args.precision.is_some(), "--precision"),
-        (args.explain, "--explain"),
         (args.profile, "--profile"),
         (args.seed.is_some(), "--seed"),
     ];

@@ -31,6 +31,7 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
         warmup: common.warmup,
         unsupported,
         peer: common.peer.clone(),
+        explain: false,
     };
     if !inv.scenario.uses_mechanisms() {
         let mut unique: Vec<Point> = Vec::new();

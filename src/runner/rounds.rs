@@ -154,7 +154,7 @@ fn one_batch(case: &CaseSpec, plan: &Plan, dir: &Path) -> CaseResult {
         dir,
         fault: plan.fault,
         timeout: super::CASE_TIMEOUT,
-        explain: false,
+        explain: case.explain,
         offcpu_stacks: false,
     };
     let batch = run_batch(case, &ctx, false);

@@ -94,6 +94,7 @@ fn case(scenario: &str, mech: &str) -> CaseSpec {
         warmup: None,
         unsupported: None,
         peer: None,
+        explain: false,
     }
 }
 

@@ -52,6 +52,9 @@ pub struct CaseSpec {
     pub(crate) unsupported: Option<String>,
     /// The agent that runs the far side (`--peer`); None: both sides here.
     pub(crate) peer: Option<crate::exec::remote::Peer>,
+    /// Explained in rounds (`iolab ab` with `--explain` on one side), where
+    /// the plan's `--explain` does not reach.
+    pub(crate) explain: bool,
 }
 
 impl CaseSpec {

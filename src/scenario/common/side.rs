@@ -103,10 +103,15 @@ pub(crate) struct SideOut {
     /// per thread that ran the side.
     #[serde(default)]
     pub(crate) threads: Vec<Traced>,
-    /// System calls of the side's thread over its first timed repetition,
-    /// as the kernel counted them (`--explain` where tracepoints may be used).
+    /// System calls of the side's thread over its warm-up (or its first
+    /// timed repetition without one), as the kernel counted them
+    /// (`--explain` where tracepoints may be used).
     #[serde(default)]
     pub(crate) syscalls_counted: Option<u64>,
+    /// The operations `syscalls_counted` spans: the warm-up's; 0 for the
+    /// first timed repetition.
+    #[serde(default)]
+    pub(crate) syscalls_ops: u64,
     /// What a counter mechanism's sender added up in all (stream).
     #[serde(default)]
     pub(crate) counted_in: u64,
@@ -124,6 +129,8 @@ pub(crate) struct Meter {
     last_rq: Option<u64>,
     /// The system call counter and its reading at the last mark.
     syscalls: Option<(SyscallCounter, u64)>,
+    /// The warm-up's system calls and operations, for the first mark.
+    warmup_calls: Option<(u64, u64)>,
 }
 
 impl Meter {
@@ -138,14 +145,19 @@ impl Meter {
             last_ns: crate::measure::clock::now_ns(),
             last_rq: None,
             syscalls: None,
+            warmup_calls: None,
         }
     }
 
     /// Closes a repetition: its wall time and CPU counters since the last mark.
     pub(crate) fn mark(&mut self, out: &mut SideOut) {
         let now_ns = crate::measure::clock::now_ns();
-        // Over the first timed repetition only: while the counter exists,
-        // every system call on the machine takes the slow path.
+        if let Some((calls, ops)) = self.warmup_calls.take() {
+            (out.syscalls_counted, out.syscalls_ops) = (Some(calls), ops);
+        }
+        // Without a warm-up, over the first timed repetition only: while
+        // the counter exists, every system call on the machine takes the
+        // slow path.
         if let Some((mut counter, last)) = self.syscalls.take() {
             // The counter's read is a system call that counts itself.
             out.syscalls_counted = Some(counter.read().saturating_sub(last + 1));
@@ -175,6 +187,15 @@ impl Meter {
     fn restart_syscalls(&mut self) {
         if let Some((counter, last)) = self.syscalls.as_mut() {
             *last = counter.read();
+        }
+    }
+
+    /// Closes the system call count over a warm-up of `ops` operations: the
+    /// counter is gone before the timed repetitions start.
+    fn count_warmup(&mut self, ops: u64) {
+        if let Some((mut counter, last)) = self.syscalls.take() {
+            // The counter's read is a system call that counts itself.
+            self.warmup_calls = Some((counter.read().saturating_sub(last + 1), ops));
         }
     }
 
@@ -219,6 +240,9 @@ impl Reps {
     #[inline(always)]
     pub(crate) fn begin(&mut self, seq: u64) {
         if seq == self.warmup {
+            if self.warmup > 0 {
+                self.meter.count_warmup(self.warmup);
+            }
             self.meter.reset();
         }
     }

@@ -92,7 +92,7 @@ pub(crate) const MIGRATIONS: ComponentSpec = ComponentSpec {
 pub(crate) const SYSCALLS: ComponentSpec = ComponentSpec {
     name: "syscalls",
     unit: "calls",
-    source: "raw_syscalls:sys_enter counted on the side's thread over its first timed repetition",
+    source: "raw_syscalls:sys_enter counted on the side's thread over its warm-up (its first timed repetition without one)",
 };
 
 /// The disjoint time components `unattributed` is what is left of: with
@@ -309,5 +309,12 @@ mod tests {
         // the run delay (200) overlaps the last two and is left out.
         assert_eq!(e.unattributed.value, 1000.0 - 690.0);
         assert!(e.missing.is_empty(), "{:?}", e.missing);
+        // Counted over a warm-up of 4 operations: 3 calls each.
+        a.syscalls_counted = Some(12);
+        a.syscalls_ops = 4;
+        let log = SchedLog::new(Vec::new(), 0);
+        let e = from_sides([(&a, "a"), (&a, "b")], 10, 1000.0, &Ok(log));
+        let calls = e.components.iter().find(|c| c.name == "syscalls").unwrap();
+        assert_eq!(calls.value, 3.0);
     }
 }

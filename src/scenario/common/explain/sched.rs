@@ -148,8 +148,8 @@ pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
         e.notes.push(format!(
             "the scheduler tracer recorded 2 ms of every 40 ms{share}: blocked, wake-up, \
              preemption and migration figures are what it saw there, scaled to the whole; \
-             system calls were counted over the first timed repetition only, so the other \
-             repetitions ran at their own pace"
+             system calls were counted over the warm-up (the first timed repetition without \
+             one), so the timed repetitions ran at their own pace"
         ));
         if log.lost > 0 {
             e.notes.push(format!(
@@ -161,14 +161,18 @@ pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
     }
 }
 
-/// The side's system calls per operation, counted over its first timed
-/// repetition.
+/// The side's system calls per operation, counted over its warm-up (or
+/// its first timed repetition).
 fn add_syscalls(e: &mut Explain, out: &SideOut, role: &str) {
     let reps = out.rep_ns.len().max(1) as f64;
+    let all = |calls: u64| match out.syscalls_ops {
+        0 => calls as f64 * reps,
+        ops => calls as f64 / ops as f64 * e.ops as f64,
+    };
     match out.syscalls_counted {
         Some(calls) => e
             .components
-            .push(SYSCALLS.per_op(Some(role), calls as f64 * reps, e.ops)),
+            .push(SYSCALLS.per_op(Some(role), all(calls), e.ops)),
         None => missing(
             e,
             &[&SYSCALLS],
