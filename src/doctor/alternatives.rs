@@ -27,9 +27,9 @@ pub(crate) struct Pattern {
     pub(crate) placement: &'static str,
 }
 
-/// One measured option.
+/// One measured option (a mechanism and placement).
 #[derive(Debug, serde::Serialize)]
-pub(crate) struct Option {
+pub(crate) struct Choice {
     /// As `iolab run` arguments, to measure it again.
     pub(crate) spec: String,
     pub(crate) label: String,
@@ -48,13 +48,13 @@ pub(crate) struct Alternatives {
     pub(crate) rounds: usize,
     pub(crate) seed: u64,
     /// Best first.
-    pub(crate) options: Vec<Option>,
+    pub(crate) options: Vec<Choice>,
     /// Options that could not be measured, with why.
     pub(crate) not_measured: Vec<String>,
 }
 
 /// The pattern of `c`, when it is busy and its kind has an iolab mechanism.
-pub(crate) fn pattern_of(c: &ChannelCost, round_trips: bool) -> std::option::Option<Pattern> {
+pub(crate) fn pattern_of(c: &ChannelCost, round_trips: bool) -> Option<Pattern> {
     let mechanism = mechanism_of(&c.channel.kind)?;
     let sizes = if c.bytes_out.is_empty() {
         &c.bytes_in
@@ -101,7 +101,7 @@ pub(crate) fn is_round_trip(c: &ChannelCost, all: &[ChannelCost]) -> bool {
     })
 }
 
-fn mechanism_of(kind: &Kind) -> std::option::Option<&'static str> {
+fn mechanism_of(kind: &Kind) -> Option<&'static str> {
     Some(match kind {
         Kind::Pipe { .. } => "pipe",
         Kind::Fifo { .. } => "fifo",
@@ -166,7 +166,7 @@ pub(crate) fn measure(
     progress: &dyn Fn(usize, usize),
 ) -> anyhow::Result<Alternatives> {
     let mut not_measured = Vec::new();
-    let mut plan: std::option::Option<crate::plan::Plan> = None;
+    let mut plan: Option<crate::plan::Plan> = None;
     let mut labels = Vec::new();
     for (mechanism, placement) in options(p) {
         let text = spec(p, &mechanism, placement);
@@ -233,7 +233,7 @@ fn rank(
             continue;
         };
         let headline = r.headline_metric().map(|(_, m)| m);
-        options.push(Option {
+        options.push(Choice {
             spec: spec.clone(),
             label: label.clone(),
             programs: i == 0,

@@ -37,7 +37,9 @@ pub(crate) fn line(r: &CaseResult) -> Option<String> {
 }
 
 /// "kernel 1.9 us", or for a traced component "wake-up 3.0 us (1.0/op,
-/// 3.0 us each)": how many of its intervals an operation had, and their mean.
+/// 3.0 us each)": how many of its intervals an operation had, and their
+/// mean. The count per operation is the time per operation over the mean:
+/// the tracer saw a share of the operations, and the time is scaled to all.
 fn time_part(c: &Component, ops: u64) -> String {
     let label = match c.name.as_str() {
         "user_cpu" => "user",
@@ -50,7 +52,10 @@ fn time_part(c: &Component, ops: u64) -> String {
     match &c.intervals {
         Some(i) if i.count > 0 => format!(
             "{label} {value} ({:.1}/op, {} each)",
-            i.count as f64 / ops.max(1) as f64,
+            match i.mean > 0.0 {
+                true => c.value / i.mean,
+                false => i.count as f64 / ops.max(1) as f64,
+            },
             human(i.mean, "ns")
         ),
         _ => format!("{label} {value}"),
@@ -137,8 +142,10 @@ mod tests {
                 component("user_cpu", a, 100.0),
                 component("kernel_cpu", a, 1500.0),
                 component("run_queue", a, 800.0),
-                traced("blocked", 2000.0, 10, 2000.0),
-                traced("wakeup_latency", 1000.0, 20, 500.0),
+                // The tracer saw a tenth of the 10 operations; the times
+                // are scaled to all of them, and so are the counts shown.
+                traced("blocked", 2000.0, 1, 2000.0),
+                traced("wakeup_latency", 1000.0, 2, 500.0),
                 traced("preempted", 0.0, 0, 0.0),
                 Component {
                     unit: "calls".into(),
