@@ -59,27 +59,48 @@ impl Tracepoint {
     }
 }
 
+/// How often `with_tracefs` tries.
+const TRACEFS_ATTEMPTS: usize = 10;
+
 /// Runs `read`; when no tracefs is mounted, mounts one for `read` alone
 /// (root may) and unmounts it after, so nothing is left mounted.
 pub(crate) fn with_tracefs<T>(read: impl Fn() -> Result<T, String>) -> Result<T, String> {
-    let first = match read() {
-        Ok(value) => return Ok(value),
-        Err(why) => why,
-    };
-    let mounted = TRACEFS
-        .iter()
-        .any(|root| Path::new(root).join("events").exists());
-    if mounted {
-        return Err(first);
+    let mut why = String::new();
+    // Other iolab processes mount and unmount it too (tests run several at
+    // once): a read that fails while one does, or a mount it refuses as
+    // busy, is tried again.
+    for attempt in 0..TRACEFS_ATTEMPTS {
+        if attempt > 0 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        why = match read() {
+            Ok(value) => return Ok(value),
+            Err(why) => why,
+        };
+        let mounted = TRACEFS
+            .iter()
+            .any(|root| Path::new(root).join("events").exists());
+        if mounted {
+            continue;
+        }
+        let target = TRACEFS[0];
+        let flags = rustix::mount::MountFlags::empty();
+        match rustix::mount::mount("nodev", target, "tracefs", flags, None) {
+            Ok(()) => {
+                let result = read();
+                let _ = rustix::mount::unmount(target, rustix::mount::UnmountFlags::DETACH);
+                why = match result {
+                    Ok(value) => return Ok(value),
+                    Err(why) => why,
+                };
+            }
+            Err(e) if e == rustix::io::Errno::BUSY => {
+                why = format!("{why}; mounting tracefs failed: {e}");
+            }
+            Err(e) => return Err(format!("{why}; mounting tracefs failed: {e}")),
+        }
     }
-    let target = TRACEFS[0];
-    let flags = rustix::mount::MountFlags::empty();
-    if let Err(e) = rustix::mount::mount("nodev", target, "tracefs", flags, None) {
-        return Err(format!("{first}; mounting tracefs failed: {e}"));
-    }
-    let result = read();
-    let _ = rustix::mount::unmount(target, rustix::mount::UnmountFlags::DETACH);
-    result
+    Err(why)
 }
 
 /// The `format` file of `event` (e.g. `sched/sched_switch`) under the first
