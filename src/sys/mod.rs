@@ -9,6 +9,7 @@ pub(crate) mod kernel_text;
 pub mod mmap;
 pub mod mq;
 pub mod owner;
+pub(crate) mod perf_ioctl;
 pub(crate) mod rt_signal;
 pub mod rusage;
 pub(crate) mod select;

@@ -18,7 +18,7 @@ mod tracer;
 
 pub(crate) use self_test::{online_cpus, self_test};
 pub(crate) use syscalls::SyscallCounter;
-pub(crate) use tracer::{Points, Stacks, Tracer};
+pub(crate) use tracer::{Duty, Points, Stacks, Tracer};
 
 use crate::measure::histogram::Latencies;
 use std::collections::HashMap;

@@ -3,7 +3,7 @@
 //! another a few times, and check that the tracer saw each sleep and
 //! wake-up.
 
-use super::tracer::{Points, Tracer};
+use super::tracer::{Duty, Points, Tracer};
 use super::{SchedLog, ThreadSched};
 use crate::measure::clock::now_ns;
 use crate::measure::pin::parse_cpu_list;
@@ -42,17 +42,26 @@ pub(crate) fn trace_woken_thread(
     times: u64,
     pause: Duration,
 ) -> Result<(i32, (u64, u64), SchedLog), String> {
-    let tracer = Tracer::start(points, &online_cpus()?, false)?;
+    // One window long enough for every wake-up, on a loaded host too.
+    let duty = Duty {
+        on: Duration::from_millis(200),
+        period: Duration::from_secs(1),
+    };
+    let tracer = Tracer::start(points, &online_cpus()?, false, duty)?;
     let (tx, rx) = mpsc::channel::<()>();
+    let (ready_tx, ready) = mpsc::channel::<()>();
     let waiter = std::thread::Builder::new()
         .name("iolab-sched-probe".into())
         .spawn(move || {
             let tid = rustix::thread::gettid().as_raw_nonzero().get();
             let from = now_ns();
+            // Waiting from the first message on: a thread that started late
+            // would find messages queued and not block for them.
+            let _ = ready_tx.send(());
             let got = (0..times).filter(|_| rx.recv().is_ok()).count() as u64;
             (tid, (from, now_ns()), got)
         });
-    if waiter.is_ok() {
+    if waiter.is_ok() && ready.recv().is_ok() {
         for _ in 0..times {
             std::thread::sleep(pause);
             let _ = tx.send(());

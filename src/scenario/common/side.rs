@@ -103,13 +103,14 @@ pub(crate) struct SideOut {
     /// per thread that ran the side.
     #[serde(default)]
     pub(crate) threads: Vec<Traced>,
-    /// System calls of the side's thread over its warm-up (or its first
-    /// timed repetition without one), as the kernel counted them
+    /// System calls of the side's thread over the first half of its
+    /// warm-up (or its first timed repetition without one), as the kernel
+    /// counted them
     /// (`--explain` where tracepoints may be used).
     #[serde(default)]
     pub(crate) syscalls_counted: Option<u64>,
-    /// The operations `syscalls_counted` spans: the warm-up's; 0 for the
-    /// first timed repetition.
+    /// The operations `syscalls_counted` spans: half the warm-up's; 0 for
+    /// the first timed repetition.
     #[serde(default)]
     pub(crate) syscalls_ops: u64,
     /// What a counter mechanism's sender added up in all (stream).
@@ -159,8 +160,8 @@ impl Meter {
         // the counter exists, every system call on the machine takes the
         // slow path.
         if let Some((mut counter, last)) = self.syscalls.take() {
-            // The counter's read is a system call that counts itself.
-            out.syscalls_counted = Some(counter.read().saturating_sub(last + 1));
+            let cost = counter.read_cost();
+            out.syscalls_counted = Some(counter.read().saturating_sub(last + cost));
         }
         let now = thread_usage();
         out.rep_ns.push(now_ns - self.last_ns);
@@ -190,12 +191,12 @@ impl Meter {
         }
     }
 
-    /// Closes the system call count over a warm-up of `ops` operations: the
-    /// counter is gone before the timed repetitions start.
+    /// Closes the system call count over the warm-up's first `ops`
+    /// operations: the counter is gone before the timed repetitions start.
     fn count_warmup(&mut self, ops: u64) {
         if let Some((mut counter, last)) = self.syscalls.take() {
-            // The counter's read is a system call that counts itself.
-            self.warmup_calls = Some((counter.read().saturating_sub(last + 1), ops));
+            let cost = counter.read_cost();
+            self.warmup_calls = Some((counter.read().saturating_sub(last + cost), ops));
         }
     }
 
@@ -217,6 +218,11 @@ pub(crate) struct Reps {
     meter: Meter,
     ends: RepEnds,
     warmup: u64,
+    /// The message before which the system call count closes: half-way
+    /// through the warm-up. Closing the counter waits out an RCU grace
+    /// period (some 40 ms here), and the peer must not wait that long in
+    /// a timed repetition.
+    counted_until: u64,
 }
 
 impl Reps {
@@ -233,16 +239,18 @@ impl Reps {
             meter,
             ends: sched.rep_ends(),
             warmup: sched.warmup,
+            counted_until: (sched.warmup / 2).max(1),
         }
     }
 
-    /// Before message `seq`: restarts the meter if warm-up ends here.
+    /// Before message `seq`: closes the system call count half-way
+    /// through the warm-up, restarts the meter if warm-up ends here.
     #[inline(always)]
     pub(crate) fn begin(&mut self, seq: u64) {
+        if seq == self.counted_until && self.warmup > 0 {
+            self.meter.count_warmup(seq);
+        }
         if seq == self.warmup {
-            if self.warmup > 0 {
-                self.meter.count_warmup(self.warmup);
-            }
             self.meter.reset();
         }
     }

@@ -6,7 +6,7 @@
 
 use super::{ComponentSpec, BLOCKED, MIGRATIONS, PREEMPTED, SYSCALLS, WAKEUP};
 use crate::measure::histogram::Latencies;
-use crate::measure::sched::{online_cpus, Points, SchedLog, SyscallCounter, Tracer};
+use crate::measure::sched::{online_cpus, Duty, Points, SchedLog, SyscallCounter, Tracer};
 use crate::model::{Component, Explain, LatencyKind};
 use crate::scenario::common::case::CaseCtx;
 use crate::scenario::common::side::SideOut;
@@ -30,7 +30,7 @@ impl Tracing {
     /// Starts tracing every online CPU, with the switches' kernel call
     /// chains when `stacks` (for the off-CPU flame graph).
     fn start(stacks: bool) -> Tracing {
-        Tracing(points().and_then(|p| Tracer::start(p, &online_cpus()?, stacks)))
+        Tracing(points().and_then(|p| Tracer::start(p, &online_cpus()?, stacks, Duty::WINDOWS)))
     }
 
     /// Stops the tracer: the log of the case, or why there is none.
@@ -145,11 +145,14 @@ pub(super) fn add_notes(e: &mut Explain, trace: &Result<SchedLog, String>) {
         let share = e.traced_share.map_or(String::new(), |s| {
             format!(" ({:.0}% of the timed repetitions)", s * 100.0)
         });
+        let duty = Duty::WINDOWS;
         e.notes.push(format!(
-            "the scheduler tracer recorded 2 ms of every 40 ms{share}: blocked, wake-up, \
+            "the scheduler tracer recorded {} ms of every {} ms{share}: blocked, wake-up, \
              preemption and migration figures are what it saw there, scaled to the whole; \
-             system calls were counted over the warm-up (the first timed repetition without \
-             one), so the timed repetitions ran at their own pace"
+             system calls were counted over the first half of the warm-up (the first timed \
+             repetition without one), so the timed repetitions ran at their own pace",
+            duty.on.as_millis(),
+            duty.period.as_millis()
         ));
         if log.lost > 0 {
             e.notes.push(format!(
