@@ -1,6 +1,9 @@
 //! Forking a measurement side. The child dies with its parent
 //! (PR_SET_PDEATHSIG), so no peer outlives an iolab that crashed or was
 //! killed, and it leaves through `exit_child`, never back into the caller.
+//! It closes the perf events it inherited: an open perf event costs the
+//! kernel work on every context switch even while disabled, and a copy in
+//! a side would keep the runner's tracer events alive for the whole case.
 
 use super::cvt;
 use std::io;
@@ -45,5 +48,31 @@ fn prepare_child(parent: rustix::process::Pid) -> io::Result<()> {
     }
     // SAFETY: restoring the default disposition of SIGINT is always valid.
     unsafe { libc::signal(libc::SIGINT, libc::SIG_DFL) };
+    close_perf_events();
     Ok(())
+}
+
+/// Closes every perf event descriptor the child inherited. None is the
+/// child's: its own counters are opened by the side, after the fork.
+fn close_perf_events() {
+    for fd in perf_event_fds() {
+        // SAFETY: `fd` is open in this process and nothing in the child
+        // owns it (the parent's objects that do are never dropped here).
+        unsafe { libc::close(fd) };
+    }
+}
+
+/// The descriptors of this process that are perf events, by their link in
+/// /proc/self/fd (listed fully before any is closed).
+fn perf_event_fds() -> Vec<i32> {
+    let Ok(dir) = std::fs::read_dir("/proc/self/fd") else {
+        return Vec::new();
+    };
+    dir.flatten()
+        .filter(|entry| {
+            std::fs::read_link(entry.path())
+                .is_ok_and(|target| target.as_os_str() == "anon_inode:[perf_event]")
+        })
+        .filter_map(|entry| entry.file_name().to_str()?.parse().ok())
+        .collect()
 }

@@ -262,3 +262,32 @@ fn both_returns_what_each_borrowing_thread_returned() {
     assert!(b.is_err(), "a panic comes back as an error");
     assert_eq!(shared.load(std::sync::atomic::Ordering::SeqCst), 1);
 }
+
+/// The perf event descriptors of the calling process.
+fn perf_fds() -> usize {
+    std::fs::read_dir("/proc/self/fd")
+        .unwrap()
+        .flatten()
+        .filter(|e| {
+            std::fs::read_link(e.path()).is_ok_and(|t| t.as_os_str() == "anon_inode:[perf_event]")
+        })
+        .count()
+}
+
+#[test]
+fn a_forked_side_holds_none_of_the_runner_s_perf_events() {
+    let event = perf_event::Builder::new(perf_event::events::Software::DUMMY).build();
+    let Ok(_event) = event else {
+        let why = format!("{:?}", event.err());
+        assert!(
+            std::env::var("IOLAB_STRICT_TESTS").as_deref() != Ok("1"),
+            "perf_event_open: {why}"
+        );
+        eprintln!("skipped: perf_event_open refused ({why})");
+        return;
+    };
+    assert!(perf_fds() >= 1);
+    let side = start(Spec::new("worker", Mode::Processes), |_| Ok(perf_fds())).unwrap();
+    assert_eq!(side.finish::<usize>(soon()).unwrap(), 0);
+    assert!(perf_fds() >= 1, "the runner keeps its own");
+}
