@@ -76,6 +76,23 @@ pub struct ClaimVerdict {
     /// the run, ...) and why.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub(crate) form: String,
+    /// The figure the rule weighed and where its verdict changes (the
+    /// report's claims chart); absent for a verdict from counts or answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) weighed: Option<Weighed>,
+}
+
+/// A claim's figure with its interval, and the bands of its rule: the
+/// verdict below the first edge, between each pair and above the last.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct Weighed {
+    pub(crate) value: f64,
+    pub(crate) lo: f64,
+    pub(crate) hi: f64,
+    /// Where the verdict changes, ascending, every one finite.
+    pub(crate) edges: Vec<f64>,
+    /// One more than `edges`.
+    pub(crate) verdicts: Vec<ClaimStatus>,
 }
 
 impl ClaimVerdict {

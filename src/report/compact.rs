@@ -307,7 +307,7 @@ fn noise(results: &[&CaseResult]) -> Option<String> {
     let mut causes: BTreeMap<String, usize> = BTreeMap::new();
     for n in ok.iter().filter_map(|r| r.noise.as_ref()) {
         for cause in &n.causes {
-            *causes.entry(cause_kind(cause)).or_default() += 1;
+            *causes.entry(super::trust::cause_kind(cause)).or_default() += 1;
         }
     }
     let mut causes: Vec<(String, usize)> = causes.into_iter().collect();
@@ -322,14 +322,4 @@ fn noise(results: &[&CaseResult]) -> Option<String> {
         ok.len(),
         most.join(", ")
     ))
-}
-
-/// A cause without its figures: `host wake-ups slower`.
-fn cause_kind(cause: &str) -> String {
-    cause
-        .split_whitespace()
-        .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
-        .collect::<Vec<_>>()
-        .join(" ")
-        .replace(" than its fastest", "")
 }

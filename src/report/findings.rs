@@ -1,12 +1,13 @@
 //! What a run found, for the top of a report: the claims with their
 //! verdicts, every scenario's verdict lines, this machine's limits and the
-//! warnings (noisy results, figures flagged, failures and unsupported cases
-//! grouped by reason), each line linking to the section with its evidence.
+//! noise guard's grades in one line per cause (`noise.rs`) and the warnings
+//! (noisy results, figures flagged, failures and unsupported cases grouped
+//! by reason), each line linking to the section with its evidence.
 //! Built once from the run, so the HTML and Markdown reports say the same.
 
 use super::table::{groups, headline, summary};
 use crate::format::{case_label, plural, ratio, spread_pct};
-use crate::model::{CaseResult, ClaimStatus, Grade, Run, Status};
+use crate::model::{CaseResult, ClaimStatus, Run, Status};
 use serde::Serialize;
 
 /// A headline whose repetitions spread this much (half their min-max
@@ -24,6 +25,8 @@ pub(crate) struct Findings {
     /// One group per scenario with verdicts, in page order.
     pub(crate) verdicts: Vec<Group>,
     pub(crate) limits: Vec<Line>,
+    /// The noise guard's grades, one line per cause.
+    pub(crate) noise: Option<noise::NoiseSummary>,
     /// One group per kind of warning.
     pub(crate) warnings: Vec<Group>,
 }
@@ -89,9 +92,9 @@ pub(crate) fn build(run: &Run) -> Findings {
         claims,
         verdicts: verdicts(run),
         limits: limits(run),
+        noise: noise::summary(&run.results),
         warnings: [
             noisy(&run.results),
-            disturbed(&run.results),
             not_ok(&run.results, Status::Failed),
             not_ok(&run.results, Status::Unsupported),
         ]
@@ -276,28 +279,6 @@ fn noisy(results: &[CaseResult]) -> Option<Group> {
     })
 }
 
-/// Results the noise guard graded disturbed, each with its causes.
-fn disturbed(results: &[CaseResult]) -> Option<Group> {
-    let lines: Vec<Line> = results
-        .iter()
-        .filter_map(|r| {
-            let n = r.noise.as_ref().filter(|n| n.grade == Grade::Disturbed)?;
-            Some(Line {
-                text: format!("{}: {}", case_label(&r.case), n.causes.join(", ")),
-                links: vec![scenario_link(&r.scenario)],
-            })
-        })
-        .collect();
-    (!lines.is_empty()).then(|| Group {
-        title: format!(
-            "{} disturbed while measured (the noise guard)",
-            plural(lines.len(), "result")
-        ),
-        anchor: None,
-        lines,
-    })
-}
-
 /// Failed or unsupported cases, one line per reason with its count.
 fn not_ok(results: &[CaseResult], status: Status) -> Option<Group> {
     let mut reasons: Vec<(&str, Vec<&CaseResult>)> = Vec::new();
@@ -366,6 +347,8 @@ fn scenarios_of(cases: &[&CaseResult]) -> Vec<Link> {
     }
     links
 }
+
+mod noise;
 
 #[cfg(test)]
 mod tests;

@@ -56,6 +56,13 @@ pub(crate) fn run() -> Run {
             precision: Some("±1.0% after 5 repetitions".into()),
             to_decide: None,
             form: String::new(),
+            weighed: Some(crate::model::Weighed {
+                value: 1.3,
+                lo: 1.25,
+                hi: 1.35,
+                edges: vec![1.1],
+                verdicts: vec![ClaimStatus::DoesNotHold, ClaimStatus::Holds],
+            }),
         }],
     }
 }

@@ -66,6 +66,12 @@ fn write_findings(text: &mut String, f: &Findings) {
         text.push_str("\n### This machine's limits\n\n");
         write_lines(text, &f.limits);
     }
+    if let Some(n) = &f.noise {
+        text.push_str(&format!("\n### Noise\n\n{}:\n\n", escape(&n.title)));
+        for cause in &n.causes {
+            text.push_str(&format!("- {}\n", escape(cause)));
+        }
+    }
     if !f.warnings.is_empty() {
         text.push_str("\n### Warnings\n");
         for g in &f.warnings {

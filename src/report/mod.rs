@@ -9,6 +9,7 @@ mod csv;
 mod explain_text;
 mod findings;
 mod flame;
+mod glance;
 mod html;
 mod json;
 mod markdown;

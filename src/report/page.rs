@@ -16,6 +16,8 @@ use serde::Serialize;
 pub(crate) struct Page {
     pub(crate) title: String,
     pub(crate) version: String,
+    /// The (last) run's claims at a glance, by seed (HTML only).
+    pub(crate) glance: Vec<super::glance::Seed>,
     /// What the (last) run found, for the top of the page.
     pub(crate) findings: Findings,
     pub(crate) runs: Vec<RunInfo>,
@@ -92,6 +94,10 @@ pub(crate) fn build(runs: &[(&str, &Run)], with_charts: bool) -> anyhow::Result<
     Ok(Page {
         title: title(runs),
         version: crate::model::IOLAB_VERSION.to_string(),
+        glance: match (last, with_charts) {
+            (Some(run), true) => super::glance::build(&run.claims)?,
+            _ => Vec::new(),
+        },
         findings: last.map(findings::build).unwrap_or_default(),
         runs: runs.iter().map(|(tag, run)| info(tag, run)).collect(),
         environment: environment(runs),

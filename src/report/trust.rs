@@ -39,6 +39,16 @@ fn pct(value: f64) -> String {
     }
 }
 
+/// A noise cause without its figures: `host wake-ups slower`.
+pub(crate) fn cause_kind(cause: &str) -> String {
+    cause
+        .split_whitespace()
+        .filter(|w| !w.starts_with(|c: char| c.is_ascii_digit()))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .replace(" than its fastest", "")
+}
+
 /// The noise column: the grade when not clean (its causes are a note).
 pub(crate) fn noise_cell(r: &CaseResult) -> String {
     match &r.noise {

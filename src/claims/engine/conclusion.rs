@@ -9,7 +9,7 @@
 
 use super::claim::Claim;
 use super::margin::Margin;
-use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Finding, Verdict};
+use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Finding, Verdict, Weighed};
 use crate::scenario::Scenario;
 
 /// What a rule concluded.
@@ -37,6 +37,8 @@ pub(crate) struct Conclusion {
     pub(crate) kernel_evidence: Option<String>,
     /// A claim's margin (`margin.rs`), when its rule weighed a figure.
     pub(crate) margin: Option<Margin>,
+    /// The figure it weighed and the rule's bands, likewise.
+    pub(crate) weighed: Option<Weighed>,
 }
 
 /// What concludes over the results of one scenario: a scenario's
@@ -81,6 +83,7 @@ pub(crate) fn observed(scenario: &'static str, finding: Finding) -> Conclusion {
         claim: None,
         kernel_evidence: None,
         margin: None,
+        weighed: None,
     }
 }
 
@@ -123,6 +126,7 @@ impl Concludes for Stated {
             claim: Some(self.0),
             kernel_evidence: self.0.kernel_evidence(results),
             margin: outcome.margin,
+            weighed: outcome.weighed,
         }]
     }
 }
@@ -175,6 +179,7 @@ impl Conclusion {
             original: claim.original.to_string(),
             scenario: claim.scenario.to_string(),
             kernel_evidence: self.kernel_evidence.clone(),
+            weighed: self.weighed.clone(),
         })
     }
 }

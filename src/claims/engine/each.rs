@@ -37,5 +37,6 @@ pub(crate) fn combine(outcomes: Vec<Outcome>) -> Outcome {
             ..m
         }),
         estimate: None,
+        weighed: None,
     }
 }

@@ -5,7 +5,7 @@
 
 use super::estimate::Estimate;
 use super::margin::{self, Bands, Margin, Uncertainty};
-use crate::model::ClaimStatus;
+use crate::model::{ClaimStatus, Weighed};
 
 pub(crate) type Found<T> = Result<T, String>;
 
@@ -18,6 +18,8 @@ pub struct Outcome {
     pub(crate) margin: Option<Margin>,
     /// The figure weighed, with its interval, for a rule that weighs one.
     pub(crate) estimate: Option<Estimate>,
+    /// The same with the rule's bands, as the run stores it.
+    pub(crate) weighed: Option<Weighed>,
 }
 
 impl Outcome {
@@ -28,6 +30,7 @@ impl Outcome {
             figure,
             margin: None,
             estimate: None,
+            weighed: None,
         }
     }
 
@@ -58,6 +61,7 @@ impl Outcome {
             figure,
             margin: Some(margin),
             estimate: Some(e),
+            weighed: Some(weighed(e, bands)),
         }
     }
 
@@ -74,5 +78,29 @@ impl Outcome {
     /// The evidence neither agrees nor contradicts: `figure` says why.
     pub(crate) fn undecided(figure: String) -> Outcome {
         Outcome::new(ClaimStatus::Inconclusive, figure)
+    }
+}
+
+/// `e` and `bands` as the run stores them: an edge at either infinity
+/// takes its band with it (nothing lies beyond it).
+fn weighed(e: Estimate, bands: &Bands) -> Weighed {
+    let mut edges = Vec::new();
+    let mut verdicts = vec![bands.verdicts[0]];
+    for (edge, above) in bands.edges.iter().zip(&bands.verdicts[1..]) {
+        match edge.is_finite() {
+            true => {
+                edges.push(*edge);
+                verdicts.push(*above);
+            }
+            false if *edge < 0.0 => verdicts = vec![*above],
+            false => {}
+        }
+    }
+    Weighed {
+        value: e.value,
+        lo: e.lo,
+        hi: e.hi,
+        edges,
+        verdicts,
     }
 }

@@ -49,20 +49,26 @@ pub(crate) fn trace_woken_thread(
     };
     let tracer = Tracer::start(points, &online_cpus()?, false, duty)?;
     let (tx, rx) = mpsc::channel::<()>();
-    let (ready_tx, ready) = mpsc::channel::<()>();
+    let (ack_tx, acks) = mpsc::channel::<()>();
     let waiter = std::thread::Builder::new()
         .name("iolab-sched-probe".into())
         .spawn(move || {
             let tid = rustix::thread::gettid().as_raw_nonzero().get();
             let from = now_ns();
-            // Waiting from the first message on: a thread that started late
-            // would find messages queued and not block for them.
-            let _ = ready_tx.send(());
-            let got = (0..times).filter(|_| rx.recv().is_ok()).count() as u64;
+            // Each message is sent `pause` after the waiter said it waits
+            // for it: a waiter that ran late, on a loaded host, would find
+            // messages queued and not block for them.
+            let _ = ack_tx.send(());
+            let got = (0..times)
+                .filter(|_| rx.recv().is_ok() && ack_tx.send(()).is_ok())
+                .count() as u64;
             (tid, (from, now_ns()), got)
         });
-    if waiter.is_ok() && ready.recv().is_ok() {
+    if waiter.is_ok() {
         for _ in 0..times {
+            if acks.recv().is_err() {
+                break;
+            }
             std::thread::sleep(pause);
             let _ = tx.send(());
         }

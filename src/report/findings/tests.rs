@@ -2,7 +2,7 @@
 //! threshold, the limits and the links to the evidence.
 
 use super::*;
-use crate::model::{Flag, LimitRatio};
+use crate::model::{Flag, Grade, LimitRatio};
 use crate::report::fixtures::{self, CLAIM_FIGURE, UNSUPPORTED_REASON, VERDICT};
 
 fn unsupported(scenario: &str, case: &str, reason: &str) -> CaseResult {
@@ -121,7 +121,7 @@ fn f_titles(run: &Run) -> Vec<String> {
 }
 
 #[test]
-fn disturbed_results_are_warned_about_with_their_causes() {
+fn the_noise_guard_s_grades_are_summed_up_not_listed_as_warnings() {
     let mut run = fixtures::run();
     let noise = |grade, cause: &str| crate::model::Noise {
         migrated: grade == Grade::Disturbed,
@@ -130,16 +130,17 @@ fn disturbed_results_are_warned_about_with_their_causes() {
     run.results[0].noise = Some(noise(Grade::Noisy, "steal 3%"));
     run.results[3].noise = Some(noise(Grade::Disturbed, "migrated"));
     let f = build(&run);
-    let group = f
-        .warnings
-        .iter()
-        .find(|g| g.title == "1 result disturbed while measured (the noise guard)")
-        .expect("a disturbed group");
+    let n = f.noise.expect("a noise summary");
+    assert_eq!(n.causes, ["1 of 2: steal 3%", "1 of 2: migrated"]);
     assert_eq!(
-        texts(&group.lines),
-        ["pipe/cross-cpu/threads/64 KiB: migrated"]
+        texts(&n.cases),
+        [
+            "unix-stream/cross-cpu/processes/64 KiB: noisy: steal 3%",
+            "pipe/cross-cpu/threads/64 KiB: disturbed: migrated"
+        ]
     );
-    assert_eq!(group.lines[0].links[0].anchor, "scenario-stream");
+    assert_eq!(n.cases[1].links[0].anchor, "scenario-stream");
+    assert!(f.warnings.iter().all(|g| !g.title.contains("disturbed")));
 }
 
 #[test]

@@ -340,3 +340,76 @@ fn comparison_lists_regressions_first_by_effect_size() {
     assert!(stream && pingpong, "4x before 1.5x: {rows:?}");
     assert!(html.contains("Against run A: 2 cases significantly worse"));
 }
+
+#[test]
+fn the_noise_shows_one_line_per_cause_and_folds_the_cases_away() {
+    use crate::model::Grade;
+    use crate::report::fixtures::noise;
+    let mut run = chart_run();
+    let slow = |pct| format!("host wake-ups {pct}% slower than its fastest");
+    let graded = [
+        (
+            Grade::Disturbed,
+            vec![slow(130), "4 other runnable tasks".to_string()],
+        ),
+        (Grade::Disturbed, vec![slow(220)]),
+        (Grade::Noisy, vec!["steal 7%".to_string()]),
+    ];
+    let ok = run
+        .results
+        .iter_mut()
+        .filter(|r| r.status == crate::model::Status::Ok);
+    for (r, (grade, causes)) in ok.zip(&graded) {
+        let causes: Vec<&str> = causes.iter().map(String::as_str).collect();
+        r.noise = Some(noise(*grade, &causes));
+    }
+    let html = render(&run, None);
+    let shown = between(&html, "<h3>Noise</h3>", "<details class=\"noise-cases\">");
+    let folded = between(&html, "<details class=\"noise-cases\">", "</details>");
+    assert_eq!(
+        shown.matches("<li>").count(),
+        3,
+        "one line per cause: {shown}"
+    );
+    assert!(shown.contains("2 of "), "{shown}");
+    assert!(shown.contains("host wake-ups 130-220% slower than its fastest"));
+    assert_eq!(shown.matches("wake-ups").count(), 1, "{shown}");
+    assert_eq!(folded.matches("<li>").count(), 3, "every graded result");
+    assert!(!html.contains("<details class=\"noise-cases\" open"));
+}
+
+#[test]
+fn the_claims_at_a_glance_open_the_page_one_mark_per_claim_each_linking_to_it() {
+    let mut run = findings_run();
+    run.claims[1].weighed = None;
+    let html = render(&run, None);
+    let glance = between(&html, "<section id=\"glance\"", "</section>");
+    assert!(html.find("<section id=\"glance\"") < html.find("<section id=\"findings\""));
+    let anchors: Vec<&str> = glance
+        .split("href=\"#")
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect();
+    let mut want: Vec<String> = run
+        .claims
+        .iter()
+        .map(|c| format!("claim-{}", c.id))
+        .collect();
+    let mut got: Vec<String> = anchors.iter().map(|a| a.to_string()).collect();
+    want.sort();
+    got.sort();
+    assert_eq!(got, want, "one mark per claim");
+    for a in anchors {
+        assert!(
+            html.contains(&format!("id=\"{a}\"")),
+            "{a} links to nothing"
+        );
+    }
+    assert_eq!(glance.matches("class=\"glance-row\"").count(), 2);
+    assert_eq!(glance.matches("class=\"glance-mark ").count(), 1);
+    assert_eq!(
+        glance.matches("<svg").count(),
+        2,
+        "a strip per weighed claim"
+    );
+}

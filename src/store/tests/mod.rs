@@ -126,6 +126,13 @@ pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
             precision: Some("±6% (noatime) and ±4% (default) after 5 repetitions".into()),
             to_decide: Some("needs ±1% on both".into()),
             form: "a ratio of two results of the same run".into(),
+            weighed: Some(crate::model::Weighed {
+                value: 0.99,
+                lo: 0.95,
+                hi: 1.04,
+                edges: vec![1.0],
+                verdicts: vec![ClaimStatus::DoesNotHold, ClaimStatus::Holds],
+            }),
         }],
     }
 }

@@ -114,6 +114,7 @@ fn judge(results: &[CaseResult], of: &[Select], expect: bool) -> Found<Outcome> 
         figure: t.figure,
         margin: Some(t.margin),
         estimate: None,
+        weighed: None,
     })
 }
 
