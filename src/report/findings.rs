@@ -131,16 +131,26 @@ fn headline_counts(run: &Run) -> String {
     text
 }
 
+/// The CSS class suffix of a verdict: `holds`, `does-not-hold`, `inconclusive`.
+pub(crate) fn verdict_class(status: ClaimStatus) -> String {
+    status.as_str().replace(' ', "-")
+}
+
+/// The id of a claim's row in the Claims section.
+pub(crate) fn claim_anchor(id: &str) -> String {
+    format!("claim-{id}")
+}
+
 fn claim_line(c: &crate::model::ClaimVerdict) -> ClaimLine {
     ClaimLine {
         id: c.id.clone(),
         claim: c.claim.clone(),
         verdict: c.verdict_text(),
-        class: c.verdict.as_str().replace(' ', "-"),
+        class: verdict_class(c.verdict),
         figure: c.figure.clone(),
         margin: crate::claims::render::margin_line(c),
         to_decide: c.to_decide.clone(),
-        anchor: format!("claim-{}", c.id),
+        anchor: claim_anchor(&c.id),
         scenario: scenario_link(&c.scenario),
     }
 }

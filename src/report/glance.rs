@@ -74,8 +74,8 @@ fn mark(c: &ClaimVerdict) -> Mark {
         id: c.id.clone(),
         claim: c.claim.clone(),
         verdict: c.verdict_text(),
-        class: c.verdict.as_str().replace(' ', "-"),
-        anchor: format!("claim-{}", c.id),
+        class: super::findings::verdict_class(c.verdict),
+        anchor: super::findings::claim_anchor(&c.id),
     }
 }
 

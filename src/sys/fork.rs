@@ -64,7 +64,7 @@ fn close_perf_events() {
 
 /// The descriptors of this process that are perf events, by their link in
 /// /proc/self/fd (listed fully before any is closed).
-fn perf_event_fds() -> Vec<i32> {
+pub(crate) fn perf_event_fds() -> Vec<i32> {
     let Ok(dir) = std::fs::read_dir("/proc/self/fd") else {
         return Vec::new();
     };

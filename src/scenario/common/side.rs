@@ -219,7 +219,7 @@ pub(crate) struct Reps {
     ends: RepEnds,
     warmup: u64,
     /// The message before which the system call count closes: half-way
-    /// through the warm-up. Closing the counter waits out an RCU grace
+    /// through the warm-up (never without one). Closing the counter waits out an RCU grace
     /// period (some 40 ms here), and the peer must not wait that long in
     /// a timed repetition.
     counted_until: u64,
@@ -239,7 +239,10 @@ impl Reps {
             meter,
             ends: sched.rep_ends(),
             warmup: sched.warmup,
-            counted_until: (sched.warmup / 2).max(1),
+            counted_until: match sched.warmup {
+                0 => u64::MAX,
+                w => (w / 2).max(1),
+            },
         }
     }
 
@@ -247,7 +250,7 @@ impl Reps {
     /// through the warm-up, restarts the meter if warm-up ends here.
     #[inline(always)]
     pub(crate) fn begin(&mut self, seq: u64) {
-        if seq == self.counted_until && self.warmup > 0 {
+        if seq == self.counted_until {
             self.meter.count_warmup(seq);
         }
         if seq == self.warmup {
