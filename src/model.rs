@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 mod trust;
-pub(crate) use trust::{Grade, Noise, Precision};
+pub(crate) use trust::{ClaimNoise, Grade, Noise, Precision};
 pub(crate) use trust::{ONE_BATCH_STOP, REPEAT_STOP, RUN_WIDE_STOPS, SUITE_STOP};
 
 pub const IOLAB_VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -80,6 +80,10 @@ pub struct ClaimVerdict {
     /// report's claims chart); absent for a verdict from counts or answers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) weighed: Option<Weighed>,
+    /// The noise guard's grades over the results the claim read; absent
+    /// when every one was clean (or none was graded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) noise: Option<ClaimNoise>,
 }
 
 /// A claim's figure with its interval, and the bands of its rule: the

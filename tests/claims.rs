@@ -46,23 +46,9 @@ const IDS: [&str; 28] = [
     "E6-select-worse-than-poll",
 ];
 
-/// The project's list of every testable claim of the seeds (`docs/`).
-const CLAIMS_MD: &str = include_str!("../docs/claims.md");
-
-/// Every id in the first column of CLAIMS.md's tables (a cell may name
-/// several, e.g. "E2-port-tens-of-us, E2-ring-csw-bound").
-fn claims_md_ids() -> Vec<String> {
-    let mut ids = Vec::new();
-    for line in CLAIMS_MD.lines().filter(|l| l.starts_with("| E")) {
-        let cell = line.split('|').nth(1).unwrap_or_default();
-        ids.extend(cell.split(',').map(|id| id.trim().to_string()));
-    }
-    ids
-}
-
 #[test]
 fn claims_md_lists_every_claim_and_iolab_has_each() {
-    let ids = claims_md_ids();
+    let ids = common::claims_md_ids();
     // The seeds' 47, and any claim added since.
     assert!(ids.len() >= 47, "{ids:?}");
     assert!(ids
@@ -87,7 +73,7 @@ fn claims_md_lists_every_claim_and_iolab_has_each() {
     if let Ok(original) = std::fs::read_to_string(&shared) {
         assert_eq!(
             rows(&original),
-            rows(CLAIMS_MD),
+            rows(common::CLAIMS_MD),
             "docs/claims.md's rows differ from {}",
             shared.display()
         );
@@ -107,7 +93,7 @@ fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     let in_order: Vec<&str> = ids.iter().copied().filter(|id| IDS.contains(id)).collect();
     assert_eq!(in_order, IDS);
     assert_eq!(ids[..15], IDS[..15]);
-    for id in claims_md_ids() {
+    for id in common::claims_md_ids() {
         assert!(
             ids.contains(&id.as_str()),
             "{id} of CLAIMS.md is not answered"

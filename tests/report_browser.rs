@@ -10,7 +10,7 @@ mod common;
 #[path = "common/runs.rs"]
 mod runs;
 
-use browser::{assert_no_external_references, picture_stats, screenshot, BROWSERS};
+use browser::{assert_no_external_references, browser_or_skip, picture_stats, screenshot};
 use common::Sandbox;
 use std::path::PathBuf;
 
@@ -19,14 +19,7 @@ const HEIGHT: u32 = 3000;
 
 #[test]
 fn report_renders_in_headless_chromium() {
-    let Some(browser) = common::find_program(&BROWSERS) else {
-        common::require(
-            false,
-            &format!(
-                "needs a headless browser on PATH, one of {BROWSERS:?} \
-                 (Debian: apt-get install chromium)"
-            ),
-        );
+    let Some(browser) = browser_or_skip() else {
         return;
     };
     let sb = Sandbox::new();

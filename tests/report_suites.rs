@@ -3,8 +3,12 @@
 //! reports are checked for what a reader needs first (the findings before
 //! any table, every claim with its verdict), for the charts' one language
 //! (at most 8 series a frame, one colour per mechanism, units on every
-//! axis, a title on every mark), for size and self-containment, and
-//! rendered by headless Chromium to a first screen that is not blank.
+//! axis, a title on every mark, no bar on a log axis), for size and
+//! self-containment, and rendered by headless Chromium to a first screen
+//! that is not blank. The seeds report is also read back from the DOM the
+//! browser built: the claims at a glance with one mark per claim of
+//! docs/claims.md linking to it, each claim's evidence folded, and the
+//! charts' checks again on what the browser holds.
 
 #[path = "common/browser.rs"]
 mod browser;
@@ -12,7 +16,9 @@ mod common;
 #[path = "common/svg.rs"]
 mod svg;
 
-use browser::{assert_no_external_references, picture_stats, screenshot, BROWSERS};
+use browser::{
+    assert_no_external_references, browser_or_skip, dump_dom, picture_stats, screenshot,
+};
 use common::Sandbox;
 
 /// The first screen a reader sees.
@@ -66,20 +72,21 @@ fn check_findings_first(page: &str, claims: usize) {
     assert!(top.contains("href=\"#scenario-"), "no link to the evidence");
 }
 
-fn check_page(sb: &Sandbox, html: &std::path::Path, page: &str, claims: usize) {
+/// Checks the page; returns the browser it was rendered in, None when the
+/// test is skipped for want of one.
+fn check_page(
+    sb: &Sandbox,
+    html: &std::path::Path,
+    page: &str,
+    claims: usize,
+) -> Option<std::path::PathBuf> {
     check_findings_first(page, claims);
     let (frames, _) = svg::check(page);
     assert!(!frames.is_empty(), "a report without charts");
     assert_no_external_references(page);
     let bytes = std::fs::metadata(html).unwrap().len();
     assert!(bytes < MAX_BYTES, "{bytes} bytes");
-    let Some(browser) = common::find_program(&BROWSERS) else {
-        common::require(
-            false,
-            "needs a headless browser on PATH (apt-get install chromium)",
-        );
-        return;
-    };
+    let browser = browser_or_skip()?;
     let png = sb.dir.path().join("first-screen.png");
     screenshot(&browser, html, &png, sb.dir.path(), SCREEN);
     let (width, height, distinct, ink) = picture_stats(&png);
@@ -93,13 +100,14 @@ fn check_page(sb: &Sandbox, html: &std::path::Path, page: &str, claims: usize) {
         "only {:.1}% of the first screen is not white",
         ink * 100.0
     );
+    Some(browser)
 }
 
 #[test]
 fn the_quick_suite_report_opens_with_what_it_found() {
     let sb = Sandbox::new();
     let (html, page) = suite_report(&sb, &[]);
-    check_page(&sb, &html, &page, 15);
+    let _ = check_page(&sb, &html, &page, 15);
     sb.assert_tmp_empty();
 }
 
@@ -107,6 +115,61 @@ fn the_quick_suite_report_opens_with_what_it_found() {
 fn the_seeds_suite_report_opens_with_what_it_found() {
     let sb = Sandbox::new();
     let (html, page) = suite_report(&sb, &["seeds", "--quick"]);
-    check_page(&sb, &html, &page, 15);
+    if let Some(browser) = check_page(&sb, &html, &page, 15) {
+        let dom = dump_dom(&browser, &html, sb.dir.path());
+        every_claim_has_one_mark_linking_to_it(&dom);
+        every_claim_is_one_line_its_evidence_folded(&dom);
+        svg::check(&dom);
+    }
     sb.assert_tmp_empty();
+}
+
+/// The claims at a glance, in the DOM the browser built: one mark per
+/// claim of docs/claims.md, each linking to an element that exists.
+fn every_claim_has_one_mark_linking_to_it(dom: &str) {
+    let glance = between(dom, "<section id=\"glance\"", "</section>");
+    let mut marked: Vec<&str> = values(glance, "href")
+        .into_iter()
+        .map(|h| h.strip_prefix("#claim-").expect("a mark links to a claim"))
+        .collect();
+    marked.sort_unstable();
+    let mut want = common::claims_md_ids();
+    want.sort();
+    assert_eq!(marked, want, "one mark per claim of docs/claims.md");
+    let ids = values(dom, "id");
+    for id in want {
+        let target = format!("claim-{id}");
+        assert!(ids.contains(&target.as_str()), "#{target} does not exist");
+    }
+}
+
+/// Each claim a closed `<details>`: its line the summary, its evidence
+/// inside; no second table of the same claims.
+fn every_claim_is_one_line_its_evidence_folded(dom: &str) {
+    let claims: Vec<&str> = dom.split("<details class=\"claim\"").skip(1).collect();
+    assert_eq!(claims.len(), common::claims_md_ids().len());
+    for c in claims {
+        let tag = &c[..c.find('>').unwrap()];
+        assert!(!tag.contains("open"), "a claim unfolded: {tag}");
+        let folded = &c[c.find("</summary>").unwrap()..c.find("</details>").unwrap()];
+        assert!(folded.contains("class=\"evidence\""), "{tag}");
+    }
+    assert!(!dom.contains("<h2 id=\"claims\""), "no second claims table");
+}
+
+/// The text between the first `start` and the next `end`.
+fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let from = text.find(start).unwrap_or_else(|| panic!("no {start}"));
+    let rest = &text[from..];
+    &rest[..rest
+        .find(end)
+        .unwrap_or_else(|| panic!("no {end} after {start}"))]
+}
+
+/// The values of ` attr="..."` in `text`, in order.
+fn values<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
+    text.split(&format!(" {attr}=\""))
+        .skip(1)
+        .map(|s| s.split('"').next().unwrap())
+        .collect()
 }

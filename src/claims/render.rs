@@ -86,6 +86,49 @@ pub(crate) fn write_compact(out: &mut dyn Write, run: &Run) -> std::io::Result<(
     Ok(())
 }
 
+/// The figure in plain words for a one-line claim: the figure's first
+/// clause without the repetitions' ranges ("(462-723, 60 reps)"), then the
+/// interval the rule weighed, e.g. "epoll 136 us vs poll 9.33 ms: 62x;
+/// 99.5% interval 9.81x-81x"; cut at `PLAIN_WIDTH`.
+pub(crate) fn plain_figure(c: &ClaimVerdict) -> String {
+    let head = without_reps(c.figure.split("; ").next().unwrap_or_default());
+    let line = match (&c.weighed, interval(&c.figure)) {
+        (Some(_), Some(interval)) if !head.contains(interval) => format!("{head}; {interval}"),
+        _ => head,
+    };
+    cut(&line, PLAIN_WIDTH)
+}
+
+/// The widest a plain figure gets.
+const PLAIN_WIDTH: usize = 160;
+
+/// `text` without its parenthesised repetition ranges.
+fn without_reps(text: &str) -> String {
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(open) = rest.find(" (") {
+        let Some(close) = rest[open..].find(')').map(|c| open + c) else {
+            break;
+        };
+        let inner = &rest[open + 2..close];
+        out.push_str(&rest[..open]);
+        if !inner.ends_with(" reps") {
+            out.push_str(&rest[open..=close]);
+        }
+        rest = &rest[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The last "95% interval 1.05x-1.09x" of `figure`, its level included.
+fn interval(figure: &str) -> Option<&str> {
+    let at = figure.rfind(" interval ")?;
+    let start = figure[..at].rfind([' ', ';', ',']).map_or(0, |i| i + 1);
+    let end = figure[at..].find(';').map_or(figure.len(), |e| at + e);
+    Some(&figure[start..end])
+}
+
 /// `text` within `width` characters, an ellipsis marking a cut.
 fn cut(text: &str, width: usize) -> String {
     match text.char_indices().nth(width - 1) {

@@ -144,7 +144,7 @@ fn min_effect_is_a_percentage_of_zero_or_more() {
 }
 
 fn graded(mut r: CaseResult, grade: crate::model::Grade, cause: &str) -> CaseResult {
-    r.noise = Some(fixtures::noise(grade, &[cause]));
+    r.noise = Some(crate::model::Noise::graded(grade, &[cause]));
     r
 }
 

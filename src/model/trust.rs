@@ -55,6 +55,19 @@ impl Grade {
     }
 }
 
+/// The noise guard's grades over the results a claim read: the worst of
+/// them and every cause that set one, so a report can mark a figure
+/// measured while the host was slow or busy.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub(crate) struct ClaimNoise {
+    pub(crate) grade: Grade,
+    /// Each distinct cause, e.g. "host wake-ups 132% slower than its fastest".
+    pub(crate) causes: Vec<String>,
+    /// How many of the results read were graded worse than clean, of how many.
+    pub(crate) graded: usize,
+    pub(crate) read: usize,
+}
+
 /// What went on around a case while it ran, read before and after it, and
 /// the grade the thresholds give it (`measure::noise`).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -103,6 +116,26 @@ pub(crate) struct Noise {
 }
 
 impl Noise {
+    /// A grade with its causes and no readings, for tests.
+    #[cfg(test)]
+    pub(crate) fn graded(grade: Grade, causes: &[&str]) -> Noise {
+        Noise {
+            grade,
+            causes: causes.iter().map(|c| c.to_string()).collect(),
+            steal_pct: None,
+            other_load_pct: None,
+            other_runnable: None,
+            freq_change_pct: None,
+            throttle_events: None,
+            irq_per_s: None,
+            migrated: false,
+            canary_ns: None,
+            wake_canary_ns: None,
+            host_slower_pct: None,
+            host_wake_slower_pct: None,
+        }
+    }
+
     /// `clean`, `noisy: steal 8%` or `disturbed: migrated, steal 12%`.
     pub(crate) fn label(&self) -> String {
         match self.causes.is_empty() {

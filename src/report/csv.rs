@@ -232,7 +232,7 @@ mod tests {
         });
         ok.noise = Some(crate::model::Noise {
             steal_pct: Some(3.0),
-            ..fixtures::noise(crate::model::Grade::Noisy, &["steal 3%"])
+            ..crate::model::Noise::graded(crate::model::Grade::Noisy, &["steal 3%"])
         });
         let (header, rows) = parse(&run);
         assert_eq!(header[19..], ["ci_low", "ci_high", "noise"]);

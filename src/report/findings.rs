@@ -62,11 +62,20 @@ pub(crate) struct ClaimLine {
     /// `holds`, `does-not-hold`, `inconclusive`: the CSS class suffix.
     pub(crate) class: String,
     pub(crate) figure: String,
+    /// The figure in plain words, for the claim's one line.
+    pub(crate) plain: String,
+    /// The noise guard's mark, when a result the claim read was not clean.
+    pub(crate) grade: Option<super::trust::GradeMark>,
+    /// The original's figure.
+    pub(crate) original: String,
+    /// Which form the rule takes, and why.
+    pub(crate) form: String,
+    pub(crate) kernel_evidence: Option<String>,
     /// "margin 3.2; ±1.0% (poll) and ...", when the rule weighed a figure.
     pub(crate) margin: Option<String>,
     /// What would decide an inconclusive verdict.
     pub(crate) to_decide: Option<String>,
-    /// The claim's row in the Claims section (`claim-ID`).
+    /// The claim's own element, its evidence folded in it (`claim-ID`).
     pub(crate) anchor: String,
     pub(crate) scenario: Link,
 }
@@ -136,7 +145,7 @@ pub(crate) fn verdict_class(status: ClaimStatus) -> String {
     status.as_str().replace(' ', "-")
 }
 
-/// The id of a claim's row in the Claims section.
+/// The id of a claim's element in the findings.
 pub(crate) fn claim_anchor(id: &str) -> String {
     format!("claim-{id}")
 }
@@ -148,6 +157,11 @@ fn claim_line(c: &crate::model::ClaimVerdict) -> ClaimLine {
         verdict: c.verdict_text(),
         class: verdict_class(c.verdict),
         figure: c.figure.clone(),
+        plain: crate::claims::render::plain_figure(c),
+        grade: super::trust::claim_grade(c),
+        original: c.original.clone(),
+        form: c.form.clone(),
+        kernel_evidence: c.kernel_evidence.clone(),
         margin: crate::claims::render::margin_line(c),
         to_decide: c.to_decide.clone(),
         anchor: claim_anchor(&c.id),

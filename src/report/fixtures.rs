@@ -63,6 +63,7 @@ pub(crate) fn run() -> Run {
                 edges: vec![1.1],
                 verdicts: vec![ClaimStatus::DoesNotHold, ClaimStatus::Holds],
             }),
+            noise: None,
         }],
     }
 }
@@ -305,22 +306,22 @@ fn series_result() -> CaseResult {
     r
 }
 
-/// A noise judgement of `grade` for `causes`, with no readings: tests set
-/// the fields they look at over it.
-pub(crate) fn noise(grade: Grade, causes: &[&str]) -> Noise {
-    Noise {
-        grade,
-        causes: causes.iter().map(|c| c.to_string()).collect(),
-        steal_pct: None,
-        other_load_pct: None,
-        other_runnable: None,
-        freq_change_pct: None,
-        throttle_events: None,
-        irq_per_s: None,
-        migrated: false,
-        canary_ns: None,
-        wake_canary_ns: None,
-        host_slower_pct: None,
-        host_wake_slower_pct: None,
-    }
+/// A pingpong case of `mech` measured in interleaved rounds (`iolab ab`),
+/// its headline `values` one per round.
+pub(crate) fn in_rounds(mech: &str, values: &[f64]) -> CaseResult {
+    let params = [("mech".to_string(), serde_json::json!(mech))];
+    let mut r = CaseResult::new("pingpong", &format!("{mech}/cross-cpu"), params.into());
+    r.metrics.insert(
+        "rtt_ns".into(),
+        crate::measure::stats::metric(values.to_vec(), "ns"),
+    );
+    r.headline = Some("rtt_ns".into());
+    r.rounds = Some(crate::model::Rounds {
+        seed: 7,
+        interleaved: true,
+        values: values.to_vec(),
+        positions: vec![0; values.len()],
+        ..crate::model::Rounds::default()
+    });
+    r
 }

@@ -39,6 +39,8 @@ pub(crate) struct Mark {
     /// The verdict's CSS class suffix.
     pub(crate) class: String,
     pub(crate) anchor: String,
+    /// The noise guard's mark, when a result the claim read was not clean.
+    pub(crate) grade: Option<super::trust::GradeMark>,
 }
 
 /// The claims by seed, in the seeds' order.
@@ -76,6 +78,7 @@ fn mark(c: &ClaimVerdict) -> Mark {
         verdict: c.verdict_text(),
         class: super::findings::verdict_class(c.verdict),
         anchor: super::findings::claim_anchor(&c.id),
+        grade: super::trust::claim_grade(c),
     }
 }
 

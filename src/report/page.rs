@@ -23,9 +23,6 @@ pub(crate) struct Page {
     pub(crate) runs: Vec<RunInfo>,
     pub(crate) environment: Vec<EnvRow>,
     pub(crate) scenarios: Vec<Section>,
-    /// The classic claims the (last) run answered; each links to its
-    /// scenario's section.
-    pub(crate) claims: Vec<crate::model::ClaimVerdict>,
     /// Run B against run A, in a comparison.
     pub(crate) comparison: Option<ComparisonView>,
 }
@@ -102,7 +99,6 @@ pub(crate) fn build(runs: &[(&str, &Run)], with_charts: bool) -> anyhow::Result<
         runs: runs.iter().map(|(tag, run)| info(tag, run)).collect(),
         environment: environment(runs),
         scenarios,
-        claims: last.map(|r| r.claims.clone()).unwrap_or_default(),
         comparison: match runs {
             [(_, a), (_, b)] => Some(comparison::build(a, b)),
             _ => None,

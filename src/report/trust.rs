@@ -6,7 +6,8 @@
 
 use crate::measure::bootstrap::median_half_width_pct;
 use crate::model::RUN_WIDE_STOPS;
-use crate::model::{CaseResult, Grade, Metric, Status};
+use crate::model::{CaseResult, ClaimVerdict, Grade, Metric, Status};
+use serde::Serialize;
 
 /// A stop every case of the run shares: said once, in the legend.
 fn run_wide(stopped_by: Option<&str>) -> Option<&str> {
@@ -47,6 +48,42 @@ pub(crate) fn cause_kind(cause: &str) -> String {
         .collect::<Vec<_>>()
         .join(" ")
         .replace(" than its fastest", "")
+}
+
+/// A claim's noise mark: the worst grade of the results it read, the
+/// symbol the report draws beside its figure and the hover text that says
+/// why.
+#[derive(Debug, Serialize, PartialEq)]
+pub(crate) struct GradeMark {
+    /// `noisy` or `disturbed`: the CSS class suffix too.
+    pub(crate) grade: &'static str,
+    pub(crate) symbol: &'static str,
+    pub(crate) title: String,
+}
+
+/// The mark of `c`, None when every result it read was clean.
+pub(crate) fn claim_grade(c: &ClaimVerdict) -> Option<GradeMark> {
+    let n = c.noise.as_ref()?;
+    let mut kinds: Vec<String> = Vec::new();
+    for kind in n.causes.iter().map(|cause| cause_kind(cause)) {
+        if !kinds.contains(&kind) {
+            kinds.push(kind);
+        }
+    }
+    Some(GradeMark {
+        grade: n.grade.as_str(),
+        symbol: match n.grade {
+            Grade::Disturbed => "!",
+            _ => "~",
+        },
+        title: format!(
+            "{}: the noise guard graded {} of the {} results read worse than clean ({})",
+            n.grade.as_str(),
+            n.graded,
+            n.read,
+            kinds.join(", ")
+        ),
+    })
 }
 
 /// The noise column: the grade when not clean (its causes are a note).
@@ -185,7 +222,7 @@ mod tests {
     #[test]
     fn the_noise_cell_is_empty_when_clean() {
         let mut r = result(true, None);
-        let mut n = crate::report::fixtures::noise(Grade::Clean, &[]);
+        let mut n = crate::model::Noise::graded(Grade::Clean, &[]);
         r.noise = Some(n.clone());
         assert_eq!(noise_cell(&r), "");
         n.grade = Grade::Noisy;

@@ -9,6 +9,35 @@ use std::time::Duration;
 
 pub const BROWSERS: [&str; 3] = ["chromium", "chromium-browser", "google-chrome"];
 
+/// The headless browser on PATH; without one, None after `require` said
+/// why (a skip, or a failure under IOLAB_STRICT_TESTS=1).
+pub fn browser_or_skip() -> Option<std::path::PathBuf> {
+    let found = super::common::find_program(&BROWSERS);
+    if found.is_none() {
+        super::common::require(
+            false,
+            &format!(
+                "needs a headless browser on PATH, one of {BROWSERS:?} \
+                 (Debian: apt-get install chromium)"
+            ),
+        );
+    }
+    found
+}
+
+/// Headless, offline and quiet: without the background-networking flags
+/// Chromium tries hosts this machine cannot reach.
+const HEADLESS: [&str; 8] = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+];
+
 /// Every http(s) URL in the page is an XML namespace name or a page named
 /// in the flame graph script's text, never something to load (src=, href=, url(), @import).
 pub fn assert_no_external_references(page: &str) {
@@ -36,17 +65,8 @@ pub fn assert_no_external_references(page: &str) {
 pub fn screenshot(browser: &Path, html: &Path, png: &Path, scratch: &Path, size: (u32, u32)) {
     let profile = scratch.join("chromium-profile");
     let out = assert_cmd::Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--hide-scrollbars",
-        ])
+        .args(HEADLESS)
+        .arg("--hide-scrollbars")
         .arg(format!("--user-data-dir={}", profile.display()))
         .arg(format!("--screenshot={}", png.display()))
         .arg(format!("--window-size={},{}", size.0, size.1))
@@ -60,6 +80,28 @@ pub fn screenshot(browser: &Path, html: &Path, png: &Path, scratch: &Path, size:
         out.status,
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+/// The page's DOM as headless `browser` parsed it (`--dump-dom`): what a
+/// reader's browser holds, details closed or open, ids as it resolved them.
+pub fn dump_dom(browser: &Path, html: &Path, scratch: &Path) -> String {
+    let profile = scratch.join("chromium-dom-profile");
+    let out = assert_cmd::Command::new(browser)
+        .args(HEADLESS)
+        .arg(format!("--user-data-dir={}", profile.display()))
+        .arg("--dump-dom")
+        .arg(format!("file://{}", html.display()))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .expect("chromium starts");
+    let dom = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        dom.contains("</html>"),
+        "chromium dumped no DOM ({}): {}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    dom
 }
 
 /// Width, height, distinct colours, and the share of pixels that are not white.

@@ -284,6 +284,20 @@ pub fn exists(path: &Path) -> bool {
     path.exists()
 }
 
+/// Every claim id in the first column of docs/claims.md's tables (a cell
+/// may name several, e.g. "E2-port-tens-of-us, E2-ring-csw-bound").
+pub fn claims_md_ids() -> Vec<String> {
+    let mut ids = Vec::new();
+    for line in CLAIMS_MD.lines().filter(|l| l.starts_with("| E")) {
+        let cell = line.split('|').nth(1).unwrap_or_default();
+        ids.extend(cell.split(',').map(|id| id.trim().to_string()));
+    }
+    ids
+}
+
+/// The project's list of every testable claim of the seeds.
+pub const CLAIMS_MD: &str = include_str!("../../docs/claims.md");
+
 /// Whether a test's requirement beyond Rust (chromium, root, perf, ...) is
 /// met. When it is not, the test prints `skipped: <what>` and returns false
 /// so the caller returns early, unless `IOLAB_STRICT_TESTS=1` (set by

@@ -1,6 +1,7 @@
 //! Reading a report's charts back: each chart's SVG, its attributes, and
 //! the structure every chart keeps (at most 8 series per frame, one
-//! colour per mechanism, a unit in every axis title, a title on every mark).
+//! colour per mechanism, a unit in every axis title, a title on every mark,
+//! no bar on a log axis).
 
 #![allow(dead_code)]
 
@@ -67,10 +68,15 @@ pub fn check(page: &str) -> (Vec<usize>, usize) {
                 panel.matches("<title>").count(),
                 "a mark without a title"
             );
+            if panel.contains("<rect class=\"bar\"") {
+                let axes = format!("{} {}", attr(panel, "data-x"), attr(panel, "data-y"));
+                assert!(!axes.contains("log scale"), "bars on a log axis: {axes}");
+            }
             for mark in panel
                 .split("<g class=\"series\"")
                 .skip(1)
                 .chain(panel.split("<rect class=\"bar\"").skip(1))
+                .chain(panel.split("<circle class=\"dot\"").skip(1))
             {
                 let tag = &mark[..mark.find('>').unwrap()];
                 let color = attr(

@@ -9,7 +9,7 @@
 
 use super::claim::Claim;
 use super::margin::Margin;
-use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Finding, Verdict, Weighed};
+use crate::model::{CaseResult, ClaimNoise, ClaimStatus, ClaimVerdict, Finding, Verdict, Weighed};
 use crate::scenario::Scenario;
 
 /// What a rule concluded.
@@ -39,6 +39,8 @@ pub(crate) struct Conclusion {
     pub(crate) margin: Option<Margin>,
     /// The figure it weighed and the rule's bands, likewise.
     pub(crate) weighed: Option<Weighed>,
+    /// The noise guard's grades over the results a claim read.
+    pub(crate) noise: Option<ClaimNoise>,
 }
 
 /// What concludes over the results of one scenario: a scenario's
@@ -84,6 +86,7 @@ pub(crate) fn observed(scenario: &'static str, finding: Finding) -> Conclusion {
         kernel_evidence: None,
         margin: None,
         weighed: None,
+        noise: None,
     }
 }
 
@@ -127,6 +130,7 @@ impl Concludes for Stated {
             kernel_evidence: self.0.kernel_evidence(results),
             margin: outcome.margin,
             weighed: outcome.weighed,
+            noise: super::noise::of(&self.0.rule, results),
         }]
     }
 }
@@ -180,6 +184,7 @@ impl Conclusion {
             scenario: claim.scenario.to_string(),
             kernel_evidence: self.kernel_evidence.clone(),
             weighed: self.weighed.clone(),
+            noise: self.noise.clone(),
         })
     }
 }

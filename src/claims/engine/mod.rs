@@ -21,6 +21,7 @@ pub(crate) mod each;
 pub(crate) mod estimate;
 pub(crate) mod form;
 pub(crate) mod margin;
+pub(crate) mod noise;
 pub(crate) mod numbers;
 pub mod observed;
 pub(crate) mod outcome;

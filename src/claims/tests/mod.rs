@@ -8,6 +8,7 @@ mod e3_to_e6;
 mod kernel;
 mod margins;
 mod params;
+mod plain;
 mod probe;
 mod probe_e4_e5;
 mod probe_new;

@@ -1,5 +1,7 @@
 //! Headline bars: one horizontal bar per case at its headline (the median
-//! of repetitions) with the min-max of the repetitions as an error bar;
+//! of repetitions) with the min-max of the repetitions as an error bar, a
+//! dot instead of the bar when the axis is logarithmic (where a bar's
+//! length means nothing);
 //! one chart per unit, so a scenario whose cases lead with different kinds
 //! of numbers still gets comparable bars. A bar has its mechanism's colour
 //! (as on every chart) and a hover title; a baseline run's bar sits above
@@ -146,13 +148,17 @@ fn draw_bar(
         plot.backend_coord(&(value, hi)),
     ];
     let color = palette::color(&bar.key);
-    let mut svg = marks::bar(
-        corners,
-        &bar.key,
-        color,
-        opacity(bar.source, sources),
-        &bar.title,
-    );
+    let alpha = opacity(bar.source, sources);
+    let mut svg = match x.log {
+        true => marks::dot(
+            plot.backend_coord(&(value, (lo + hi) / 2.0)),
+            &bar.key,
+            color,
+            alpha,
+            &bar.title,
+        ),
+        false => marks::bar(corners, &bar.key, color, alpha, &bar.title),
+    };
     let min = m.min.and_then(|v| x.to_plot(v));
     let max = m.max.and_then(|v| x.to_plot(v));
     if let (Some(min), Some(max)) = (min, max) {

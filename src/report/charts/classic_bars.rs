@@ -1,7 +1,8 @@
 //! Grouped bars of a classic graph: a group per declared figure (wall
 //! time, sender CPU...; or a ratio between two cases, such as a side's
 //! mean call time together over alone), a bar per case in its mechanism's,
-//! poller's or copier's colour, a small chart per value of the declared
+//! poller's or copier's colour (a dot at its value on a log axis, where a
+//! bar's length means nothing), a small chart per value of the declared
 //! split, and the original's figure marked where it applies.
 
 use super::classic::selected;
@@ -352,5 +353,11 @@ fn bar(plot: &Plot, y: &Axis, base: f64, b: &Bar, rows: usize) -> Option<String>
         false => 0.9,
     };
     let color = palette::color(&b.key);
-    Some(marks::bar(corners, &b.key, color, opacity, &b.title))
+    Some(match y.log {
+        true => {
+            let centre = plot.backend_coord(&(left + width / 2.0, top));
+            marks::dot(centre, &b.key, color, opacity, &b.title)
+        }
+        false => marks::bar(corners, &b.key, color, opacity, &b.title),
+    })
 }

@@ -165,6 +165,18 @@ pub(crate) fn bar(
     )
 }
 
+/// A dot at `centre` in pixels, the mark of a value on a log axis, where a
+/// bar's length would mean nothing.
+pub(crate) fn dot(centre: (i32, i32), key: &str, color: &str, opacity: f64, title: &str) -> String {
+    let (x, y) = centre;
+    format!(
+        "<circle class=\"dot\" data-key=\"{}\" cx=\"{x}\" cy=\"{y}\" r=\"5\" \
+         fill=\"{color}\" fill-opacity=\"{opacity}\" stroke=\"{color}\"><title>{}</title></circle>",
+        HtmlEscape(key),
+        HtmlEscape(title)
+    )
+}
+
 /// A horizontal whisker between two pixel points, with end caps.
 pub(crate) fn whisker(ends: [(i32, i32); 2]) -> String {
     let [(x0, y), (x1, _)] = ends;

@@ -3,7 +3,8 @@
 //! bars with its repetition spread, a numeric parameter that varies gets
 //! sweep lines, open-loop cases get latency percentiles by offered rate,
 //! a result with series gets a time chart, a result with a matrix over
-//! CPUs a heatmap, a result of interleaved rounds its headline per round.
+//! CPUs a heatmap, a result of interleaved rounds its headline per round
+//! (and an `ab` run's two cases their ratio per round, `ratio_strip.rs`).
 //! A new scenario gets charts without touching this module. One file per chart kind; `lines.rs`
 //! and `bars.rs` draw, the others only shape data. `palette.rs` and
 //! `style.rs` keep one visual language (a mechanism's colour is the same on
@@ -25,6 +26,7 @@ mod marks;
 mod palette;
 mod panels;
 mod percentile;
+mod ratio_strip;
 mod refmark;
 mod rounds;
 mod series;
@@ -103,6 +105,7 @@ pub(crate) fn for_group(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
     charts.extend(load::charts(sources)?);
     charts.extend(series::charts(sources)?);
     charts.extend(rounds::charts(sources)?);
+    charts.extend(ratio_strip::charts(sources)?);
     charts.extend(heatmap::charts(sources)?);
     Ok(charts)
 }

@@ -57,30 +57,14 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
-    use crate::model::{CaseResult, Rounds};
-
-    fn compared(mech: &str, values: &[f64]) -> CaseResult {
-        let params = [("mech".to_string(), serde_json::json!(mech))];
-        let mut r = CaseResult::new("pingpong", &format!("{mech}/cross-cpu"), params.into());
-        r.metrics
-            .insert("rtt_ns".into(), metric(values.to_vec(), "ns"));
-        r.headline = Some("rtt_ns".into());
-        r.rounds = Some(Rounds {
-            seed: 7,
-            interleaved: true,
-            values: values.to_vec(),
-            positions: vec![0; values.len()],
-            ..Rounds::default()
-        });
-        r
-    }
+    use crate::model::CaseResult;
+    use crate::report::fixtures::in_rounds;
 
     #[test]
     fn each_case_of_the_rounds_is_a_line_over_the_round_numbers() {
         let (a, b) = (
-            compared("pipe", &[20e3, 21e3, 40e3]),
-            compared("eventfd", &[19e3, 20e3, 39e3]),
+            in_rounds("pipe", &[20e3, 21e3, 40e3]),
+            in_rounds("eventfd", &[19e3, 20e3, 39e3]),
         );
         let plain = CaseResult::new("pingpong", "tcp/cross-cpu", Default::default());
         let source = Source {

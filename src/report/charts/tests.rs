@@ -103,3 +103,38 @@ fn a_few_lines_stay_in_one_frame() {
     assert_eq!(split.len(), 1);
     assert_eq!(split[0].title, "");
 }
+
+/// Two pingpong cases whose round trips are `ratio` apart.
+fn two_cases(ratio: f64) -> Vec<crate::model::CaseResult> {
+    let fast = crate::report::fixtures::ok_result();
+    let mut slow = fast.clone();
+    slow.case = "pipe/cross-cpu/processes/1B".into();
+    let m = slow.metrics.get_mut("rtt_ns").unwrap();
+    m.value *= ratio;
+    m.min = m.min.map(|v| v * ratio);
+    m.max = m.max.map(|v| v * ratio);
+    vec![fast, slow]
+}
+
+/// The headline charts of `results`, as one run.
+fn headline_svg(results: &[crate::model::CaseResult]) -> String {
+    let source = super::Source {
+        tag: String::new(),
+        results: results.iter().collect(),
+        baseline: false,
+    };
+    let charts = super::bars::charts(&[source]).unwrap();
+    assert_eq!(charts.len(), 1);
+    charts[0].svg.clone()
+}
+
+#[test]
+fn headlines_over_decades_are_dots_on_a_log_axis_never_bars() {
+    let log = headline_svg(&two_cases(1000.0));
+    assert!(log.contains("log scale"), "the axis says it is logarithmic");
+    assert_eq!(log.matches("class=\"dot\"").count(), 2);
+    assert!(!log.contains("class=\"bar\""), "no bar on a log axis");
+    let linear = headline_svg(&two_cases(1.5));
+    assert!(!linear.contains("log scale"));
+    assert_eq!(linear.matches("class=\"bar\"").count(), 2);
+}

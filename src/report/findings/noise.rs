@@ -136,7 +136,7 @@ mod tests {
 
     fn graded(grade: Grade, causes: &[&str]) -> CaseResult {
         CaseResult {
-            noise: Some(fixtures::noise(grade, causes)),
+            noise: Some(crate::model::Noise::graded(grade, causes)),
             ..fixtures::ok_result()
         }
     }

@@ -125,7 +125,7 @@ fn the_noise_guard_s_grades_are_summed_up_not_listed_as_warnings() {
     let mut run = fixtures::run();
     let noise = |grade, cause: &str| crate::model::Noise {
         migrated: grade == Grade::Disturbed,
-        ..fixtures::noise(grade, &[cause])
+        ..crate::model::Noise::graded(grade, &[cause])
     };
     run.results[0].noise = Some(noise(Grade::Noisy, "steal 3%"));
     run.results[3].noise = Some(noise(Grade::Disturbed, "migrated"));

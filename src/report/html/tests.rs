@@ -102,30 +102,44 @@ fn write_fixture_page() {
 }
 
 #[test]
-fn claims_section_links_each_claim_to_its_scenario() {
+fn each_claim_is_one_line_its_evidence_folded_and_linked_to_its_scenario() {
     let html = render(&crate::report::fixtures::run(), None);
-    assert!(html.contains("<h2 id=\"claims\">Claims</h2>"));
-    assert!(html.contains("<a href=\"#scenario-pingpong\">E9-fixture</a>"));
+    let claim = between(
+        &html,
+        "<details class=\"claim\" id=\"claim-E9-fixture\">",
+        "</details>",
+    );
+    let summary = between(claim, "<summary", "</summary>");
+    assert!(summary.contains("<span class=\"verdict-holds\">holds</span> <b>E9-fixture</b>"));
+    assert!(!summary.contains("<br>"), "one line: {summary}");
+    assert!(!summary.contains(" reps)"), "the plain figure: {summary}");
+    let evidence = between(claim, "<div class=\"evidence\">", "</div>");
+    assert!(evidence.contains(crate::report::fixtures::CLAIM_FIGURE));
+    assert!(evidence.contains("<a class=\"ev\" href=\"#scenario-pingpong\">pingpong</a>"));
+    assert!(evidence.contains("<p class=\"original\">The original: "));
     assert!(html.contains("<h2 id=\"scenario-pingpong\">pingpong</h2>"));
-    assert!(html.contains("class=\"verdict-holds\">holds</td>"));
-    assert!(html.contains(crate::report::fixtures::CLAIM_FIGURE));
+    assert!(
+        !html.contains("<details class=\"claim\" open"),
+        "folded by default"
+    );
+    assert_eq!(html.matches("E9-fixture</b>").count(), 1, "the claim once");
 }
 
 #[test]
-fn claims_section_shows_the_kernel_evidence_under_the_figure() {
+fn a_claim_shows_the_kernel_evidence_under_the_figure() {
     let mut run = crate::report::fixtures::run();
     let plain = render(&run, None);
-    assert!(!plain.contains("class=\"kernel-evidence\">"));
+    assert!(!plain.contains("class=\"kernel-evidence\">kernel"));
     run.claims[0].kernel_evidence =
         Some("kernel profile: touch_atime in 11.0% <of> samples".into());
     let html = render(&run, None);
     assert!(html.contains(
-        "<br><span class=\"kernel-evidence\">kernel profile: touch_atime in 11.0% &lt;of&gt; samples</span></td>"
+        "<p class=\"kernel-evidence\">kernel profile: touch_atime in 11.0% &lt;of&gt; samples</p>"
     ));
 }
 
 #[test]
-fn claims_section_shows_the_margin_and_what_would_decide_it() {
+fn a_claim_shows_the_margin_and_what_would_decide_it() {
     let mut run = crate::report::fixtures::run();
     let html = render(&run, None);
     assert!(html.contains(&format!(
@@ -137,8 +151,36 @@ fn claims_section_shows_the_margin_and_what_would_decide_it() {
     c.near_boundary = true;
     c.to_decide = Some("needs ±1.0% on both".into());
     let html = render(&run, None);
-    assert!(html.contains("class=\"verdict-inconclusive\">inconclusive: near the boundary</td>"));
+    assert!(html.contains("class=\"verdict-inconclusive\">inconclusive: near the boundary</span>"));
     assert!(html.contains("<span class=\"to-decide\">to decide: needs ±1.0% on both</span>"));
+}
+
+#[test]
+fn a_claim_read_from_graded_results_carries_the_grade_mark() {
+    use crate::model::{ClaimNoise, Grade};
+    let mut run = crate::report::fixtures::run();
+    assert!(!render(&run, None).contains("class=\"grade grade-disturbed\" title="));
+    run.claims[0].noise = Some(ClaimNoise {
+        grade: Grade::Disturbed,
+        causes: vec![
+            "host wake-ups 132% slower than its fastest".into(),
+            "migrated".into(),
+        ],
+        graded: 1,
+        read: 2,
+    });
+    let html = render(&run, None);
+    let glance = between(&html, "<section id=\"glance\"", "</section>");
+    let claim = between(&html, "<details class=\"claim\"", "</summary>");
+    for place in [glance, claim] {
+        assert!(
+            place.contains(
+                "<span class=\"grade grade-disturbed\" title=\"disturbed: the noise guard graded 1 \
+                 of the 2 results read worse than clean (host wake-ups slower, migrated)\">!</span>"
+            ),
+            "{place}"
+        );
+    }
 }
 
 /// The text between the first `start` at or after `from` and the next `end`.
@@ -219,10 +261,13 @@ fn findings_hold_every_verdict_claim_and_grouped_reason() {
         ("does-not-hold", "does not hold", "E8-no"),
         ("inconclusive", "inconclusive", "E7-maybe"),
     ] {
-        let line = format!(
-            "<li><span class=\"verdict-{class}\">{verdict}</span>: <a href=\"#claim-{id}\">{id}</a>"
+        let claim = between(
+            found,
+            &format!("<details class=\"claim\" id=\"claim-{id}\">"),
+            "</summary>",
         );
-        assert!(found.contains(&line), "{line}");
+        let line = format!("<span class=\"verdict-{class}\">{verdict}</span> <b>{id}</b>");
+        assert!(claim.contains(&line), "{line}");
     }
     assert!(found.contains("<p class=\"warning\">3 cases unsupported</p>"));
     assert!(found.contains("io_uring disabled (2) <a class=\"ev\" href=\"#scenario-stream\">"));
@@ -326,7 +371,11 @@ fn comparison_lists_regressions_first_by_effect_size() {
     scale(&mut b.results[0], "rtt_ns", 1.5);
     scale(&mut b.results[3], "bytes_per_s", 0.25);
     let html = render(&b, Some(&a));
-    let section = between(&html, "<h2 id=\"comparison\">", "<h2 id=\"claims\">");
+    let section = between(
+        &html,
+        "<h2 id=\"comparison\">",
+        "<section class=\"scenario\">",
+    );
     assert!(section.contains("2 cases significantly worse, 0 better, 0 within the noise"));
     let rows: Vec<&str> = section.split("<tr class=\"change-").skip(1).collect();
     let cases: Vec<(&str, bool)> = rows
@@ -344,7 +393,7 @@ fn comparison_lists_regressions_first_by_effect_size() {
 #[test]
 fn the_noise_shows_one_line_per_cause_and_folds_the_cases_away() {
     use crate::model::Grade;
-    use crate::report::fixtures::noise;
+    use crate::model::Noise;
     let mut run = chart_run();
     let slow = |pct| format!("host wake-ups {pct}% slower than its fastest");
     let graded = [
@@ -361,7 +410,7 @@ fn the_noise_shows_one_line_per_cause_and_folds_the_cases_away() {
         .filter(|r| r.status == crate::model::Status::Ok);
     for (r, (grade, causes)) in ok.zip(&graded) {
         let causes: Vec<&str> = causes.iter().map(String::as_str).collect();
-        r.noise = Some(noise(*grade, &causes));
+        r.noise = Some(Noise::graded(*grade, &causes));
     }
     let html = render(&run, None);
     let shown = between(&html, "<h3>Noise</h3>", "<details class=\"noise-cases\">");

@@ -133,6 +133,7 @@ pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
                 edges: vec![1.0],
                 verdicts: vec![ClaimStatus::DoesNotHold, ClaimStatus::Holds],
             }),
+            noise: None,
         }],
     }
 }
