@@ -119,7 +119,12 @@ fn the_seeds_suite_report_opens_with_what_it_found() {
         let dom = dump_dom(&browser, &html, sb.dir.path());
         every_claim_has_one_mark_linking_to_it(&dom);
         every_claim_is_one_line_its_evidence_folded(&dom);
-        svg::check(&dom);
+        let (frames, _) = svg::check(&dom);
+        assert!(
+            frames.len() > 10,
+            "{} charts in the browser's DOM",
+            frames.len()
+        );
     }
     sb.assert_tmp_empty();
 }

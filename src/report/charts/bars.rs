@@ -72,8 +72,14 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Option<Chart>> {
         return Ok(None);
     }
     let metric = shared_or(bars.iter().map(|b| b.metric_name.to_string()), "headline");
-    let title = format!("{metric}: median of repetitions, whiskers min to max");
-    Ok(Some(draw(sources, &rows, &bars, unit, metric, title)?))
+    let scenario = sources
+        .iter()
+        .find_map(|s| s.results.first())
+        .map_or("", |r| r.scenario.as_str());
+    let what = ident::metric_what(scenario, &metric);
+    let title = format!("{what}: median of repetitions, whiskers min to max");
+    let x_title = ident::metric_title(scenario, &metric, unit);
+    Ok(Some(draw(sources, &rows, &bars, unit, x_title, title)?))
 }
 
 fn draw(
@@ -81,18 +87,13 @@ fn draw(
     rows: &[String],
     bars: &[Bar],
     unit: &str,
-    metric: String,
+    x_title: String,
     title: String,
 ) -> anyhow::Result<Chart> {
     let values = bars.iter().flat_map(|b| {
         let m = b.metric;
         [m.value, m.min.unwrap_or(m.value), m.max.unwrap_or(m.value)]
     });
-    let scenario = sources
-        .iter()
-        .find_map(|s| s.results.first())
-        .map_or("", |r| r.scenario.as_str());
-    let x_title = ident::metric_title(scenario, &metric, unit);
     let x = Axis::new(x_title, Labels::Unit(unit.into())).auto_log(values.clone());
     let x_range = x.range(values);
     // Row 0 at the top: category i is drawn at y = n - 1 - i.

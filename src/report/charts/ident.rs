@@ -57,18 +57,21 @@ pub(crate) fn hover(tag: &str, what: &str, value: String) -> String {
 /// Longer axis titles do not fit along a small chart's y axis.
 const TITLE_CHARS: usize = 32;
 
-/// The axis title of a metric: what it is (from its declaration, when
-/// short), its name and its unit: `round-trip time, rtt_ns (ns)`.
+/// The axis title of a metric: what it is and its unit, `round-trip time
+/// (ns)`; never the raw metric name a reader does not speak.
 pub(crate) fn metric_title(scenario_name: &str, metric: &str, unit: &str) -> String {
+    format!("{} ({unit})", metric_what(scenario_name, metric))
+}
+
+/// What a metric is: its declaration's first clause when short, else its
+/// name in words (`bytes_per_s`: `bytes per s`).
+pub(crate) fn metric_what(scenario_name: &str, metric: &str) -> String {
     let about = scenario::find(scenario_name)
         .and_then(|s| s.metrics().iter().find(|m| m.name == metric))
         .map(|m| first_clause(m.about));
-    let plain = format!("{metric} ({unit})");
     match about {
-        Some(about) if !about.is_empty() && about.len() + plain.len() < TITLE_CHARS => {
-            format!("{about}, {plain}")
-        }
-        _ => plain,
+        Some(about) if !about.is_empty() && about.len() < TITLE_CHARS => about.to_string(),
+        _ => metric.replace('_', " "),
     }
 }
 
@@ -114,9 +117,12 @@ mod tests {
     fn titles_carry_units_and_kinds() {
         assert_eq!(
             metric_title("pingpong", "rtt_ns", "ns"),
-            "round-trip time, rtt_ns (ns)"
+            "round-trip time (ns)"
         );
-        assert_eq!(metric_title("nowhere", "x", "s"), "x (s)");
+        assert_eq!(
+            metric_title("nowhere", "bytes_per_s", "bytes/s"),
+            "bytes per s (bytes/s)"
+        );
         assert_eq!(param_title("stream", "size"), "size (bytes)");
         assert_eq!(param_title("poll-scale", "idle"), "idle (count)");
         assert_eq!(

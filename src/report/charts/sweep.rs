@@ -76,7 +76,8 @@ fn chart(
     if !lines.iter().any(|l| l.points.len() > 1) {
         return Ok(None);
     }
-    let title = format!("{metric} by {key}");
+    let scenario = all.first().map_or("", |r| r.scenario.as_str());
+    let title = format!("{} by {key}", ident::metric_what(scenario, metric));
     let spec = line_chart(all, key, (metric, unit), lines, title, None);
     lines::draw(spec, sources).map(Some)
 }

@@ -33,10 +33,10 @@ fn every_chart_kind_the_data_supports() {
     let titles = chart_titles(&html);
     let want = [
         "round-trip latency by percentile",
-        "rtt_ns: median of repetitions, whiskers min to max",
-        "bytes_per_s: median of repetitions, whiskers min to max",
-        "bytes_per_s by size",
-        "bytes_per_s: median of repetitions, whiskers min to max",
+        "round-trip time: median of repetitions, whiskers min to max",
+        "throughput at the receiver: median of repetitions, whiskers min to max",
+        "throughput at the receiver by size",
+        "bytes per s: median of repetitions, whiskers min to max",
         "writer 0 over time",
     ];
     // The series names differ (writer 0, writer 1): the title falls back.
