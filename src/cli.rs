@@ -303,7 +303,8 @@ pub(crate) struct ImportArgs {
 /// about a command line that gave it.
 const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> [RUN]
        iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>
-       iolab report [OPTIONS] --html <FILE> [RUN] --diff <CASE_A> <CASE_B>";
+       iolab report [OPTIONS] --html <FILE> [RUN] --diff <CASE_A> <CASE_B>
+       iolab report [OPTIONS] --fleet --html <FILE>";
 
 #[derive(Debug, Args)]
 #[command(
@@ -313,7 +314,8 @@ const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FI
 iolab report --html r.html                      the latest run, with charts\n  \
 iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
 iolab report --compare latest~1 latest --html c.html   both runs on the same charts\n  \
-iolab report --html r.html --diff pipe/cross-cpu/threads/64B eventfd/cross-cpu/threads/64B"
+iolab report --html r.html --diff pipe/cross-cpu/threads/64B eventfd/cross-cpu/threads/64B\n  \
+iolab report --fleet --html f.html --db \"$IOLAB_FLEET\"   every host and kernel on one page"
 )]
 pub(crate) struct ReportArgs {
     /// A run id, `latest` or `latest~N`
@@ -335,6 +337,11 @@ pub(crate) struct ReportArgs {
     /// Add the differential flame graph from CASE_A to CASE_B (cases of the run profiled with `run --profile`)
     #[arg(long, num_args = 2, value_names = ["CASE_A", "CASE_B"], requires = "html")]
     pub(crate) diff: Vec<String>,
+    /// Every host and kernel in the store on one HTML page, from the newest
+    /// run of each: the claims' verdicts in one grid (a host or kernel that
+    /// disagrees marked) and each case's headline as small multiples
+    #[arg(long, requires = "html", conflicts_with_all = ["run", "compare", "diff", "markdown"])]
+    pub(crate) fleet: bool,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
     /// else $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "DB")]

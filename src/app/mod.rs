@@ -233,6 +233,9 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
 
 fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     let mut store = Store::open_existing(db_place(&args.db)?)?;
+    if let (true, Some(path)) = (args.fleet, &args.html) {
+        return fleet_report(&mut store, path);
+    }
     let (baseline, run) = match args.compare.as_slice() {
         [a, b] => (Some(store.load(a)?), store.load(b)?),
         _ => (None, store.load(&args.run)?),
@@ -251,6 +254,24 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.markdown {
         report::write_to(path, &MarkdownReporter { baseline }, &run)?;
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `iolab report --fleet`: the newest run of each host and kernel, each
+/// with its claims (computed now for a run stored before claims existed).
+fn fleet_report(store: &mut Store, path: &Path) -> anyhow::Result<ExitCode> {
+    let mut runs = store.latest_per_host()?;
+    if runs.is_empty() {
+        let msg = format!(
+            "no run in {}: the store is empty, push runs there first",
+            store.place()
+        );
+        return Err(UsageError::new(msg).into());
+    }
+    for run in runs.iter_mut().filter(|r| r.claims.is_empty()) {
+        run.claims = crate::claims::evaluate(&run.results, run.suite.as_deref());
+    }
+    report::write_fleet(path, &runs)?;
     Ok(ExitCode::SUCCESS)
 }
 

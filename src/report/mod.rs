@@ -9,6 +9,7 @@ mod csv;
 mod explain_text;
 mod findings;
 mod flame;
+mod fleet_view;
 mod glance;
 mod html;
 mod json;
@@ -24,6 +25,7 @@ pub(crate) mod fixtures;
 
 pub(crate) use self::csv::CsvReporter;
 pub(crate) use self::flame::profiled_case;
+pub(crate) use self::fleet_view::write_fleet;
 pub(crate) use self::html::HtmlReporter;
 pub(crate) use self::json::JsonReporter;
 pub(crate) use self::markdown::MarkdownReporter;

@@ -134,6 +134,12 @@ impl Store {
         read::load(self.db.as_mut(), &place, self.version, (selector, wanted))
     }
 
+    /// The newest run of each host and kernel, by host, then kernel.
+    pub(crate) fn latest_per_host(&mut self) -> anyhow::Result<Vec<Run>> {
+        read::latest_per_host(self.db.as_mut(), self.version)
+            .with_context(|| format!("reading the newest run of each host in {}", self.place))
+    }
+
     /// Stores a run from elsewhere (a file for `iolab import`, another
     /// store for `iolab push`) once: the same run again is left as it is,
     /// another run under the same id is refused.

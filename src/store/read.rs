@@ -116,6 +116,23 @@ pub(crate) fn load(
     load_run(db, &run_id, version).with_context(|| format!("reading run {run_id} from {store}"))
 }
 
+/// The newest run of each host and kernel, by host, then kernel: what
+/// `iolab report --fleet` shows.
+pub(crate) fn latest_per_host(db: &mut dyn Db, version: i64) -> anyhow::Result<Vec<Run>> {
+    let sql = "SELECT run_id, kernel, environment_json FROM runs
+               ORDER BY started_at DESC, seq DESC";
+    let mut newest: std::collections::BTreeMap<(String, String), String> = Default::default();
+    for row in db.query(sql, &[])? {
+        let host: Host = serde_json::from_str(&row.text(2)?).context("environment_json")?;
+        let key = (host.hostname, row.text(1)?);
+        newest.entry(key).or_insert(row.text(0)?);
+    }
+    newest
+        .into_values()
+        .map(|id| load_run(db, &id, version).with_context(|| format!("reading run {id}")))
+        .collect()
+}
+
 /// The run stored under exactly this id, if any.
 pub(crate) fn find(db: &mut dyn Db, version: i64, run_id: &str) -> anyhow::Result<Option<Run>> {
     exact_id(db, run_id)?

@@ -17,6 +17,7 @@ mod axis;
 mod bars;
 mod classic;
 mod classic_bars;
+pub(crate) mod fleet;
 mod frame;
 mod heatmap;
 mod ident;

@@ -231,6 +231,34 @@ fn selectors_pick_by_time_then_insertion() {
 }
 
 #[test]
+fn latest_per_host_keeps_the_newest_run_of_each_host_and_kernel() {
+    let (_dir, _path, mut store) = temp_store();
+    let on = |id: &str, at: &str, host: &str, kernel: &str| {
+        let mut r = run(id, at, vec![]);
+        r.environment.hostname = host.into();
+        r.environment.kernel = kernel.into();
+        r
+    };
+    for r in [
+        on("b-old", "2024-01-01T00:00:00Z", "beta", "6.8"),
+        on("a-new", "2024-03-01T00:00:00Z", "alpha", "6.1"),
+        on("a-old", "2024-02-01T00:00:00Z", "alpha", "6.1"),
+        on("a-610", "2024-01-01T00:00:00Z", "alpha", "6.10"),
+        on("b-new", "2024-01-02T00:00:00Z", "beta", "6.8"),
+    ] {
+        store.save(&r).unwrap();
+    }
+    let ids: Vec<String> = store
+        .latest_per_host()
+        .unwrap()
+        .into_iter()
+        .map(|r| r.run_id)
+        .collect();
+    assert_eq!(ids, ["a-new", "a-610", "b-new"]);
+    assert_eq!(store.latest_per_host().unwrap()[0].claims.len(), 1);
+}
+
+#[test]
 fn unknown_selectors_are_usage_errors_naming_the_value() {
     let (_dir, path, mut store) = temp_store();
     let empty = usage_message(store.load("latest").unwrap_err());
