@@ -289,7 +289,7 @@ fn sweep_point(mech: &str, size: u64, rate: f64) -> CaseResult {
 
 pub(crate) const SERIES_CASE: &str = "tcp/4-writers";
 
-fn series_result() -> CaseResult {
+pub(crate) fn series_result() -> CaseResult {
     let mut r = CaseResult::new("contention", SERIES_CASE, params("tcp", "unpinned", 4));
     r.metrics
         .insert("bytes_per_s".into(), metric(1e9, "bytes/s", None));

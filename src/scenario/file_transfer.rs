@@ -138,7 +138,9 @@ const CLASSIC: &[ClassicChart] = &[ClassicChart {
     original: Some(Original {
         label: "original (2006, 100 Mbit): about 5.4 s for 64 MB, read+send and sendfile alike",
         mark: Mark::Y(5.4, 5.4),
-        only: &[("link", "100mbit")],
+        // Its 5.4 s is for 64 MiB: drawn over a smaller file it would
+        // read as a slowness the run does not have.
+        only: &[("link", "100mbit"), ("file-size", "67108864")],
     }),
     full: "the original's figure is about 64 MB over a 100 Mbit link: the seeds suite \
            runs it (`iolab run seeds`, or `iolab run file-transfer --param link=100mbit --param file-size=64M`)",

@@ -2,6 +2,9 @@
 //! one chart per unit with a line per case and series, seconds on x. The
 //! series name is a dimension of the line (a marker, or its own small
 //! chart); series of fewer than `JOINED` points are drawn as dots only.
+//! Series that never span time (every point at one instant, as a quick
+//! run's single samples) get no chart: a time axis would draw them all
+//! at its origin, and their values are in the tables.
 
 use super::lines::{self, LineChart};
 use super::{ident, line, panels, Axis, Chart, Labels, Line, Source};
@@ -21,10 +24,23 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
             }
         }
     }
-    units.iter().map(|unit| chart(sources, unit)).collect()
+    units
+        .iter()
+        .map(|unit| chart(sources, unit))
+        .filter_map(Result::transpose)
+        .collect()
 }
 
-fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
+/// Whether some line has points at two different times.
+fn spans_time(lines: &[Line]) -> bool {
+    lines.iter().any(|l| {
+        let mut times = l.points.iter().map(|p| p.0);
+        let first = times.next();
+        times.any(|t| Some(t) != first)
+    })
+}
+
+fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Option<Chart>> {
     let mut lines: Vec<Line> = Vec::new();
     let mut series_names = Vec::new();
     for source in sources {
@@ -47,6 +63,9 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
             }
         }
     }
+    if !spans_time(&lines) {
+        return Ok(None);
+    }
     let what = super::shared_or(series_names, "series value");
     let x = Axis::new("time since start (s)", Labels::Unit("s".into()));
     let y = Axis::new(format!("{what} ({unit})"), Labels::Unit(unit.into()))
@@ -64,5 +83,5 @@ fn chart(sources: &[Source], unit: &str) -> anyhow::Result<Chart> {
         joined,
         original: None,
     };
-    lines::draw(spec, sources)
+    lines::draw(spec, sources).map(Some)
 }

@@ -138,3 +138,26 @@ fn headlines_over_decades_are_dots_on_a_log_axis_never_bars() {
     assert!(!linear.contains("log scale"));
     assert_eq!(linear.matches("class=\"bar\"").count(), 2);
 }
+
+#[test]
+fn series_that_never_span_time_get_no_time_chart() {
+    let spanning = crate::report::fixtures::series_result();
+    let mut instant = spanning.clone();
+    for s in &mut instant.series {
+        s.points.iter_mut().for_each(|p| p[0] = 0.0);
+    }
+    let drawn = |r: &crate::model::CaseResult| {
+        let source = super::Source {
+            tag: String::new(),
+            results: vec![r],
+            baseline: false,
+        };
+        super::series::charts(&[source]).unwrap().len()
+    };
+    assert_eq!(drawn(&spanning), 1);
+    assert_eq!(
+        drawn(&instant),
+        0,
+        "every point at one instant: no time axis"
+    );
+}
