@@ -1,7 +1,7 @@
 //! The command line, as clap derive types only; meaning is given in app.rs
 //! and validation in plan/.
 
-use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum, ValueHint};
 use std::path::PathBuf;
 
 /// The smallest change that counts, in percent, unless `--min-effect`
@@ -38,7 +38,7 @@ pub(crate) enum Command {
     History(HistoryArgs),
     /// Show a stored run as the table or as JSON
     Show(ShowArgs),
-    /// Write a stored run as a self-contained HTML page with charts, or as Markdown
+    /// Write a stored run as an HTML page with charts, as Markdown, or for Prometheus, Bencher, github-action-benchmark
     Report(ReportArgs),
     /// Compare two stored runs case by case: ratios and their significance
     Compare(CompareArgs),
@@ -56,6 +56,10 @@ pub(crate) enum Command {
     Ab(AbArgs),
     /// Watch a running program (or start one): its IPC channels, what each costs, with a tracer on only a small share of the time
     Doctor(DoctorArgs),
+    /// Print the completion script of a shell (bash, zsh, fish, ...) to source or install
+    Completions(CompletionsArgs),
+    /// Print iolab's man page (roff), or write one page per command into a directory
+    Man(ManArgs),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -129,18 +133,26 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "TEXT")]
     pub(crate) label: Option<String>,
     /// Write the run as JSON to FILE ('-' for stdout)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) json: Option<PathBuf>,
     /// Write one CSV row per result to FILE ('-' for stdout)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) exports: ExportArgs,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
     /// else $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "DB")]
+    #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
     pub(crate) db: Option<PathBuf>,
     /// Do not store the run
     #[arg(long)]
     pub(crate) no_store: bool,
+    /// Once the run is stored here, push it, and every run still pending
+    /// for DB, to the store DB (e.g. the team's postgresql:// fleet store);
+    /// a run that cannot reach DB stays stored here and pending, for the
+    /// next --push or `iolab push --pending --to DB`
+    #[arg(long, value_name = "DB", conflicts_with = "no_store")]
+    pub(crate) push: Option<PathBuf>,
     /// Exit 1 when a case is unsupported here too, not only when one failed
     /// (for CI, where every case is expected to run)
     #[arg(long)]
@@ -223,16 +235,21 @@ pub(crate) struct HistoryArgs {
 #[derive(Debug, Args)]
 #[command(after_help = "EXAMPLES:\n  \
 iolab push latest --to postgresql://iolab@db.example/iolab     the latest run\n  \
-iolab push latest~2 latest~1 latest --to \"$IOLAB_FLEET\"         the last three")]
+iolab push latest~2 latest~1 latest --to \"$IOLAB_FLEET\"         the last three\n  \
+iolab push --pending --to \"$IOLAB_FLEET\"                       what `run --push` could not send")]
 pub(crate) struct PushArgs {
     /// The runs to copy: run ids, `latest` or `latest~N`
-    #[arg(value_name = "RUN", required = true)]
+    #[arg(value_name = "RUN", required_unless_present = "pending")]
     pub(crate) runs: Vec<String>,
+    /// Also copy every run that `iolab run --push` left pending for this
+    /// store (it could not reach it), each once
+    #[arg(long)]
+    pub(crate) pending: bool,
     /// The store to copy them into: a postgresql:// URL (or a file)
-    #[arg(long, value_name = "DB")]
+    #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
     pub(crate) to: PathBuf,
     /// The store to copy them from (default: $IOLAB_DB, else $XDG_DATA_HOME/iolab/results.db)
-    #[arg(long, value_name = "DB")]
+    #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
     pub(crate) db: Option<PathBuf>,
 }
 
@@ -302,6 +319,7 @@ pub(crate) struct ImportArgs {
 /// clap's own usage line would show RUN as required (`<RUN>`) in an error
 /// about a command line that gave it.
 const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> [RUN]
+       iolab report [OPTIONS] <--openmetrics <FILE>|--bmf <FILE>|--smaller-is-better <FILE>|--bigger-is-better <FILE>> [RUN]
        iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>
        iolab report [OPTIONS] --html <FILE> [RUN] --diff <CASE_A> <CASE_B>
        iolab report [OPTIONS] --fleet --html <FILE>";
@@ -309,10 +327,14 @@ const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FI
 #[derive(Debug, Args)]
 #[command(
     override_usage = REPORT_USAGE,
-    group(ArgGroup::new("output").required(true).multiple(true).args(["html", "markdown"])),
+    group(ArgGroup::new("output").required(true).multiple(true).args(
+        ["html", "markdown", "openmetrics", "bmf", "smaller_is_better", "bigger_is_better"]
+    )),
     after_help = "EXAMPLES:\n  \
 iolab report --html r.html                      the latest run, with charts\n  \
 iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
+iolab report --openmetrics /var/lib/prometheus/node-exporter/iolab.prom   for Prometheus\n  \
+iolab report --bmf bmf.json                     for Bencher\n  \
 iolab report --compare latest~1 latest --html c.html   both runs on the same charts\n  \
 iolab report --html r.html --diff pipe/cross-cpu/threads/64B eventfd/cross-cpu/threads/64B\n  \
 iolab report --fleet --html f.html --db \"$IOLAB_FLEET\"   every host and kernel on one page"
@@ -326,13 +348,16 @@ pub(crate) struct ReportArgs {
     )]
     pub(crate) run: String,
     /// Write a self-contained HTML page (inline CSS and SVG) to FILE ('-' for stdout)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) html: Option<PathBuf>,
     /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) markdown: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) exports: ExportArgs,
     /// Report two runs together: A (the baseline, dashed or lighter) and B
-    #[arg(long, num_args = 2, value_names = ["A", "B"])]
+    #[arg(long, num_args = 2, value_names = ["A", "B"],
+          conflicts_with_all = ["openmetrics", "bmf", "smaller_is_better", "bigger_is_better"])]
     pub(crate) compare: Vec<String>,
     /// Add the differential flame graph from CASE_A to CASE_B (cases of the run profiled with `run --profile`)
     #[arg(long, num_args = 2, value_names = ["CASE_A", "CASE_B"], requires = "html")]
@@ -513,4 +538,66 @@ pub(crate) struct DoctorArgs {
     /// The command to start and watch, after `--`
     #[arg(last = true, value_name = "CMD")]
     pub(crate) command: Vec<String>,
+}
+
+/// The run's figures for the tools that track them, shared by `run` and
+/// `report` (`src/report/openmetrics.rs`, `bmf.rs`, `benchmark_action.rs`).
+#[derive(Debug, Default, Args)]
+pub(crate) struct ExportArgs {
+    /// Write every metric of the run as OpenMetrics text gauges in base
+    /// units (e.g. iolab_pingpong_rtt_seconds), for Prometheus through
+    /// node_exporter's textfile collector, to FILE ('-' for stdout); a file
+    /// is replaced at once (a temp file renamed), never seen half-written
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) openmetrics: Option<PathBuf>,
+    /// Write each headline with its 95% interval as Bencher Metric Format
+    /// JSON (bencher run --adapter json) to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) bmf: Option<PathBuf>,
+    /// Write the headlines where smaller is better (times) as
+    /// github-action-benchmark's customSmallerIsBetter JSON to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) smaller_is_better: Option<PathBuf>,
+    /// Write the headlines where bigger is better (rates) as
+    /// github-action-benchmark's customBiggerIsBetter JSON to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) bigger_is_better: Option<PathBuf>,
+}
+
+impl ExportArgs {
+    /// Each export asked for: its option and its path.
+    pub(crate) fn given(&self) -> Vec<(&'static str, &std::path::Path)> {
+        [
+            ("--openmetrics", &self.openmetrics),
+            ("--bmf", &self.bmf),
+            ("--smaller-is-better", &self.smaller_is_better),
+            ("--bigger-is-better", &self.bigger_is_better),
+        ]
+        .into_iter()
+        .filter_map(|(option, path)| Some((option, path.as_deref()?)))
+        .collect()
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+source <(iolab completions bash)                                  in this bash\n  \
+iolab completions bash > ~/.local/share/bash-completion/completions/iolab\n  \
+iolab completions zsh > ~/.zfunc/_iolab            (with fpath+=~/.zfunc)\n  \
+iolab completions fish > ~/.config/fish/completions/iolab.fish")]
+pub(crate) struct CompletionsArgs {
+    /// The shell to complete in
+    #[arg(value_name = "SHELL", value_enum)]
+    pub(crate) shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+#[command(after_help = "EXAMPLES:\n  \
+iolab man | man -l -                                  read it now\n  \
+iolab man --dir ~/.cargo/share/man/man1               iolab.1, iolab-run.1, ... for `man iolab-run`")]
+pub(crate) struct ManArgs {
+    /// Write one page per command (iolab.1, iolab-run.1, ...) into DIR
+    /// instead of iolab's page on stdout
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub(crate) dir: Option<PathBuf>,
 }

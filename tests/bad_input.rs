@@ -477,3 +477,40 @@ fn counts_and_durations_past_their_bounds() {
          or 10s, at most 300s",
     );
 }
+
+/// The exports (`--openmetrics`, `--bmf`, ...) and `--push` are checked
+/// with the rest of the command line: nothing measured, nothing stored.
+#[test]
+fn exports_and_push_are_checked_before_measuring() {
+    let quick = ["run", "pingpong", "--quick", "--mech", "pipe"];
+    let cases: [(&[&str], &str); 3] = [
+        (
+            &["--json", "-", "--openmetrics", "-"],
+            "--json - and --openmetrics - would both write to standard output",
+        ),
+        (
+            &["--bmf", "/nonexistent/bmf.json"],
+            "invalid --bmf '/nonexistent/bmf.json': no directory /nonexistent",
+        ),
+        (
+            &["--repeat-runs", "2", "--smaller-is-better", "-"],
+            "--repeat-runs 2 cannot write --smaller-is-better, which holds one run",
+        ),
+    ];
+    for (more, expected) in cases {
+        refused(&[&quick[..], more].concat(), expected);
+    }
+    let sb = Sandbox::new();
+    let err = sb.usage_error(&[&quick[..], &["--push", "fleet.db", "--no-store"]].concat());
+    assert!(err.contains("cannot be used with"), "{err}");
+    assert!(!sb.db().exists());
+    #[cfg(not(feature = "fleet"))]
+    refused(
+        &[
+            &quick[..],
+            &["--push", "postgresql://iolab@db.example/iolab"],
+        ]
+        .concat(),
+        "this iolab was built without PostgreSQL stores",
+    );
+}

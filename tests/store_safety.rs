@@ -140,13 +140,14 @@ fn read_commands_read_a_store_they_cannot_write() {
 }
 
 /// Takes the sandbox's store back to schema version 1 (no claims column,
-/// no grade and precision columns).
+/// no grade and precision columns, no pending pushes).
 fn downgrade_to_version_1(db: &Path) {
     let conn = rusqlite::Connection::open(db).unwrap();
     conn.execute_batch(
         "ALTER TABLE runs DROP COLUMN claims_json;
          ALTER TABLE results DROP COLUMN grade;
          ALTER TABLE results DROP COLUMN precision_reached;
+         DROP TABLE pending_pushes;
          PRAGMA user_version = 1;",
     )
     .unwrap();
@@ -184,7 +185,7 @@ fn an_older_store_is_read_as_it_is_when_read_only_and_migrated_when_writable() {
     );
     drop(ro);
     stdout(&mut sb.iolab(&["history"]));
-    assert_eq!(user_version(&sb.db()), 3, "a writable store is migrated");
+    assert_eq!(user_version(&sb.db()), 4, "a writable store is migrated");
 }
 
 #[test]

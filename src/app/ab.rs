@@ -14,7 +14,7 @@ use std::time::Instant;
 pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
     crate::mem::run_headroom()?;
     let mut comparison = crate::ab::plan(args)?;
-    crate::plan::outputs::check(args.json.as_deref(), None)?;
+    crate::plan::outputs::check(&Vec::from_iter(args.json.as_deref().map(|p| ("--json", p))))?;
     let mut store = open_store(args.no_store, &args.db)?;
     let started_at = now_rfc3339();
     let mut environment = crate::env::fingerprint();
@@ -38,7 +38,7 @@ pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
         report::write_to(path, &JsonReporter, &run)?;
     }
     if let Some(store) = store.as_mut() {
-        keep(store, &run, &args.db, args.quiet)?;
+        keep(store, &run, &args.db, args.quiet, None)?;
     }
     let failed = run.results.iter().any(|r| r.status == Status::Failed);
     Ok(if failed {

@@ -21,7 +21,8 @@ pub(super) fn open_store(no_store: bool, db: &Option<PathBuf>) -> anyhow::Result
     Ok(Some(store))
 }
 
-/// Stores the run and says where. When storing fails, the run is saved as
+/// Stores the run and says where; with `push`, marked pending for that
+/// store in the same transaction. When storing fails, the run is saved as
 /// JSON beside the store (or in the working directory) for `iolab import`,
 /// and the error names that file.
 pub(super) fn keep(
@@ -29,8 +30,9 @@ pub(super) fn keep(
     run: &Run,
     db: &Option<PathBuf>,
     quiet: bool,
+    push: Option<&Place>,
 ) -> anyhow::Result<()> {
-    let Err(err) = store.save(run) else {
+    let Err(err) = store.save_pending(run, push) else {
         if !quiet {
             eprintln!("stored run {} in {}", run.run_id, store.place());
         }

@@ -1,21 +1,25 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
-//! report / compare / claims / import / push / fleet / ab.
+//! report / compare / claims / import / push / fleet / ab / completions /
+//! man.
 
 mod ab;
 mod keep;
+mod push;
+mod shell;
 
 use crate::cli::{
-    AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, FleetArgs, HistoryArgs, ImportArgs, ListArgs,
-    PushArgs, ReportArgs, RunArgs, ShowArgs,
+    AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, ExportArgs, FleetArgs, HistoryArgs,
+    ImportArgs, ListArgs, ReportArgs, RunArgs, ShowArgs,
 };
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
 use crate::report::{
-    self, CsvReporter, HtmlReporter, JsonReporter, MarkdownReporter, TableReporter,
+    self, BenchmarkActionReporter, BmfReporter, CsvReporter, HtmlReporter, JsonReporter,
+    MarkdownReporter, OpenMetricsReporter, TableReporter,
 };
 use crate::runner::{self, progress::Bar};
-use crate::store::{self, HistoryFilter, Imported, Place, Store};
+use crate::store::{self, HistoryFilter, Place, Store};
 use crate::{env, listing, plan};
 use anyhow::Context;
 use keep::{calibrate_canary, db_place, finished_run, keep, now_rfc3339, open_store};
@@ -42,11 +46,13 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Compare(args) => compare(&args),
         Command::Claims(args) => claims(&args),
         Command::Import(args) => import(&args),
-        Command::Push(args) => push(&args),
+        Command::Push(args) => push::push(&args),
         Command::Fleet(args) => fleet(&args),
         Command::Agent(args) => agent(&args),
         Command::Ab(args) => ab::ab(&args),
         Command::Doctor(args) => crate::doctor::doctor(&args),
+        Command::Completions(args) => shell::completions(&args),
+        Command::Man(args) => shell::man(&args),
     }
 }
 
@@ -60,13 +66,17 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     // space may give, and a failed allocation aborts.
     crate::mem::run_headroom()?;
     let mut plan = plan::build(args)?;
+    let push = args.push.as_deref().map(Place::of);
+    if let Some(target) = &push {
+        target.refuse_unsupported()?;
+    }
     let mut store = open_store(args.no_store, &args.db)?;
     let mut runs = Vec::new();
     for i in 1..=plan.runs {
         if plan.runs > 1 && !args.quiet {
             eprintln!("run {i} of {} (--repeat-runs)", plan.runs);
         }
-        runs.push(run_once(args, &mut plan, store.as_mut())?);
+        runs.push(run_once(args, &mut plan, store.as_mut(), push.as_ref())?);
     }
     if plan.runs > 1 {
         out(&runner::repeat::render(&runs))?;
@@ -95,11 +105,13 @@ fn run_status(runs: &[Run], unsupported_fails: bool) -> ExitCode {
     ExitCode::FAILURE
 }
 
-/// One run of the plan: measured, written and stored.
+/// One run of the plan: measured, written and stored (then pushed to
+/// `push`, with what is still pending there).
 fn run_once(
     args: &RunArgs,
     plan: &mut plan::Plan,
     mut store: Option<&mut Store>,
+    push: Option<&Place>,
 ) -> anyhow::Result<Run> {
     let started_at = now_rfc3339();
     let mut environment = env::fingerprint();
@@ -133,7 +145,11 @@ fn run_once(
         if args.fault.as_deref() == Some("store") {
             store.refuse_writes()?;
         }
-        keep(store, &run, &args.db, args.quiet)
+        keep(store, &run, &args.db, args.quiet, push)?;
+        if let Some(target) = push {
+            push::after_run(store, target, args.quiet);
+        }
+        Ok(())
     });
     if let (Err(err), Err(_)) = (&written, &kept) {
         eprintln!("error: {err:#}");
@@ -174,17 +190,42 @@ fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
     if let Some(path) = &args.csv {
         report::write_to(path, &CsvReporter, run)?;
     }
+    write_exports(&args.exports, run)?;
     if prints_tables(args) {
         print_table(run, false, args.verbose)?;
     }
     Ok(())
 }
 
-/// The tables go to stdout unless `--quiet` or `--json -`/`--csv -` takes it.
+/// `--openmetrics`, `--bmf`, `--smaller-is-better`, `--bigger-is-better`
+/// of `run` and `report`; each file replaced in one step.
+fn write_exports(exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
+    use crate::compare::Direction;
+    if let Some(path) = &exports.openmetrics {
+        report::write_replacing(path, &OpenMetricsReporter, run)?;
+    }
+    if let Some(path) = &exports.bmf {
+        report::write_replacing(path, &BmfReporter, run)?;
+    }
+    let directions = [
+        (&exports.smaller_is_better, Direction::LowerIsBetter),
+        (&exports.bigger_is_better, Direction::HigherIsBetter),
+    ];
+    for (path, direction) in directions {
+        if let Some(path) = path {
+            report::write_replacing(path, &BenchmarkActionReporter { direction }, run)?;
+        }
+    }
+    Ok(())
+}
+
+/// The tables go to stdout unless `--quiet` or an output to `-` takes it.
 fn prints_tables(args: &RunArgs) -> bool {
     let stdout_taken = [&args.json, &args.csv]
-        .iter()
-        .any(|p| p.as_deref() == Some(Path::new("-")));
+        .into_iter()
+        .filter_map(|p| p.as_deref())
+        .chain(args.exports.given().into_iter().map(|(_, p)| p))
+        .any(|p| p == Path::new("-"));
     !args.quiet && !stdout_taken
 }
 
@@ -254,6 +295,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.markdown {
         report::write_to(path, &MarkdownReporter { baseline }, &run)?;
     }
+    write_exports(&args.exports, &run)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -364,36 +406,7 @@ fn import(args: &ImportArgs) -> anyhow::Result<ExitCode> {
     let mut store =
         Store::open_at(db_place(&args.db)?).map_err(|err| UsageError::new(format!("{err:#}")))?;
     let imported = store.import(&run)?;
-    say_imported(&store, &run, imported, "imported");
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `verb`: what the command would have done with a run already there.
-fn say_imported(store: &Store, run: &Run, imported: Imported, verb: &str) {
-    match imported {
-        Imported::Stored => println!("stored run {} in {}", run.run_id, store.place()),
-        Imported::AlreadyThere => println!(
-            "run {} is already in {}: nothing {verb}",
-            run.run_id,
-            store.place()
-        ),
-    }
-}
-
-/// Copies runs from one store (the local one) into another (the fleet's),
-/// each in its own transaction and once: pushing again stores nothing.
-fn push(args: &PushArgs) -> anyhow::Result<ExitCode> {
-    let mut from = Store::open_existing(db_place(&args.db)?)?;
-    let runs = args
-        .runs
-        .iter()
-        .map(|selector| from.load(selector))
-        .collect::<anyhow::Result<Vec<_>>>()?;
-    let mut to = Store::open_at(Place::of(&args.to))?;
-    for run in &runs {
-        let imported = to.import(run)?;
-        say_imported(&to, run, imported, "pushed");
-    }
+    push::say_imported(&store, &run, imported, "imported");
     Ok(ExitCode::SUCCESS)
 }
 

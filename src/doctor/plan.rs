@@ -20,7 +20,7 @@ pub(crate) struct Plan {
 }
 
 pub(crate) fn check(args: &DoctorArgs) -> UsageResult<Plan> {
-    crate::plan::outputs::check(args.json.as_deref(), None)?;
+    crate::plan::outputs::check(&Vec::from_iter(args.json.as_deref().map(|p| ("--json", p))))?;
     let pid = args.pid.as_deref().map(watchable_pid).transpose()?;
     if pid.is_none() && args.command.is_empty() {
         return Err(UsageError::new(

@@ -117,8 +117,19 @@ pub(crate) struct Common {
     pub(crate) peer: Option<crate::exec::remote::Peer>,
 }
 
+/// Every output `run` was given: its option and path.
+fn outputs_of(args: &RunArgs) -> Vec<(&'static str, &std::path::Path)> {
+    let files = [("--json", &args.json), ("--csv", &args.csv)];
+    let mut given: Vec<_> = files
+        .into_iter()
+        .filter_map(|(option, path)| Some((option, path.as_deref()?)))
+        .collect();
+    given.extend(args.exports.given());
+    given
+}
+
 pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
-    outputs::check(args.json.as_deref(), args.csv.as_deref())?;
+    outputs::check(&outputs_of(args))?;
     let targets = targets_of(args);
     let invocations = resolve_targets(&targets, args.quick)?;
     let common = common(args, &invocations)?;

@@ -1,21 +1,27 @@
-//! `--json` and `--csv` checked before anything is measured: a run that
-//! measures for minutes and then cannot write its output has wasted them.
-//! A path must name a file (not a directory) in an existing directory this
-//! user may write to, and at most one output may take standard output.
+//! The outputs (`--json`, `--csv`, `--openmetrics`, `--bmf`, ...) checked
+//! before anything is measured: a run that measures for minutes and then
+//! cannot write its output has wasted them. A path must name a file (not a
+//! directory) in an existing directory this user may write to, and at most
+//! one output may take standard output.
 
 use crate::error::{UsageError, UsageResult};
 use std::path::Path;
 
-/// Refuses outputs that could not be written, or that would share stdout.
-pub(crate) fn check(json: Option<&Path>, csv: Option<&Path>) -> UsageResult<()> {
-    let stdout = |p: Option<&Path>| p == Some(Path::new("-"));
-    if stdout(json) && stdout(csv) {
-        return Err(UsageError::new(
-            "--json - and --csv - would both write to standard output: give one of them a file",
-        ));
+/// Refuses outputs that could not be written, or that would share stdout;
+/// `outputs` are each option given and its path.
+pub(crate) fn check(outputs: &[(&str, &Path)]) -> UsageResult<()> {
+    let to_stdout: Vec<&str> = outputs
+        .iter()
+        .filter(|(_, path)| *path == Path::new("-"))
+        .map(|(option, _)| *option)
+        .collect();
+    if let [first, second, ..] = to_stdout[..] {
+        return Err(UsageError::new(format!(
+            "{first} - and {second} - would both write to standard output: give one of them a file"
+        )));
     }
-    for (option, path) in [("--json", json), ("--csv", csv)] {
-        if let Some(path) = path.filter(|p| *p != Path::new("-")) {
+    for (option, path) in outputs {
+        if *path != Path::new("-") {
             writable(option, path)?;
         }
     }
@@ -51,8 +57,17 @@ pub(crate) fn writable(option: &str, path: &Path) -> UsageResult<()> {
 mod tests {
     use super::*;
 
+    fn check_two(json: Option<&Path>, csv: Option<&Path>) -> UsageResult<()> {
+        let given = [("--json", json), ("--csv", csv)];
+        let given: Vec<(&str, &Path)> = given
+            .into_iter()
+            .filter_map(|(o, p)| Some((o, p?)))
+            .collect();
+        check(&given)
+    }
+
     fn refusal(json: Option<&str>, csv: Option<&str>) -> String {
-        match check(json.map(Path::new), csv.map(Path::new)) {
+        match check_two(json.map(Path::new), csv.map(Path::new)) {
             Ok(()) => panic!("accepted {json:?} {csv:?}"),
             Err(e) => e.0,
         }
@@ -75,8 +90,13 @@ mod tests {
             "--json - and --csv - would both write to standard output: give one of them a file"
         );
         let file = dir.path().join("run.json");
-        assert!(check(Some(&file), Some(Path::new("-"))).is_ok());
-        assert!(check(Some(Path::new("-")), None).is_ok());
+        assert!(check_two(Some(&file), Some(Path::new("-"))).is_ok());
+        assert!(check_two(Some(Path::new("-")), None).is_ok());
+        let both = check(&[("--json", Path::new("-")), ("--bmf", Path::new("-"))]);
+        assert_eq!(
+            both.unwrap_err().0,
+            "--json - and --bmf - would both write to standard output: give one of them a file"
+        );
         assert!(!file.exists(), "the check wrote {}", file.display());
     }
 }

@@ -6,7 +6,8 @@ use crate::cli::RunArgs;
 use crate::error::{UsageError, UsageResult};
 
 /// The runs `--repeat-runs` asks for: 1 without it, else at least 2, and
-/// never with `--json`/`--csv`, which hold one run.
+/// never with `--json`/`--csv` or an export (`--openmetrics`, ...), which
+/// hold one run.
 pub(crate) fn runs(args: &RunArgs) -> UsageResult<u64> {
     let Some(text) = args.repeat_runs.as_deref() else {
         return Ok(1);
@@ -22,6 +23,12 @@ pub(crate) fn runs(args: &RunArgs) -> UsageResult<u64> {
         return Err(UsageError::new(format!(
             "--repeat-runs {text} cannot write --json or --csv, which hold one run: \
              each run is stored, `iolab show RUN --json` gives it"
+        )));
+    }
+    if let Some((option, _)) = args.exports.given().first() {
+        return Err(UsageError::new(format!(
+            "--repeat-runs {text} cannot write {option}, which holds one run: \
+             each run is stored, `iolab report RUN {option} FILE` writes it"
         )));
     }
     Ok(k)

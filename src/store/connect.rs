@@ -119,11 +119,25 @@ fn server(url: &str) -> anyhow::Result<Box<dyn super::Db>> {
 
 #[cfg(not(feature = "fleet"))]
 fn server(_url: &str) -> anyhow::Result<Box<dyn super::Db>> {
-    Err(UsageError::new(
+    Err(no_fleet().into())
+}
+
+fn no_fleet() -> UsageError {
+    UsageError::new(
         "this iolab was built without PostgreSQL stores (the `fleet` feature): \
          build it with `cargo build --features fleet`, or pass --db FILE",
     )
-    .into())
+}
+
+impl Place {
+    /// Refuses, before anything is measured, a server store this iolab
+    /// cannot open: one built without the `fleet` feature.
+    pub(crate) fn refuse_unsupported(&self) -> Result<(), UsageError> {
+        match self {
+            Place::Server(_) if !cfg!(feature = "fleet") => Err(no_fleet()),
+            _ => Ok(()),
+        }
+    }
 }
 
 fn create_parent(path: &Path) -> anyhow::Result<()> {

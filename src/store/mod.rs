@@ -13,6 +13,7 @@ mod connect;
 mod db;
 mod open;
 mod past;
+mod pending;
 #[cfg(feature = "fleet")]
 mod pg;
 mod place;
@@ -102,9 +103,32 @@ impl Store {
 
     /// Stores the whole run in one transaction.
     pub fn save(&mut self, run: &Run) -> anyhow::Result<()> {
-        write::save(self.db.as_mut(), run)
+        self.save_pending(run, None)
+    }
+
+    /// Stores the whole run in one transaction, with `pending` also marked
+    /// as waiting to be pushed there (`iolab run --push`).
+    pub(crate) fn save_pending(
+        &mut self,
+        run: &Run,
+        pending: Option<&Place>,
+    ) -> anyhow::Result<()> {
+        let target = pending.map(Place::to_string);
+        write::save(self.db.as_mut(), run, target.as_deref())
             .with_context(|| format!("storing run {} in {}", run.run_id, self.place))
             .map_err(one_line)
+    }
+
+    /// The runs of this store waiting to be pushed to `target`, oldest first.
+    pub(crate) fn pending(&mut self, target: &Place) -> anyhow::Result<Vec<String>> {
+        pending::list(self.db.as_mut(), &target.to_string())
+            .with_context(|| format!("reading the runs pending for {target} in {}", self.place))
+    }
+
+    /// `target` holds `run_id` now: it is no longer pending there.
+    pub(crate) fn pushed(&mut self, run_id: &str, target: &Place) -> anyhow::Result<()> {
+        pending::clear(self.db.as_mut(), run_id, &target.to_string())
+            .with_context(|| format!("noting in {} that {target} holds run {run_id}", self.place))
     }
 
     /// The fastest host-speed canaries this host ran on this kernel, over

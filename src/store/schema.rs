@@ -49,6 +49,15 @@ pub(crate) const MIGRATIONS: &[&str] = &[
     // querying; NULL for results stored before or without them.
     "ALTER TABLE results ADD COLUMN grade TEXT;
      ALTER TABLE results ADD COLUMN precision_reached INTEGER;",
+    // 4: the runs `iolab run --push` could not push yet, by the store they
+    // go to (its URL as shown, the password hidden) and since when; a row
+    // goes once that store holds the run (`pending.rs`).
+    "CREATE TABLE pending_pushes (
+         run_id TEXT NOT NULL REFERENCES runs(run_id) ON DELETE CASCADE,
+         target TEXT NOT NULL,
+         since  TEXT NOT NULL,
+         PRIMARY KEY (run_id, target)
+     );",
 ];
 
 /// The schema version this build of iolab writes and understands.

@@ -6,8 +6,17 @@ use super::read;
 use crate::model::{CaseResult, Run};
 use anyhow::Context;
 
-pub(crate) fn save(db: &mut dyn Db, run: &Run) -> anyhow::Result<()> {
-    in_write_tx(db, |db| insert(db, run))
+/// Stores `run`; with `pending`, also marks it as waiting to be pushed
+/// there (`pending.rs`), in the same transaction, so no run is stored
+/// without the mark its `--push` asked for.
+pub(crate) fn save(db: &mut dyn Db, run: &Run, pending: Option<&str>) -> anyhow::Result<()> {
+    in_write_tx(db, |db| {
+        insert(db, run)?;
+        match pending {
+            Some(target) => super::pending::mark(db, &run.run_id, target),
+            None => Ok(()),
+        }
+    })
 }
 
 /// Stores `run` unless the store holds a run under its id already: then

@@ -120,6 +120,12 @@ impl Server {
             ])
             .arg(format!("--pwfile={}", pw.display()))
             .run();
+        self.start_server();
+    }
+
+    /// Starts the server on its port with its data: first after initdb,
+    /// again after `stop`.
+    pub fn start_server(&self) {
         let options = format!(
             "-k {} -p {} -c listen_addresses=127.0.0.1 -c fsync=off -c shared_buffers=16MB \
              -c max_connections=40",
@@ -138,6 +144,14 @@ impl Server {
                 "start",
             ])
             .arg(format!("--log={}/log", self.dir.path().display()))
+            .run();
+    }
+
+    /// Stops the server as a host going down would (its data stays):
+    /// connecting to it is refused until `start_server`.
+    pub fn stop(&self) {
+        self.tool("pg_ctl")
+            .args(["-D", &self.data(), "-m", "fast", "-w", "stop"])
             .run();
     }
 

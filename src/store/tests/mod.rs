@@ -455,3 +455,36 @@ fn default_path_follows_xdg() {
     assert_eq!(data_path(None, None), None);
     assert_eq!(data_path(None, os("")), None);
 }
+
+/// `run --push`'s marks: saved with the run, listed oldest first per
+/// store, each once, gone once pushed, and never holding a password.
+#[test]
+fn pending_pushes_are_marked_with_the_run_and_cleared_once_pushed() {
+    let (_dir, _path, mut store) = temp_store();
+    let fleet = Place::of(std::path::Path::new(
+        "postgresql://iolab:s3cret@db.example:5432/iolab",
+    ));
+    let other = Place::of(std::path::Path::new("other.db"));
+    let r1 = run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]);
+    let r2 = run("r2", "2024-05-02T10:00:00Z", vec![ok_result()]);
+    store.save_pending(&r1, Some(&fleet)).unwrap();
+    store.save_pending(&r2, Some(&fleet)).unwrap();
+    store
+        .save(&run("r3", "2024-05-03T10:00:00Z", vec![]))
+        .unwrap();
+    assert_eq!(store.pending(&fleet).unwrap(), ["r1", "r2"]);
+    assert!(store.pending(&other).unwrap().is_empty());
+    let targets = store
+        .db
+        .query("SELECT DISTINCT target FROM pending_pushes", &[])
+        .unwrap();
+    assert_eq!(
+        targets[0].text(0).unwrap(),
+        "postgresql://iolab:***@db.example:5432/iolab"
+    );
+    store.pushed("r1", &fleet).unwrap();
+    store.pushed("r1", &fleet).unwrap();
+    assert_eq!(store.pending(&fleet).unwrap(), ["r2"]);
+    store.pushed("r2", &fleet).unwrap();
+    assert!(store.pending(&fleet).unwrap().is_empty());
+}
