@@ -365,7 +365,12 @@ pub(crate) struct ReportArgs {
     /// Every host and kernel in the store on one HTML page, from the newest
     /// run of each: the claims' verdicts in one grid (a host or kernel that
     /// disagrees marked) and each case's headline as small multiples
-    #[arg(long, requires = "html", conflicts_with_all = ["run", "compare", "diff", "markdown"])]
+    #[arg(
+        long,
+        requires = "html",
+        conflicts_with_all = ["run", "compare", "diff", "markdown", "openmetrics", "bmf",
+            "smaller_is_better", "bigger_is_better"]
+    )]
     pub(crate) fleet: bool,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
     /// else $XDG_DATA_HOME/iolab/results.db)

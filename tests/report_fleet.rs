@@ -212,6 +212,19 @@ fn bad_fleet_input_is_refused() {
             ],
             "'--fleet' cannot be used with '--diff",
         ),
+        (
+            &[
+                "report",
+                "--fleet",
+                "--html",
+                path,
+                "--openmetrics",
+                "f.prom",
+                "--db",
+                db,
+            ],
+            "'--fleet' cannot be used with '--openmetrics",
+        ),
     ] {
         let err = sb.usage_error(args);
         let first = err.lines().next().unwrap();

@@ -369,7 +369,7 @@ mod tests {
             batches: 1,
             stopped_by: None,
         });
-        ok.noise = Some(fixtures::noise(Grade::Noisy, &["steal 3%"]));
+        ok.noise = Some(crate::model::Noise::graded(Grade::Noisy, &["steal 3%"]));
         let text = render(&run);
         assert!(text.ends_with("\n# EOF\n"), "{text}");
         let labels = format!(
