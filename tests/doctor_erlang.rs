@@ -222,11 +222,19 @@ fn beside_port_ring(sb: &Sandbox, doctor_per_s: f64, doctor_csw_per_message: f64
          per message (iolab's); the Erlang VM under doctor: {doctor_per_s:.0} messages/s, \
          {doctor_csw_per_message:.2} switches per message (the VM's and cat's)"
     );
-    // Each side blocks at most once per message; batching makes it less.
-    for (who, n) in [
-        ("port-ring", ring_csw_per_message),
-        ("doctor", doctor_csw_per_message),
-    ] {
-        assert!((0.2..=6.0).contains(&n), "{who}: {n} switches per message");
-    }
+    // In port-ring each side blocks at most once per message; batching
+    // makes it less.
+    assert!(
+        (0.2..=6.0).contains(&ring_csw_per_message),
+        "port-ring: {ring_csw_per_message} switches per message"
+    );
+    // The VM is many threads (schedulers, dirty schedulers, the poll
+    // thread), a message reaches cat in more than one write when the
+    // pieces do not coalesce (more often while wake-ups are slow), and the
+    // rate is the traced windows' while the switches are the whole
+    // watch's: a sanity bound, not the port ring's.
+    assert!(
+        (0.2..=20.0).contains(&doctor_csw_per_message),
+        "doctor: {doctor_csw_per_message} switches per message"
+    );
 }

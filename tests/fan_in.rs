@@ -350,6 +350,6 @@ fn the_report_draws_throughput_against_senders_per_mechanism() {
     .assert()
     .success();
     let page = std::fs::read_to_string(&html).unwrap();
-    assert!(page.contains("msgs_per_s by senders"), "no sweep chart");
+    assert!(page.contains("msgs per s by senders"), "no sweep chart");
     assert!(page.contains("senders (count)"), "no senders axis");
 }
