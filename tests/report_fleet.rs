@@ -244,7 +244,7 @@ fn bad_fleet_input_is_refused() {
 #[cfg(feature = "fleet")]
 #[test]
 fn two_hosts_pushed_to_postgres_disagree_on_one_claim_in_chromium() {
-    use browser::{picture_stats, screenshot, BROWSERS};
+    use browser::{assert_not_blank, browser_or_skip, screenshot};
     use postgres_server::{local, push, stdout, Server};
     let Some(pg) = Server::start() else { return };
     let url = pg.database("fleetview");
@@ -289,26 +289,12 @@ fn two_hosts_pushed_to_postgres_disagree_on_one_claim_in_chromium() {
         page
     );
 
-    let Some(chromium) = common::find_program(&BROWSERS) else {
-        common::require(
-            false,
-            &format!("needs a headless browser on PATH, one of {BROWSERS:?} (Debian: apt-get install chromium)"),
-        );
+    let Some(chromium) = browser_or_skip() else {
         return;
     };
     let png = sb.dir.path().join("fleet.png");
     screenshot(&chromium, &html, &png, sb.dir.path(), (1400, 900));
-    let (width, height, distinct, ink) = picture_stats(&png);
-    assert_eq!((width, height), (1400, 900));
-    assert!(
-        distinct >= 20,
-        "only {distinct} distinct colours: blank page?"
-    );
-    assert!(
-        ink > 0.02,
-        "only {:.1}% of pixels are not white",
-        ink * 100.0
-    );
+    assert_not_blank(&png, (1400, 900));
     // The first screen shows both verdicts' colours and the mark.
     let seen = colours(&png);
     for (what, rgb) in [
@@ -326,13 +312,5 @@ fn two_hosts_pushed_to_postgres_disagree_on_one_claim_in_chromium() {
 /// The distinct RGB colours of a screenshot.
 #[cfg(feature = "fleet")]
 fn colours(png: &Path) -> std::collections::HashSet<[u8; 3]> {
-    let file = std::io::BufReader::new(std::fs::File::open(png).unwrap());
-    let mut reader = png::Decoder::new(file).read_info().unwrap();
-    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
-    let info = reader.next_frame(&mut buf).unwrap();
-    let channels = info.color_type.samples();
-    buf[..info.buffer_size()]
-        .chunks(channels)
-        .map(|p| [p[0], p[1], p[2]])
-        .collect()
+    browser::pixels(png).2.into_iter().collect()
 }

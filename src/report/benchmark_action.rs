@@ -87,16 +87,7 @@ mod tests {
 
     fn render(direction: Direction) -> Vec<serde_json::Value> {
         let mut run = fixtures::run();
-        run.results[0].precision = Some(crate::model::Precision {
-            metric: "rtt_ns".into(),
-            target_pct: 2.0,
-            ci: [5100.0, 5300.0],
-            half_width_pct: 1.9,
-            reached: true,
-            reps: 10,
-            batches: 2,
-            stopped_by: None,
-        });
+        run.results[0].precision = Some(fixtures::rtt_precision());
         let mut buf = Vec::new();
         BenchmarkActionReporter { direction }
             .write(&run, &mut buf)

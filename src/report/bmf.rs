@@ -83,16 +83,7 @@ mod tests {
     #[test]
     fn one_benchmark_per_ok_headline_with_its_interval() {
         let mut run = fixtures::run();
-        run.results[0].precision = Some(crate::model::Precision {
-            metric: "rtt_ns".into(),
-            target_pct: 2.0,
-            ci: [5100.0, 5300.0],
-            half_width_pct: 1.9,
-            reached: true,
-            reps: 10,
-            batches: 2,
-            stopped_by: None,
-        });
+        run.results[0].precision = Some(fixtures::rtt_precision());
         let bmf = render(&run);
         let benchmarks = bmf.as_object().unwrap();
         assert_eq!(benchmarks.len(), 2, "{bmf:#}");

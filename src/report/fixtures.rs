@@ -325,3 +325,18 @@ pub(crate) fn in_rounds(mech: &str, values: &[f64]) -> CaseResult {
     });
     r
 }
+
+/// `--precision`'s record for the fixture run's first result: rtt_ns
+/// reached ±1.9% (interval 5100-5300 ns) after 10 repetitions.
+pub(crate) fn rtt_precision() -> crate::model::Precision {
+    crate::model::Precision {
+        metric: "rtt_ns".into(),
+        target_pct: 2.0,
+        ci: [5100.0, 5300.0],
+        half_width_pct: 1.9,
+        reached: true,
+        reps: 10,
+        batches: 2,
+        stopped_by: None,
+    }
+}

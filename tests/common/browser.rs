@@ -104,20 +104,40 @@ pub fn dump_dom(browser: &Path, html: &Path, scratch: &Path) -> String {
     dom
 }
 
-/// Width, height, distinct colours, and the share of pixels that are not white.
-pub fn picture_stats(png: &Path) -> (u32, u32, usize, f64) {
+/// Width, height and every pixel's RGB colour.
+pub fn pixels(png: &Path) -> (u32, u32, Vec<[u8; 3]>) {
     let file = std::io::BufReader::new(std::fs::File::open(png).unwrap());
     let mut reader = png::Decoder::new(file).read_info().unwrap();
     let mut buf = vec![0; reader.output_buffer_size().unwrap()];
     let info = reader.next_frame(&mut buf).unwrap();
     let channels = info.color_type.samples();
-    let pixels: Vec<&[u8]> = buf[..info.buffer_size()].chunks(channels).collect();
-    let distinct: std::collections::HashSet<&[u8]> = pixels.iter().copied().collect();
-    let ink = pixels.iter().filter(|p| p[..3] != [255, 255, 255]).count();
-    (
-        info.width,
-        info.height,
-        distinct.len(),
-        ink as f64 / pixels.len() as f64,
-    )
+    let rgb = buf[..info.buffer_size()]
+        .chunks(channels)
+        .map(|p| [p[0], p[1], p[2]])
+        .collect();
+    (info.width, info.height, rgb)
+}
+
+/// Width, height, distinct colours, and the share of pixels that are not white.
+pub fn picture_stats(png: &Path) -> (u32, u32, usize, f64) {
+    let (width, height, rgb) = pixels(png);
+    let distinct: std::collections::HashSet<&[u8; 3]> = rgb.iter().collect();
+    let ink = rgb.iter().filter(|p| **p != [255, 255, 255]).count();
+    (width, height, distinct.len(), ink as f64 / rgb.len() as f64)
+}
+
+/// The screenshot `png` is `size` and not blank: at least 20 colours and
+/// 2% of its pixels not white.
+pub fn assert_not_blank(png: &Path, size: (u32, u32)) {
+    let (width, height, distinct, ink) = picture_stats(png);
+    assert_eq!((width, height), size);
+    assert!(
+        distinct >= 20,
+        "only {distinct} distinct colours: blank page?"
+    );
+    assert!(
+        ink > 0.02,
+        "only {:.1}% of pixels are not white",
+        ink * 100.0
+    );
 }

@@ -126,8 +126,14 @@ fn log_ticks(lo: f64, hi: f64) -> Vec<f64> {
 
 /// About six ticks at a 1, 2 or 5 times a power of ten step.
 fn linear_ticks(lo: f64, hi: f64) -> Vec<f64> {
-    let raw = (hi - lo) / 6.0;
-    if raw.is_nan() || raw <= 0.0 {
+    round_ticks(lo, hi, 6.0)
+}
+
+/// Ticks over `lo..hi` at the smallest step of 1, 2 or 5 times a power
+/// of ten that makes at most about `steps` steps.
+pub(crate) fn round_ticks(lo: f64, hi: f64, steps: f64) -> Vec<f64> {
+    let raw = (hi - lo) / steps;
+    if !raw.is_finite() || raw <= 0.0 {
         return vec![lo];
     }
     let power = 10f64.powf(raw.log10().floor());

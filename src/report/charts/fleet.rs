@@ -206,19 +206,7 @@ fn draw(scenario: &str, case: &str, points: &[Point], part: &str) -> anyhow::Res
 /// At most five round ticks (1, 2 or 5 times a power of ten apart) over
 /// `lo..hi`: a small chart's axis has room for no more texts.
 fn few_ticks((lo, hi): (f64, f64)) -> Vec<f64> {
-    let raw = (hi - lo) / 4.0;
-    if !raw.is_finite() || raw <= 0.0 {
-        return vec![lo];
-    }
-    let power = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * power)
-        .find(|s| *s >= raw)
-        .unwrap_or(10.0 * power);
-    let first = (lo / step).ceil() as i64;
-    let last = (hi / step).floor() as i64;
-    (first..=last).map(|i| i as f64 * step).collect()
+    super::axis::round_ticks(lo, hi, 4.0)
 }
 
 /// A host's whisker and titled dot as SVG, or nothing where the axis
