@@ -441,9 +441,11 @@ pub(crate) struct AgentArgs {
     after_help = "Each round runs one short batch of A and of B in a fresh random order \
 (seeded; the seed is printed and stored), so a host that changes speed for a while slows \
 both sides of the rounds it spans alike. The figure is the median of the per-round \
-ratios B/A with its bootstrap 95% interval over the rounds; the comparison stops as soon \
-as that interval lies inside the equivalence band (about the same) or wholly beyond it \
-(one is faster), or at --max-rounds or --time-cap (undecided: it says what would decide).\n\n\
+ratios B/A with its 99.5% interval from the rounds' order statistics (it assumes nothing \
+of their shape). The rounds are looked at after 9, 14, 21, 32, ... of them; the comparison \
+stops at the first look whose interval lies inside the equivalence band (about the same) \
+or wholly beyond it (one is faster), or at --max-rounds or --time-cap (undecided: it says \
+what would decide).\n\n\
 EXAMPLES:\n  \
 iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech eventfd --placement cross-cpu'\n  \
 iolab ab 'stream --mech unix-stream -p size=4096' 'stream --mech tcp -p size=4096' --band 10\n  \
@@ -470,7 +472,7 @@ pub(crate) struct AbArgs {
     /// Rounds at most
     #[arg(long, value_name = "N", default_value = "200")]
     pub(crate) max_rounds: String,
-    /// No round starts after this long
+    /// The rounds end by this long: no round starts that would not fit, judged by the rounds so far
     #[arg(long, value_name = "DURATION", default_value = "60s")]
     pub(crate) time_cap: String,
     /// The seed of the rounds' orders (default: drawn from the clock)

@@ -67,7 +67,7 @@ fn join(group_of: &mut [usize], a: usize, b: usize) {
 /// run's earlier results `known`) have said what they can about `claims`:
 /// none is inconclusive with its interval across a boundary, unless at
 /// this pace (`spent`: the share of the group's time cap used) the cap
-/// would end before its interval is narrow enough.
+/// would end before its interval clears the boundary.
 pub(crate) fn decided(
     claims: &[&Claim],
     known: &[CaseResult],
@@ -80,16 +80,35 @@ pub(crate) fn decided(
         let Some(m) = outcome.margin.filter(|m| m.near) else {
             return true;
         };
-        let worst = m.inputs.iter().map(|p| p.relative).fold(0.0, f64::max);
-        let short_by = worst / c.precision();
-        outcome.status != ClaimStatus::Inconclusive || out_of_reach(short_by, spent)
+        outcome.status != ClaimStatus::Inconclusive || out_of_reach(m.margin, spent)
     })
 }
 
-/// Whether an interval `short_by` times wider than needed would still be
-/// too wide at the cap, at its pace (it narrows with the square root of
-/// the rounds): judged from half the cap on, when the rounds are enough
-/// to read the pace from.
-fn out_of_reach(short_by: f64, spent: f64) -> bool {
+/// Whether an interval that reaches a boundary, its figure `margin`
+/// half-widths from it, would still reach it at the cap: it must narrow
+/// to `margin` of its width, and it narrows with the square root of the
+/// rounds. Judged from half the cap on, when the rounds are enough to
+/// read the pace from; a figure on the boundary is out of reach.
+fn out_of_reach(margin: f64, spent: f64) -> bool {
+    let short_by = 1.0 / margin.max(1e-3);
     spent >= 0.5 && short_by.powi(2) * spent > 1.0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::out_of_reach;
+
+    #[test]
+    fn an_interval_just_across_its_boundary_runs_on_to_the_cap() {
+        // A figure 0.9 half-widths from its boundary needs 1.23x the
+        // rounds: at 60% of the cap it can get them, at 85% it cannot.
+        assert!(!out_of_reach(0.9, 0.6));
+        assert!(out_of_reach(0.9, 0.85));
+        // Half a half-width needs 4x the rounds: out of reach from half
+        // the cap on, never before it.
+        assert!(out_of_reach(0.5, 0.5));
+        assert!(!out_of_reach(0.5, 0.4));
+        // On the boundary: nothing narrows enough.
+        assert!(out_of_reach(0.0, 0.5));
+    }
 }

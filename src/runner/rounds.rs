@@ -31,7 +31,8 @@ pub(crate) struct Schedule {
     /// `measure::sequential` only), and at most.
     pub(crate) min: usize,
     pub(crate) max: usize,
-    /// No round starts once the rounds have run this long.
+    /// No round starts that would likely end after this long (one round
+    /// as long as the average so far would not fit).
     pub(crate) time_cap: Duration,
     /// False: every round of the first case, then of the next (the
     /// sequential method, for contrast), and no early stop.
@@ -90,7 +91,7 @@ pub(crate) fn run_in(
     let started = Instant::now();
     for (round, order) in orders(cases.len(), schedule, &mut rng).enumerate() {
         let floor = round < FLOOR_ROUNDS.min(schedule.max);
-        if cleanup::cancelled() || (!floor && started.elapsed() >= schedule.time_cap) {
+        if cleanup::cancelled() || (!floor && past_cap(started.elapsed(), round, schedule)) {
             break;
         }
         for (position, &index) in order.iter().enumerate() {
@@ -114,6 +115,14 @@ pub(crate) fn run_in(
         }
     }
     finish(cases, tracks, &before, plan.fastest_canary)
+}
+
+/// Whether a round started now, `elapsed` into the rounds after `done` of
+/// them, would likely end past the time cap: one round as long as the
+/// rounds so far on average would not fit.
+fn past_cap(elapsed: Duration, done: usize, schedule: &Schedule) -> bool {
+    let mean_round = elapsed.checked_div(done.max(1) as u32).unwrap_or_default();
+    elapsed + mean_round > schedule.time_cap
 }
 
 /// Rounds that run whatever the time cap, so every comparison has pairs
@@ -225,4 +234,30 @@ fn finish(
             out
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{past_cap, Schedule};
+    use std::time::Duration;
+
+    #[test]
+    fn no_round_starts_that_would_end_past_the_cap() {
+        let schedule = Schedule {
+            seed: 1,
+            min: 9,
+            max: 500,
+            time_cap: Duration::from_secs(10),
+            interleaved: true,
+        };
+        let after = |ms: u64, done: usize| past_cap(Duration::from_millis(ms), done, &schedule);
+        // 4 rounds of 2 s: a fifth fits from 8 s, not from 8.5 s.
+        assert!(!after(8_000, 4));
+        assert!(after(8_500, 4));
+        // 3 rounds of 3.9 s (the floor's): a fourth would end at 15.6 s.
+        assert!(after(11_700, 3));
+        // Short rounds run up to the cap.
+        assert!(!after(9_900, 99));
+        assert!(after(10_000, 100));
+    }
 }
