@@ -473,7 +473,7 @@ pub(crate) struct AbArgs {
     #[arg(long, value_name = "N", default_value = "200")]
     pub(crate) max_rounds: String,
     /// The rounds end by this long: no round starts that would not fit, judged by the rounds so far
-    #[arg(long, value_name = "DURATION", default_value = "60s")]
+    #[arg(long, value_name = "DURATION", default_value = "120s")]
     pub(crate) time_cap: String,
     /// The seed of the rounds' orders (default: drawn from the clock)
     #[arg(long, value_name = "N")]
