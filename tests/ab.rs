@@ -65,6 +65,12 @@ fn a_comparison_runs_seeded_interleaved_rounds_and_says_what_it_found() {
     let history = sb.iolab(&["history"]).assert().success();
     let listed = String::from_utf8_lossy(&history.get_output().stdout).into_owned();
     assert!(listed.contains("ab pingpong"), "{listed}");
+    let show = sb.iolab(&["show", "latest"]).assert().success();
+    let shown = String::from_utf8_lossy(&show.get_output().stdout).into_owned();
+    assert!(
+        shown.contains("interleaved rounds") && shown.contains("(seed 42)"),
+        "{shown}"
+    );
     let page = sb.tmp().join("ab.html");
     let page_arg = page.to_str().unwrap();
     sb.iolab(&["report", "latest", "--html", page_arg])
