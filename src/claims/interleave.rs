@@ -87,11 +87,11 @@ pub(crate) fn decided(
 /// Whether an interval that reaches a boundary, its figure `margin`
 /// half-widths from it, would still reach it at the cap: it must narrow
 /// to `margin` of its width, and it narrows with the square root of the
-/// rounds. Judged from half the cap on, when the rounds are enough to
-/// read the pace from; a figure on the boundary is out of reach.
+/// rounds, so the whole cap must hold `1 / margin²` times the rounds run
+/// in its share `spent`. Judged from half the cap on, when the rounds are
+/// enough to read the pace from; a figure on the boundary is out of reach.
 fn out_of_reach(margin: f64, spent: f64) -> bool {
-    let short_by = 1.0 / margin.max(1e-3);
-    spent >= 0.5 && short_by.powi(2) * spent > 1.0
+    spent >= 0.5 && spent > margin.powi(2)
 }
 
 #[cfg(test)]
