@@ -108,7 +108,7 @@ pub(crate) struct RunArgs {
     #[arg(long, value_name = "N")]
     pub(crate) repeat: Option<String>,
     /// Run the whole invocation K times as independent runs (each stored),
-    /// then print the CV of each case's headline across them (K >= 2; not
+    /// then print the CV of each case's headline across them (K from 2 to 1000; not
     /// with --json/--csv: `iolab show RUN --json` gives each run)
     #[arg(long, value_name = "K")]
     pub(crate) repeat_runs: Option<String>,

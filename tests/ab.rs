@@ -176,11 +176,43 @@ fn specs_that_do_not_compare_are_refused_in_one_line_with_nothing_stored() {
             "--json is not an option of a compared case",
         ),
     ];
+    // --push was accepted while --db and --json were refused; the exports
+    // likewise.
+    let dir = sb.dir.path().display();
+    let outputs = [
+        format!("--push {dir}/fleet.db"),
+        format!("--openmetrics {dir}/x.prom"),
+        format!("--bmf {dir}/x.json"),
+        format!("--smaller-is-better {dir}/x.json"),
+        format!("--bigger-is-better {dir}/x.json"),
+        "--fail-on-unsupported".to_string(),
+    ];
+    let specs: Vec<(String, String)> = outputs
+        .iter()
+        .map(|o| {
+            let option = o.split(' ').next().unwrap();
+            (
+                format!("{A} {o}"),
+                format!("{option} is not an option of a compared case"),
+            )
+        })
+        .collect();
+    let cases = cases.into_iter().map(|(a, s)| (a, s.to_string())).chain(
+        specs
+            .iter()
+            .map(|(spec, says)| (vec!["ab", spec.as_str(), B], says.clone())),
+    );
     for (args, says) in cases {
         let err = sb.usage_error(&args);
         assert_eq!(err.lines().count(), 1, "{err}");
-        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(err.contains(&says), "{args:?}: {err}");
     }
     assert!(!sb.db().exists(), "a refused comparison stored something");
+    let left: Vec<_> = std::fs::read_dir(sb.dir.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(left, ["tmp"], "a refused comparison wrote something");
     sb.assert_tmp_empty();
 }

@@ -338,6 +338,80 @@ fn outputs_that_cannot_be_written() {
     }
 }
 
+/// Output paths were checked with `access(W_OK)`, which root always
+/// passes: `--openmetrics /proc/x`, `--bmf /sys/x` and `--json /proc/x.json`
+/// measured first and failed after, exit 1; so did `--json /dev/full` for
+/// anyone. The file each output is written through is made before
+/// anything is measured: each exits 2 in one line within a second (the
+/// run asked for would take minutes), nothing measured or stored.
+#[test]
+fn outputs_the_kernel_refuses_are_found_before_measuring() {
+    let mut cases = vec![("--json", "/dev/full", "No space left on device")];
+    let root = common::require(
+        common::is_root(),
+        "root passes access(W_OK) on /proc and /sys: those outputs are checked as root only",
+    );
+    if root {
+        cases.extend([
+            ("--openmetrics", "/proc/x", "cannot create a file in /proc"),
+            ("--bmf", "/sys/x", "cannot create a file in /sys"),
+            ("--json", "/proc/x.json", "cannot create a file in /proc"),
+        ]);
+    }
+    let long = [
+        "run",
+        "pingpong",
+        "--mech",
+        "pipe",
+        "-p",
+        "count=100M",
+        "--repeat",
+        "1",
+    ];
+    for (option, path, why) in cases {
+        let sb = Sandbox::new();
+        let args = [&long[..], &[option, path]].concat();
+        let out = output_within(sb.command(&args), std::time::Duration::from_secs(1));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{option} {path}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{stderr}");
+        assert!(
+            stderr.starts_with(&format!("error: invalid {option} '{path}': "))
+                && stderr.contains(why),
+            "{stderr}"
+        );
+        assert!(out.stdout.is_empty());
+        assert!(!sb.db().exists(), "{option} {path}: stored a run");
+        sb.assert_tmp_empty();
+    }
+}
+
+/// What `cmd` printed and how it exited; killed and failed if it has not
+/// exited by `limit` (a guard, not a timing claim: the runs it is given
+/// would take minutes were they measured).
+fn output_within(
+    mut cmd: std::process::Command,
+    limit: std::time::Duration,
+) -> std::process::Output {
+    use std::process::Stdio;
+    let child = cmd
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || tx.send(child.wait_with_output().unwrap()));
+    match rx.recv_timeout(limit) {
+        Ok(out) => out,
+        Err(_) => {
+            let pid = rustix::process::Pid::from_raw(pid as i32).unwrap();
+            let _ = rustix::process::kill_process(pid, rustix::process::Signal::KILL);
+            panic!("still running after {limit:?}: it went on to measure");
+        }
+    }
+}
+
 /// `iolab history | head -c 10` once panicked on the broken pipe (exit
 /// 101): a reader that closed early ends the command quietly.
 #[test]

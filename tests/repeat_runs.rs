@@ -64,12 +64,13 @@ fn two_runs_are_stored_and_each_case_gets_its_cv() {
 fn a_bad_number_of_runs_or_a_json_file_is_refused_and_nothing_written() {
     let sb = Sandbox::new();
     let run = ["run", "limits", "--param", "probe=clock", "--repeat-runs"];
-    for bad in ["0", "1", "two"] {
+    // 18446744073709551615 was accepted with no cap.
+    for bad in ["0", "1", "two", "1001", "18446744073709551615"] {
         let err = sb.usage_error(&[&run[..], &[bad]].concat());
         assert_eq!(
             err,
             format!(
-                "error: invalid --repeat-runs '{bad}': expected a whole number of runs, at least 2\n"
+                "error: invalid --repeat-runs '{bad}': expected a whole number of runs, 2 to 1000\n"
             )
         );
     }

@@ -393,3 +393,148 @@ fn import_refuses_a_run_it_could_not_read_back() {
     let ok = stdout(&mut sb.iolab(&["import", written.to_str().unwrap()]));
     assert!(ok.starts_with("stored run "), "{ok}");
 }
+
+/// A run `SMALL` wrote, as JSON, and the file it is in.
+fn written_run(sb: &Sandbox) -> (serde_json::Value, PathBuf) {
+    let written = sb.dir.path().join("run.json");
+    let mut args = SMALL.to_vec();
+    args.extend(["--no-store", "--quiet", "--json", written.to_str().unwrap()]);
+    sb.iolab(&args).assert().success();
+    let run = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
+    (run, written)
+}
+
+/// `run` with its first result repeated `n` times under distinct names.
+fn with_results(run: &serde_json::Value, n: usize) -> serde_json::Value {
+    let first = &run["results"][0];
+    let results: Vec<serde_json::Value> = (0..n)
+        .map(|i| {
+            let mut r = first.clone();
+            r["case"] = format!("{}/{i}", first["case"].as_str().unwrap()).into();
+            r
+        })
+        .collect();
+    let mut run = run.clone();
+    run["results"] = results.into();
+    run
+}
+
+/// An HdrHistogram V2 blob in hex, of a histogram with these bounds.
+fn histogram_hex(high: u64, sigfig: u8) -> String {
+    use hdrhistogram::serialization::{Serializer, V2Serializer};
+    let mut hist = hdrhistogram::Histogram::<u64>::new_with_bounds(1, high, sigfig).unwrap();
+    hist.record(1000).unwrap();
+    let mut blob = Vec::new();
+    V2Serializer::new().serialize(&hist, &mut blob).unwrap();
+    blob.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// What `import` stored but a reader could not handle (issue 52): the id
+/// `latest`, which `show` can never name; a c2c matrix whose row is longer
+/// than its CPU list (`report --html` panicked on it); more results or
+/// repetitions than the readers are tested at; a histogram larger than
+/// iolab's own. Each is refused in one line, nothing stored.
+#[test]
+fn import_admits_only_what_every_reader_handles() {
+    let sb = Sandbox::new();
+    let (good, written) = written_run(&sb);
+    let metric = good["results"][0]["headline"].as_str().unwrap().to_string();
+    let mut latest = good.clone();
+    latest["run_id"] = "latest".into();
+    let mut c2c = good.clone();
+    c2c["results"][0]["matrix"] = serde_json::json!(
+        {"cpus": [0, 1], "unit": "ns", "values": [[null, 1.0, 2.0], [1.0, null]], "note": "x"}
+    );
+    let mut reps = good.clone();
+    reps["results"][0]["metrics"][&metric]["reps"] = vec![1.0; 1_000_001].into();
+    let mut histogram = good.clone();
+    let n = histogram["results"].as_array().unwrap().len();
+    let mut blobs = vec![serde_json::Value::Null; n];
+    blobs[0] = histogram_hex(u64::MAX / 4, 5).into();
+    histogram["histograms"] = blobs.into();
+    let hostile = [
+        (
+            latest,
+            "run id \"latest\" is a selector (latest, latest~N): `show` could never name it"
+                .to_string(),
+        ),
+        (
+            c2c,
+            "result 0's matrix has 2 CPUs but 3 values in row 0: expected a square table over its CPUs"
+                .into(),
+        ),
+        (
+            with_results(&good, 10_001),
+            "it holds 10001 results: at most 10000".into(),
+        ),
+        (
+            reps,
+            format!("result 0's metric {metric} holds 1000001 repetitions: at most 1000000"),
+        ),
+        (
+            histogram,
+            "result 0's latency histogram is larger than iolab's own".into(),
+        ),
+    ];
+    for (run, says) in hostile {
+        let file = sb.dir.path().join("hostile.json");
+        std::fs::write(&file, run.to_string()).unwrap();
+        let msg = sb.usage_error(&["import", file.to_str().unwrap()]);
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(
+            msg.contains(&says) && msg.contains("nothing stored"),
+            "expected {says:?}: {msg}"
+        );
+    }
+    assert!(!sb.db().exists(), "a refused import created the store");
+    let ok = stdout(&mut sb.iolab(&["import", written.to_str().unwrap()]));
+    assert!(ok.starts_with("stored run "), "{ok}");
+}
+
+/// Runs `iolab ARGS`, which must succeed within `limit` (a guard: the
+/// readers were quadratic in the results, and `show` of 34,222 results ran
+/// past two minutes); its stdout.
+fn reads_within(sb: &Sandbox, args: &[&str], limit: std::time::Duration) -> Vec<u8> {
+    let out = sb.iolab(args).timeout(limit).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?} did not finish within {limit:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out.stdout
+}
+
+/// A run at the import bounds reads back in bounded time: 10,000 results
+/// (`show` of 4,000 took 2.6 s and grew with the square of the results),
+/// and a result of 1,000,000 repetitions (26M ran `show` past 120 s).
+#[test]
+fn a_run_at_the_import_bounds_reads_back_in_bounded_time() {
+    let sb = Sandbox::new();
+    let (good, _) = written_run(&sb);
+    let mut big = with_results(&good, 10_000);
+    big["run_id"] = "big".into();
+    let metric = good["results"][0]["headline"].as_str().unwrap().to_string();
+    let mut long = good.clone();
+    long["run_id"] = "long".into();
+    let reps: Vec<f64> = (0..1_000_000)
+        .map(|i| 1000.0 + f64::from(i % 997))
+        .collect();
+    long["results"][0]["metrics"][&metric]["reps"] = reps.into();
+    for run in [&big, &long] {
+        let file = sb.dir.path().join("bound.json");
+        std::fs::write(&file, run.to_string()).unwrap();
+        stdout(&mut sb.iolab(&["import", file.to_str().unwrap()]));
+    }
+    let limit = std::time::Duration::from_secs(2);
+    let shown = reads_within(&sb, &["show", "big"], limit);
+    let summary = "10000 results: 10000 ok, 0 failed, 0 unsupported\n";
+    assert!(shown.ends_with(summary.as_bytes()));
+    let markdown = reads_within(&sb, &["report", "big", "--markdown", "-"], limit);
+    assert!(!markdown.is_empty());
+    reads_within(&sb, &["compare", "big", "big"], limit);
+    let shown = String::from_utf8(reads_within(&sb, &["show", "long"], limit)).unwrap();
+    assert!(
+        shown.contains(" ±"),
+        "the interval over 1M repetitions: {shown}"
+    );
+}

@@ -10,13 +10,20 @@ use crate::plan::Plan;
 use crate::scenario::CaseSpec;
 use clap::Parser;
 
-/// The run options that are `ab`'s own or that a round cannot honour.
+/// The run options that are `ab`'s own or that a round cannot honour:
+/// every output, store and exit-status option (the comparison writes and
+/// stores one run, as `ab`'s own options say).
 fn refused_option(args: &RunArgs) -> Option<&'static str> {
+    if let Some((option, _)) = args.exports.given().first() {
+        return Some(option);
+    }
     let set = [
         (args.json.is_some(), "--json"),
         (args.csv.is_some(), "--csv"),
         (args.db.is_some(), "--db"),
         (args.no_store, "--no-store"),
+        (args.push.is_some(), "--push"),
+        (args.fail_on_unsupported, "--fail-on-unsupported"),
         (args.label.is_some(), "--label"),
         (args.repeat_runs.is_some(), "--repeat-runs"),
         (args.precision.is_some(), "--precision"),

@@ -5,18 +5,22 @@
 use crate::cli::RunArgs;
 use crate::error::{UsageError, UsageResult};
 
-/// The runs `--repeat-runs` asks for: 1 without it, else at least 2, and
-/// never with `--json`/`--csv` or an export (`--openmetrics`, ...), which
+/// The most runs `--repeat-runs` may ask for: each is a whole run, stored
+/// on its own, and the stability table lines up every one of them.
+pub(crate) const MAX_RUNS: u64 = 1000;
+
+/// The runs `--repeat-runs` asks for: 1 without it, else 2 to `MAX_RUNS`,
+/// and never with `--json`/`--csv` or an export (`--openmetrics`, ...), which
 /// hold one run.
 pub(crate) fn runs(args: &RunArgs) -> UsageResult<u64> {
     let Some(text) = args.repeat_runs.as_deref() else {
         return Ok(1);
     };
     let k = crate::params::parse_scaled(text, 1000)
-        .filter(|k| *k >= 2)
+        .filter(|k| (2..=MAX_RUNS).contains(k))
         .ok_or_else(|| {
             UsageError::new(format!(
-                "invalid --repeat-runs '{text}': expected a whole number of runs, at least 2"
+                "invalid --repeat-runs '{text}': expected a whole number of runs, 2 to {MAX_RUNS}"
             ))
         })?;
     if args.json.is_some() || args.csv.is_some() {

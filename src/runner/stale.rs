@@ -7,7 +7,8 @@
 //! Every such name carries the owning process's PID, so the next
 //! `iolab run` removes those whose owner is gone: only iolab's names, only
 //! the current user's dirs, namespaces only as root. A PID that is alive
-//! keeps its leftovers, even if another program reused it.
+//! keeps its leftovers, even if another program reused it; a zombie (killed,
+//! not yet reaped by its parent) is gone.
 
 pub(crate) use crate::sys::owner::own_prefix;
 use crate::sys::owner::{is_gone, owner_pid};

@@ -25,10 +25,42 @@ pub(crate) fn owner_pid(name: &str) -> Option<i32> {
     pid.parse().ok().filter(|pid| *pid > 0)
 }
 
-/// True only when no process `pid` exists (ESRCH); a process of another
-/// user (EPERM) or a zombie counts as alive.
+/// True when no process `pid` exists (ESRCH), or when it is a zombie: it
+/// has died and only waits for its parent (a slow PID 1) to reap it, so
+/// its leftovers are no one's. A process of another user (EPERM) counts as
+/// alive.
 pub(crate) fn is_gone(pid: i32) -> bool {
-    Pid::from_raw(pid).is_some_and(|pid| test_kill_process(pid) == Err(Errno::SRCH))
+    let Some(pid) = Pid::from_raw(pid) else {
+        return false;
+    };
+    match test_kill_process(pid) {
+        Err(Errno::SRCH) => true,
+        _ => is_zombie(pid.as_raw_nonzero().get()),
+    }
+}
+
+/// Whether every thread of `pid` is dead (state `Z` or `X` in
+/// /proc/PID/task/TID/stat): a leader that exited while other threads run
+/// reads `Z` too, but its process lives.
+fn is_zombie(pid: i32) -> bool {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return false;
+    };
+    let mut seen = false;
+    for task in tasks.flatten() {
+        let stat = std::fs::read_to_string(task.path().join("stat")).unwrap_or_default();
+        if !matches!(state(&stat), Some('Z' | 'X')) {
+            return false;
+        }
+        seen = true;
+    }
+    seen
+}
+
+/// The state letter of a /proc stat line: the field after the command,
+/// which is in parentheses and may itself hold `)`.
+fn state(stat: &str) -> Option<char> {
+    stat[stat.rfind(')')? + 1..].trim_start().chars().next()
 }
 
 #[cfg(test)]
@@ -54,6 +86,27 @@ mod tests {
         }
         let own = format!("{}x", own_prefix());
         assert_eq!(owner_pid(&own), Some(std::process::id() as i32));
+    }
+
+    #[test]
+    fn the_state_is_read_past_a_command_holding_parentheses() {
+        assert_eq!(state("42 (a) b) Z 1 42"), Some('Z'));
+        assert_eq!(state("7 (sleep) S 1 7"), Some('S'));
+        assert_eq!(state(""), None);
+    }
+
+    #[test]
+    fn a_zombie_is_gone_until_reaped_and_after() {
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        let pid = child.id() as i32;
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while !is_zombie(pid) {
+            assert!(std::time::Instant::now() < deadline, "`true` never ended");
+            std::thread::sleep(std::time::Duration::from_millis(5));
+        }
+        assert!(is_gone(pid), "a zombie owns nothing");
+        child.wait().unwrap();
+        assert!(is_gone(pid));
     }
 
     #[test]
