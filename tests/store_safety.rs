@@ -394,10 +394,11 @@ fn import_refuses_a_run_it_could_not_read_back() {
     assert!(ok.starts_with("stored run "), "{ok}");
 }
 
-/// A run `SMALL` wrote, as JSON, and the file it is in.
-fn written_run(sb: &Sandbox) -> (serde_json::Value, PathBuf) {
+/// A run of `args` (with `--json FILE --no-store --quiet`), as JSON, and
+/// the file it is in.
+fn written_run(sb: &Sandbox, args: &[&str]) -> (serde_json::Value, PathBuf) {
     let written = sb.dir.path().join("run.json");
-    let mut args = SMALL.to_vec();
+    let mut args = args.to_vec();
     args.extend(["--no-store", "--quiet", "--json", written.to_str().unwrap()]);
     sb.iolab(&args).assert().success();
     let run = serde_json::from_str(&std::fs::read_to_string(&written).unwrap()).unwrap();
@@ -437,7 +438,7 @@ fn histogram_hex(high: u64, sigfig: u8) -> String {
 #[test]
 fn import_admits_only_what_every_reader_handles() {
     let sb = Sandbox::new();
-    let (good, written) = written_run(&sb);
+    let (good, written) = written_run(&sb, SMALL);
     let metric = good["results"][0]["headline"].as_str().unwrap().to_string();
     let mut latest = good.clone();
     latest["run_id"] = "latest".into();
@@ -473,7 +474,7 @@ fn import_admits_only_what_every_reader_handles() {
         ),
         (
             histogram,
-            "result 0's latency histogram is larger than iolab's own".into(),
+            "result 0's latency histogram does not decode: larger than iolab's own".into(),
         ),
     ];
     for (run, says) in hostile {
@@ -486,36 +487,55 @@ fn import_admits_only_what_every_reader_handles() {
             "expected {says:?}: {msg}"
         );
     }
+    let huge = sb.dir.path().join("huge.json");
+    let file = std::fs::File::create(&huge).unwrap();
+    file.set_len((256 << 20) + 1).unwrap();
+    let msg = sb.usage_error(&["import", huge.to_str().unwrap()]);
+    assert!(
+        msg.contains("is larger than 256 MiB, more than a run of iolab holds: nothing stored"),
+        "{msg}"
+    );
     assert!(!sb.db().exists(), "a refused import created the store");
     let ok = stdout(&mut sb.iolab(&["import", written.to_str().unwrap()]));
     assert!(ok.starts_with("stored run "), "{ok}");
 }
 
-/// Runs `iolab ARGS`, which must succeed within `limit` (a guard: the
-/// readers were quadratic in the results, and `show` of 34,222 results ran
-/// past two minutes); its stdout.
-fn reads_within(sb: &Sandbox, args: &[&str], limit: std::time::Duration) -> Vec<u8> {
-    let out = sb.iolab(args).timeout(limit).output().unwrap();
+/// How long a reader may take over a run at the import bounds: 2 s, as
+/// issue 52 asks, for an optimized build (`cargo test --release`); a debug
+/// build does many times the work per step, and its guard only catches
+/// what grows faster than the run (`show` of 4,000 results took 2.6 s
+/// optimized and grew with their square; 34,222 ran past two minutes).
+const READ_GUARD: std::time::Duration = match cfg!(debug_assertions) {
+    true => std::time::Duration::from_secs(60),
+    false => std::time::Duration::from_secs(2),
+};
+
+/// Runs `iolab ARGS`, which must succeed within `READ_GUARD`; its stdout.
+fn reads_within_the_guard(sb: &Sandbox, args: &[&str]) -> Vec<u8> {
+    let out = sb.iolab(args).timeout(READ_GUARD).output().unwrap();
     assert!(
         out.status.success(),
-        "{args:?} did not finish within {limit:?}: {}",
+        "{args:?} did not finish within {READ_GUARD:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
     out.stdout
 }
 
-/// A run at the import bounds reads back in bounded time: 10,000 results
-/// (`show` of 4,000 took 2.6 s and grew with the square of the results),
-/// and a result of 1,000,000 repetitions (26M ran `show` past 120 s).
+/// A run at the import bounds reads back within the guard: 10,000 results
+/// of a pingpong run (each as `run` stores it: five repetitions, their
+/// interval, latency, sides), and a result of 1,000,000 repetitions (26M
+/// ran `show` past 120 s).
 #[test]
-fn a_run_at_the_import_bounds_reads_back_in_bounded_time() {
+fn a_run_at_the_import_bounds_reads_back_within_the_guard() {
     let sb = Sandbox::new();
-    let (good, _) = written_run(&sb);
+    let args = pipe_pingpong(&["-p", "count=200", "--repeat", "5"]);
+    let (good, _) = written_run(&sb, &args);
     let mut big = with_results(&good, 10_000);
     big["run_id"] = "big".into();
     let metric = good["results"][0]["headline"].as_str().unwrap().to_string();
     let mut long = good.clone();
     long["run_id"] = "long".into();
+    long["results"][0]["precision"] = serde_json::Value::Null;
     let reps: Vec<f64> = (0..1_000_000)
         .map(|i| 1000.0 + f64::from(i % 997))
         .collect();
@@ -525,14 +545,13 @@ fn a_run_at_the_import_bounds_reads_back_in_bounded_time() {
         std::fs::write(&file, run.to_string()).unwrap();
         stdout(&mut sb.iolab(&["import", file.to_str().unwrap()]));
     }
-    let limit = std::time::Duration::from_secs(2);
-    let shown = reads_within(&sb, &["show", "big"], limit);
+    let shown = reads_within_the_guard(&sb, &["show", "big"]);
     let summary = "10000 results: 10000 ok, 0 failed, 0 unsupported\n";
     assert!(shown.ends_with(summary.as_bytes()));
-    let markdown = reads_within(&sb, &["report", "big", "--markdown", "-"], limit);
+    let markdown = reads_within_the_guard(&sb, &["report", "big", "--markdown", "-"]);
     assert!(!markdown.is_empty());
-    reads_within(&sb, &["compare", "big", "big"], limit);
-    let shown = String::from_utf8(reads_within(&sb, &["show", "long"], limit)).unwrap();
+    reads_within_the_guard(&sb, &["compare", "big", "big"]);
+    let shown = String::from_utf8(reads_within_the_guard(&sb, &["show", "long"])).unwrap();
     assert!(
         shown.contains(" ±"),
         "the interval over 1M repetitions: {shown}"

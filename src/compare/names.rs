@@ -10,6 +10,7 @@
 use super::identity::{self, Inputs, REPEAT};
 use crate::format::case_label;
 use crate::model::CaseResult;
+use std::collections::HashMap;
 
 /// The printed name of each of `results`, in their order.
 pub(crate) fn printed(results: &[&CaseResult]) -> Vec<String> {
@@ -25,16 +26,19 @@ pub(crate) fn printed(results: &[&CaseResult]) -> Vec<String> {
 }
 
 /// The indices of results sharing a scenario and a name, for each name
-/// more than one result with different inputs reads.
+/// more than one result with different inputs reads; in the order the
+/// names first appear, in one pass (a run holds up to 10,000 results).
 fn groups(results: &[&CaseResult], names: &[String]) -> Vec<Vec<usize>> {
     let mut out: Vec<Vec<usize>> = Vec::new();
-    for i in 0..results.len() {
-        let same = |g: &Vec<usize>| {
-            results[g[0]].scenario == results[i].scenario && names[g[0]] == names[i]
-        };
-        match out.iter_mut().find(|g| same(g)) {
-            Some(group) => group.push(i),
-            None => out.push(vec![i]),
+    let mut by_name: HashMap<(&str, &str), usize> = HashMap::new();
+    for (i, r) in results.iter().enumerate() {
+        let key = (r.scenario.as_str(), names[i].as_str());
+        match by_name.get(&key) {
+            Some(&group) => out[group].push(i),
+            None => {
+                by_name.insert(key, out.len());
+                out.push(vec![i]);
+            }
         }
     }
     out.retain(|g| g.len() > 1);
@@ -54,13 +58,25 @@ fn suffixes(results: &[&CaseResult], inputs: &[Inputs], group: &[usize]) -> Vec<
         .iter()
         .map(|&i| keys.iter().map(|k| part(i, k)).collect())
         .collect();
-    let clash = |x: usize| {
-        (0..group.len()).any(|y| out[y] == out[x] && inputs[group[y]] != inputs[group[x]])
-    };
-    let clashing: Vec<usize> = (0..group.len()).filter(|&x| clash(x)).collect();
-    for x in clashing {
+    for x in clashing(&out, |x| &inputs[group[x]]) {
         out[x].push_str(&part(group[x], REPEAT));
     }
+    out
+}
+
+/// The members whose suffix another member with other inputs shares: in
+/// a set of equal suffixes, all of them once two inputs differ.
+fn clashing<'a>(suffixes: &[String], inputs: impl Fn(usize) -> &'a Inputs) -> Vec<usize> {
+    let mut same: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (x, suffix) in suffixes.iter().enumerate() {
+        same.entry(suffix.as_str()).or_default().push(x);
+    }
+    let mut out: Vec<usize> = same
+        .into_values()
+        .filter(|set| set.iter().any(|&x| inputs(x) != inputs(set[0])))
+        .flatten()
+        .collect();
+    out.sort_unstable();
     out
 }
 

@@ -11,6 +11,7 @@
 use super::identity::{self, Difference, Inputs, REPEAT};
 use super::names;
 use crate::model::CaseResult;
+use std::collections::{HashMap, HashSet};
 
 /// Indices into A's and B's results.
 #[derive(Debug, Default)]
@@ -23,80 +24,109 @@ pub(crate) struct Pairing {
     pub(crate) only_b: Vec<usize>,
 }
 
-/// The pairing of `a`'s and `b`'s results.
+/// The pairing of `a`'s and `b`'s results. Only results of the same
+/// scenario and case name ever pair, so each result looks among those of
+/// its name alone: linear in the runs' size, however many results.
 pub(crate) fn pair(a: &[CaseResult], b: &[CaseResult]) -> Pairing {
     let ia: Vec<Inputs> = a.iter().map(identity::inputs).collect();
     let ib: Vec<Inputs> = b.iter().map(identity::inputs).collect();
-    let named = |i: usize, j: usize| a[i].scenario == b[j].scenario && a[i].case == b[j].case;
     let diff = |i: usize, j: usize| identity::differences(&ia[i], &ib[j]);
     let mut left = Left {
         a: (0..a.len()).collect(),
         b: (0..b.len()).collect(),
+        ra: a,
+        rb: b,
     };
     let mut out = Pairing::default();
-    let same = left.take(|i, j| named(i, j) && ia[i] == ib[j]);
+    let same = left.take_nearest(|i, j| ia[i] == ib[j], |_, _| 0);
     out.matched
         .extend(same.into_iter().map(|(i, j)| (i, j, Vec::new())));
-    let only_reps =
-        |i: usize, j: usize| named(i, j) && diff(i, j).iter().all(|d| d.param == REPEAT);
+    let only_reps = |i: usize, j: usize| diff(i, j).iter().all(|d| d.param == REPEAT);
     for (i, j) in left.take_unambiguous(only_reps) {
         out.matched.push((i, j, diff(i, j)));
     }
     out.matched.sort_by_key(|m| m.0);
-    for (i, j) in left.take_nearest(named, |i, j| diff(i, j).len()) {
+    for (i, j) in left.take_nearest(|_, _| true, |i, j| diff(i, j).len()) {
         out.mismatched.push((i, j, diff(i, j)));
     }
     (out.only_a, out.only_b) = (left.a, left.b);
     out
 }
 
-/// The results not paired yet.
-struct Left {
-    a: Vec<usize>,
-    b: Vec<usize>,
+/// What a result pairs by: its scenario and stored case name.
+type Name<'r> = (&'r str, &'r str);
+
+fn name(r: &CaseResult) -> Name<'_> {
+    (&r.scenario, &r.case)
 }
 
-impl Left {
-    /// Pairs each leftover of A with the first leftover of B `fits` it.
-    fn take(&mut self, fits: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
-        self.take_nearest(fits, |_, _| 0)
+/// The indices of `rs` among `left` by name, each list in `left`'s order.
+fn by_name<'r>(left: &[usize], rs: &'r [CaseResult]) -> HashMap<Name<'r>, Vec<usize>> {
+    let mut out: HashMap<Name<'r>, Vec<usize>> = HashMap::new();
+    for &i in left {
+        out.entry(name(&rs[i])).or_default().push(i);
     }
+    out
+}
 
-    /// Pairs each leftover of A with the leftover of B that `fits` it at
-    /// the smallest `cost` (the first of equals).
+/// The results not paired yet, of A (`ra`) and of B (`rb`).
+struct Left<'r> {
+    a: Vec<usize>,
+    b: Vec<usize>,
+    ra: &'r [CaseResult],
+    rb: &'r [CaseResult],
+}
+
+impl Left<'_> {
+    /// Pairs each leftover of A with the leftover of B of its name that
+    /// `fits` it at the smallest `cost` (the first of equals).
     fn take_nearest(
         &mut self,
         fits: impl Fn(usize, usize) -> bool,
         cost: impl Fn(usize, usize) -> usize,
     ) -> Vec<(usize, usize)> {
+        let mut named = by_name(&self.b, self.rb);
+        let ra = self.ra;
         let mut out = Vec::new();
         self.a.retain(|&i| {
-            let candidates = self.b.iter().copied().filter(|&j| fits(i, j));
-            let Some(j) = candidates.min_by_key(|&j| cost(i, j)) else {
+            let Some(bucket) = named.get_mut(&name(&ra[i])) else {
                 return true;
             };
-            self.b.retain(|&x| x != j);
-            out.push((i, j));
+            let candidates = (0..bucket.len()).filter(|&at| fits(i, bucket[at]));
+            let Some(at) = candidates.min_by_key(|&at| cost(i, bucket[at])) else {
+                return true;
+            };
+            out.push((i, bucket.remove(at)));
             false
         });
+        self.drop_taken(&out);
         out
     }
 
-    /// Pairs the leftovers that `fits` only each other.
+    /// Pairs the leftovers of one name that `fits` only each other.
     fn take_unambiguous(&mut self, fits: impl Fn(usize, usize) -> bool) -> Vec<(usize, usize)> {
-        let partners_of_a = |i: usize| self.b.iter().filter(|&&j| fits(i, j)).count();
-        let partners_of_b = |j: usize| self.a.iter().filter(|&&i| fits(i, j)).count();
+        let (named_a, named_b) = (by_name(&self.a, self.ra), by_name(&self.b, self.rb));
         let pairs: Vec<(usize, usize)> = self
             .a
             .iter()
             .filter_map(|&i| {
-                let j = *self.b.iter().find(|&&j| fits(i, j))?;
-                (partners_of_a(i) == 1 && partners_of_b(j) == 1).then_some((i, j))
+                let key = name(&self.ra[i]);
+                let bs = named_b.get(&key)?;
+                let j = *bs.iter().find(|&&j| fits(i, j))?;
+                let partners_of_a = bs.iter().filter(|&&j| fits(i, j)).count();
+                let partners_of_b = named_a[&key].iter().filter(|&&i| fits(i, j)).count();
+                (partners_of_a == 1 && partners_of_b == 1).then_some((i, j))
             })
             .collect();
-        self.a.retain(|i| !pairs.iter().any(|p| p.0 == *i));
-        self.b.retain(|j| !pairs.iter().any(|p| p.1 == *j));
+        self.drop_taken(&pairs);
         pairs
+    }
+
+    /// Takes the results of `pairs` off both lists.
+    fn drop_taken(&mut self, pairs: &[(usize, usize)]) {
+        let (a, b): (HashSet<usize>, HashSet<usize>) = pairs.iter().copied().unzip();
+        self.a.retain(|i| !a.contains(i));
+        self.b.retain(|j| !b.contains(j));
     }
 }
 

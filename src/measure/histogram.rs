@@ -61,10 +61,16 @@ impl Latencies {
         out
     }
 
+    /// A V2 blob read back; one larger than iolab's own (more counts
+    /// than 1 ns to 100 s at 3 digits take) was not written by iolab and
+    /// is refused, so a reader's work stays bounded.
     pub(crate) fn from_v2(bytes: &[u8]) -> anyhow::Result<Latencies> {
         let hist: Histogram<u64> = Deserializer::new()
             .deserialize(&mut &bytes[..])
             .context("reading an HdrHistogram V2 blob")?;
+        if hist.distinct_values() > Latencies::new().hist.distinct_values() {
+            anyhow::bail!("larger than iolab's own (1 ns to 100 s, 3 significant digits)");
+        }
         Ok(Latencies { hist })
     }
 

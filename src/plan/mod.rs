@@ -138,6 +138,13 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
         planned.extend(expand::cases(inv, &common)?);
     }
     let planned = dedupe(planned);
+    if planned.len() > MAX_CASES {
+        return Err(UsageError::new(format!(
+            "the command line makes {} cases: at most {MAX_CASES} in one run \
+             (narrow --mech, --placement or a parameter's list)",
+            planned.len()
+        )));
+    }
     peer::check_cases(&planned)?;
     fit::refuse_if_nothing_fits(&planned)?;
     let claims_precision = targets
@@ -341,9 +348,13 @@ fn select_placements(names: &[String]) -> UsageResult<Vec<Placement>> {
         .collect()
 }
 
-/// Repetitions a case may take (`--repeat`): a million repetitions of the
-/// shortest case already run for hours.
+/// Repetitions a case may take (`--repeat`, and `--precision`'s batches
+/// together): a million repetitions of the shortest case already run for
+/// hours.
 pub(crate) const MAX_REPEAT: u64 = 1_000_000;
+/// Cases one run may hold: what the readers (`show`, `report`, `compare`)
+/// are tested at, and what `import` admits.
+pub(crate) const MAX_CASES: usize = 10_000;
 /// Untimed operations before them (`--warmup`), bounded so that no count
 /// a scenario adds it to can overflow.
 pub(crate) const MAX_WARMUP: u64 = 1_000_000_000;

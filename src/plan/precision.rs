@@ -38,13 +38,15 @@ pub(crate) struct Goal {
 }
 
 impl Goal {
-    /// The most repetitions a case planned with `repeat` may reach.
+    /// The most repetitions a case planned with `repeat` may reach, never
+    /// past `--repeat`'s own bound (what a stored result may hold).
     pub(crate) fn rep_cap(&self, repeat: u64) -> u64 {
-        match (self.fixed, self.asked) {
+        let cap = match (self.fixed, self.asked) {
             (Some(_), _) => repeat,
             (None, false) => (repeat * REP_CAP_FACTOR).max(MIN_REP_CAP),
             (None, true) => (repeat * ASKED_REP_CAP_FACTOR).max(ASKED_MIN_REP_CAP),
-        }
+        };
+        cap.min(super::MAX_REPEAT)
     }
 }
 
@@ -100,6 +102,11 @@ mod tests {
         assert_eq!((asked.fixed, asked.asked), (None, true));
         assert_eq!(asked.rep_cap(5), 50);
         assert_eq!(asked.rep_cap(1), ASKED_MIN_REP_CAP);
+        // Never past what a stored result may hold (`import` checks it).
+        assert_eq!(
+            asked.rep_cap(super::super::MAX_REPEAT),
+            super::super::MAX_REPEAT
+        );
     }
 
     #[test]

@@ -217,3 +217,26 @@ fn every_suite_entrys_mechanisms_are_known_to_its_scenario() {
         }
     }
 }
+
+/// A run holds at most `MAX_CASES` cases, what `import` admits and the
+/// readers are tested at; the full suite is far below it.
+#[test]
+fn a_run_of_more_cases_than_the_readers_are_tested_at_is_refused() {
+    let sizes: Vec<String> = (1..=10_001).map(|n| n.to_string()).collect();
+    let size = format!("size={}", sizes.join(","));
+    let args = [
+        "pingpong",
+        "--mech",
+        "pipe",
+        "--placement",
+        "same-cpu",
+        "-p",
+        &size,
+    ];
+    assert_eq!(
+        refusal(&args),
+        "the command line makes 10001 cases: at most 10000 in one run \
+         (narrow --mech, --placement or a parameter's list)"
+    );
+    assert!(plan(&["full"]).unwrap().cases.len() < super::MAX_CASES);
+}

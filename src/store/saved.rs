@@ -78,14 +78,14 @@ fn fill(file: File, run: &Run) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// The largest run file read: a run at the import bounds (`vet`) takes a
+/// few tens of MiB, and reading takes several times the file in memory.
+pub(crate) const MAX_FILE: u64 = 256 << 20;
+
 /// The run in `file` ('-' for stdin), as `iolab run --json` or a run whose
 /// storing failed wrote it. Anything else is a usage error naming the file.
 pub(crate) fn read_saved(file: &Path) -> anyhow::Result<Run> {
-    let text = match file == Path::new("-") {
-        true => std::io::read_to_string(std::io::stdin()),
-        false => std::fs::read_to_string(file),
-    }
-    .map_err(|e| UsageError::new(format!("cannot read {}: {e}", file.display())))?;
+    let text = read_bounded(file)?;
     let saved: Saved<Run> = serde_json::from_str(&text).map_err(|e| {
         UsageError::new(format!(
             "{} is not a run as `iolab run --json` writes it: {e}",
@@ -93,6 +93,40 @@ pub(crate) fn read_saved(file: &Path) -> anyhow::Result<Run> {
         ))
     })?;
     Ok(attach_histograms(saved, file)?)
+}
+
+/// The text of `file` ('-' for stdin), refused past `MAX_FILE` bytes
+/// before more is read.
+fn read_bounded(file: &Path) -> Result<String, UsageError> {
+    use std::io::Read;
+    let cannot =
+        |e: std::io::Error| UsageError::new(format!("cannot read {}: {e}", file.display()));
+    let too_large = || {
+        UsageError::new(format!(
+            "{} is larger than {} MiB, more than a run of iolab holds: nothing stored",
+            file.display(),
+            MAX_FILE >> 20
+        ))
+    };
+    let source: Box<dyn Read> = match file == Path::new("-") {
+        true => Box::new(std::io::stdin()),
+        false => {
+            let opened = File::open(file).map_err(cannot)?;
+            if opened.metadata().is_ok_and(|m| m.len() > MAX_FILE) {
+                return Err(too_large());
+            }
+            Box::new(opened)
+        }
+    };
+    let mut text = String::new();
+    source
+        .take(MAX_FILE + 1)
+        .read_to_string(&mut text)
+        .map_err(cannot)?;
+    match text.len() as u64 > MAX_FILE {
+        true => Err(too_large()),
+        false => Ok(text),
+    }
 }
 
 fn attach_histograms(saved: Saved<Run>, file: &Path) -> Result<Run, UsageError> {

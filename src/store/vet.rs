@@ -1,19 +1,31 @@
 //! What `iolab import` checks of a run before storing it: everything that
-//! `show`, `report`, `compare` and the store's own paths read back later.
-//! The run id becomes part of file names (`iolab-run-ID.json`), so it must
-//! be a safe name; dates must parse; a run written by a newer iolab may
-//! hold what this one cannot read; every result must be of a scenario this
-//! iolab knows, and every latency histogram must decode.
+//! `show`, `report`, `compare`, `claims` and the store's own paths read
+//! back later. The run id becomes part of file names (`iolab-run-ID.json`),
+//! so it must be a safe name, and one a selector can name (not `latest`);
+//! dates must parse; a run written by a newer iolab may hold what this one
+//! cannot read; every result must be of a scenario this iolab knows, every
+//! latency histogram must decode and be no larger than iolab's own, and a
+//! matrix must be square over its CPUs. A run holds at most as many
+//! results and repetitions as a run of this iolab can, which is what the
+//! readers are tested at (tests/store_safety.rs).
 
 use crate::measure::histogram::Latencies;
-use crate::model::{Run, IOLAB_VERSION};
+use crate::model::{CaseResult, Matrix, Run, IOLAB_VERSION};
 
 /// The longest run id imported.
 const MAX_ID: usize = 80;
+/// The most results a run holds: `iolab run` plans no more cases.
+pub(crate) const MAX_RESULTS: usize = crate::plan::MAX_CASES;
+/// The most repetitions a metric holds: `--repeat` and `--precision`'s
+/// batches stop there.
+pub(crate) const MAX_REPS: usize = crate::plan::MAX_REPEAT as usize;
+/// The most CPUs of a matrix (c2c's map).
+const MAX_MATRIX_CPUS: usize = 1024;
 
 /// Why `run` cannot be imported, or Ok.
 pub(crate) fn vet(run: &Run) -> Result<(), String> {
     safe_id(&run.run_id)?;
+    selectable(&run.run_id)?;
     date("started_at", &run.started_at)?;
     if let Some(finished) = &run.finished_at {
         date("finished_at", finished)?;
@@ -22,19 +34,68 @@ pub(crate) fn vet(run: &Run) -> Result<(), String> {
     if run.results.is_empty() {
         return Err("it holds no results".into());
     }
+    if run.results.len() > MAX_RESULTS {
+        return Err(format!(
+            "it holds {} results: at most {MAX_RESULTS}",
+            run.results.len()
+        ));
+    }
     for (i, r) in run.results.iter().enumerate() {
-        if crate::scenario::find(&r.scenario).is_none() {
-            return Err(format!(
-                "result {i} is of an unknown scenario '{}'",
-                r.scenario
-            ));
-        }
-        if let Some(blob) = &r.histogram {
-            Latencies::from_v2(blob)
-                .map_err(|e| format!("result {i}'s latency histogram does not decode: {e:#}"))?;
-        }
+        result(r).map_err(|why| format!("result {i}{why}"))?;
     }
     Ok(())
+}
+
+/// Why one result cannot be read back, said after `result N`.
+fn result(r: &CaseResult) -> Result<(), String> {
+    if crate::scenario::find(&r.scenario).is_none() {
+        return Err(format!(" is of an unknown scenario '{}'", r.scenario));
+    }
+    for (name, metric) in &r.metrics {
+        if metric.reps.len() > MAX_REPS {
+            return Err(format!(
+                "'s metric {name} holds {} repetitions: at most {MAX_REPS}",
+                metric.reps.len()
+            ));
+        }
+    }
+    if let Some(blob) = &r.histogram {
+        Latencies::from_v2(blob)
+            .map_err(|e| format!("'s latency histogram does not decode: {e:#}"))?;
+    }
+    r.matrix.as_ref().map_or(Ok(()), square)
+}
+
+/// A matrix has a row per CPU and a value per CPU in each row.
+fn square(m: &Matrix) -> Result<(), String> {
+    let n = m.cpus.len();
+    if n > MAX_MATRIX_CPUS {
+        return Err(format!("'s matrix has {n} CPUs: at most {MAX_MATRIX_CPUS}"));
+    }
+    if m.values.len() != n {
+        return Err(format!(
+            "'s matrix has {n} CPUs but {} rows: expected a square table over its CPUs",
+            m.values.len()
+        ));
+    }
+    match m.values.iter().position(|row| row.len() != n) {
+        Some(i) => Err(format!(
+            "'s matrix has {n} CPUs but {} values in row {i}: expected a square table over its CPUs",
+            m.values[i].len()
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `latest` is a selector: `show latest` means the newest run, never the
+/// run of that id.
+fn selectable(id: &str) -> Result<(), String> {
+    match super::selector::parse(id) {
+        Ok(super::selector::Selector::Id(_)) => Ok(()),
+        _ => Err(format!(
+            "run id {id:?} is a selector (latest, latest~N): `show` could never name it"
+        )),
+    }
 }
 
 fn safe_id(id: &str) -> Result<(), String> {
@@ -85,6 +146,8 @@ mod tests {
             assert!(safe_id(bad).is_err(), "{bad:?}");
         }
         assert!(safe_id(&"x".repeat(81)).is_err());
+        assert!(selectable("latest").is_err());
+        assert_eq!(selectable("latest-run"), Ok(()));
     }
 
     #[test]
