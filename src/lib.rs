@@ -30,6 +30,7 @@ pub mod poller;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub(crate) mod stdout;
 pub mod store;
 #[allow(unsafe_code)]
 pub mod sys;

@@ -22,7 +22,8 @@ impl<'a> LiveTables<'a> {
     /// `verbose`: every column and note (else the compact view).
     pub(crate) fn stdout(bar: &'a Bar, verbose: bool) -> LiveTables<'a> {
         let color = std::io::stdout().is_terminal();
-        LiveTables::to(bar, Box::new(anstream::stdout()), color, verbose)
+        let out = crate::stdout::Guarded(anstream::stdout());
+        LiveTables::to(bar, Box::new(out), color, verbose)
     }
 
     pub(crate) fn to(

@@ -1,7 +1,8 @@
 //! `iolab ab`'s pipeline: the comparison planned (bad input: exit 2,
 //! nothing measured), the store opened, the rounds run under a progress
-//! bar, the finding printed, and the run written and stored like any run
-//! (`history`, `show` and `report` know it by its suite, `ab`).
+//! bar, the run stored like any run (`history`, `show` and `report` know
+//! it by its suite, `ab`), then the finding printed and the run written:
+//! a reader that goes away loses nothing measured.
 
 use super::keep::{calibrate_canary, finished_run, keep, now_rfc3339, open_store};
 use crate::cli::AbArgs;
@@ -33,13 +34,14 @@ pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
         .map(|f| Verdict::of(&run.results[0].scenario, f))
         .into_iter()
         .collect();
-    print_outcome(args, &run);
+    let kept = store.as_mut().map_or(Ok(()), |store| {
+        keep(store, &run, &args.db, args.quiet, None)
+    });
+    print_outcome(args, &run)?;
     if let Some(path) = &args.json {
         report::write_to(path, &JsonReporter, &run)?;
     }
-    if let Some(store) = store.as_mut() {
-        keep(store, &run, &args.db, args.quiet, None)?;
-    }
+    kept?;
     let failed = run.results.iter().any(|r| r.status == Status::Failed);
     Ok(if failed {
         ExitCode::FAILURE
@@ -64,10 +66,11 @@ fn rounds_bar(quiet: bool) -> indicatif::ProgressBar {
 }
 
 /// Each case's headline, and the finding (or why there is none).
-fn print_outcome(args: &AbArgs, run: &Run) {
+fn print_outcome(args: &AbArgs, run: &Run) -> anyhow::Result<()> {
     if args.quiet || args.json.as_deref() == Some(Path::new("-")) {
-        return;
+        return Ok(());
     }
+    let mut text = String::new();
     for (which, r) in ["A", "B"].iter().zip(&run.results) {
         let headline = r
             .headline_metric()
@@ -76,14 +79,15 @@ fn print_outcome(args: &AbArgs, run: &Run) {
             (Status::Ok, Some(h)) => h,
             (status, _) => format!("{}: {}", status.as_str(), r.reason.as_deref().unwrap_or("")),
         };
-        println!(
-            "{which}: {} {}  {said}",
+        text += &format!(
+            "{which}: {} {}  {said}\n",
             r.scenario,
             crate::format::case_label(&r.case)
         );
     }
-    match run.verdicts.first() {
-        Some(v) => println!("{}", v.text),
-        None => println!("no verdict: a case did not complete its rounds"),
-    }
+    text += match run.verdicts.first() {
+        Some(v) => &v.text,
+        None => "no verdict: a case did not complete its rounds",
+    };
+    super::out(&(text + "\n"))
 }

@@ -34,7 +34,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Env(args) => {
             let fingerprint = env::fingerprint();
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&fingerprint)?);
+                out(&(serde_json::to_string_pretty(&fingerprint)? + "\n"))?;
             } else {
                 out(&env::render(&fingerprint))?;
             }
@@ -139,8 +139,8 @@ fn run_once(
     );
     run.verdicts = crate::claims::verdicts(&run.results);
     run.claims = crate::claims::evaluate(&run.results, Some(&plan.targets));
-    // The table and files first: a store failing now loses nothing shown.
-    let written = write_outputs(args, &run);
+    // Stored first: a reader that goes away loses nothing measured; the
+    // table and files are still written if the store fails.
     let kept = store.map_or(Ok(()), |store| {
         if args.fault.as_deref() == Some("store") {
             store.refuse_writes()?;
@@ -151,6 +151,7 @@ fn run_once(
         }
         Ok(())
     });
+    let written = write_outputs(args, &run);
     if let (Err(err), Err(_)) = (&written, &kept) {
         eprintln!("error: {err:#}");
     }
@@ -355,10 +356,10 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     let (run_id, kernel, claims) = stored_claims(&mut store, &args.run)?;
     match &args.json {
         Some(path) => write_json(path, &claims)?,
-        None if claims.is_empty() => {
-            println!("run {run_id} answers no claim: run `iolab run seeds` to re-test them")
-        }
-        None => crate::claims::render::write(&mut std::io::stdout().lock(), &claims, &kernel)?,
+        None if claims.is_empty() => out(&format!(
+            "run {run_id} answers no claim: run `iolab run seeds` to re-test them\n"
+        ))?,
+        None => crate::claims::render::write(&mut crate::stdout::lock(), &claims, &kernel)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -392,7 +393,7 @@ fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCod
     }
     match &args.json {
         Some(path) => write_json(path, &runs)?,
-        None => across::write(&mut std::io::stdout().lock(), &runs)?,
+        None => across::write(&mut crate::stdout::lock(), &runs)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -437,12 +438,8 @@ fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> 
     std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// Writes `text` to stdout. A reader that closed early (`| head`) makes it
-/// fail with a broken pipe, which `main` ends quietly.
+/// Writes `text` to stdout; a reader that closed early (`| head`) is done,
+/// and the command goes on (`crate::stdout`).
 fn out(text: &str) -> anyhow::Result<()> {
-    use std::io::Write;
-    let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
-    Ok(())
+    Ok(crate::stdout::print(text)?)
 }

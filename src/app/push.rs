@@ -36,7 +36,10 @@ pub(super) fn push(args: &PushArgs) -> anyhow::Result<ExitCode> {
     if args.pending {
         let pending = from.pending(&target)?;
         if pending.is_empty() {
-            println!("no run pending for {target} in {}", from.place());
+            super::out(&format!(
+                "no run pending for {target} in {}\n",
+                from.place()
+            ))?;
         }
         send(&mut from, &mut to, &pending, |to, run, imported| {
             say_imported(to, run, imported, "pushed")
@@ -102,12 +105,14 @@ fn send(
 
 /// `verb`: what the command would have done with a run already there.
 pub(super) fn say_imported(store: &Store, run: &Run, imported: Imported, verb: &str) {
-    match imported {
-        Imported::Stored => println!("stored run {} in {}", run.run_id, store.place()),
-        Imported::AlreadyThere => println!(
-            "run {} is already in {}: nothing {verb}",
+    let said = match imported {
+        Imported::Stored => format!("stored run {} in {}\n", run.run_id, store.place()),
+        Imported::AlreadyThere => format!(
+            "run {} is already in {}: nothing {verb}\n",
             run.run_id,
             store.place()
         ),
-    }
+    };
+    // Stored already: a stdout that fails now loses nothing.
+    let _ = super::out(&said);
 }

@@ -33,10 +33,10 @@ pub(super) fn man(args: &ManArgs) -> anyhow::Result<ExitCode> {
     std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     clap_mangen::generate_to(cmd, dir)
         .with_context(|| format!("cannot write the man pages into {}", dir.display()))?;
-    println!(
-        "wrote the man pages of iolab and its commands into {}",
+    super::out(&format!(
+        "wrote the man pages of iolab and its commands into {}\n",
         dir.display()
-    );
+    ))?;
     Ok(ExitCode::SUCCESS)
 }
 

@@ -44,7 +44,7 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
         diagnosis.alternatives = measure_alternatives(&diagnosis, &plan, args.quiet);
     }
     if !args.quiet {
-        print!("{}", render::render(&diagnosis));
+        crate::stdout::print(&render::render(&diagnosis))?;
     }
     if let Some(path) = &args.json {
         write_json(path, &diagnosis)?;
@@ -120,8 +120,7 @@ fn write_json(path: &std::path::Path, d: &diagnosis::Diagnosis) -> anyhow::Resul
     use anyhow::Context;
     let text = serde_json::to_string_pretty(d)?;
     if path == std::path::Path::new("-") {
-        println!("{text}");
-        return Ok(());
+        return Ok(crate::stdout::print(&(text + "\n"))?);
     }
     std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
 }

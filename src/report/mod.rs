@@ -55,7 +55,7 @@ pub(crate) trait Reporter {
 /// global colour choice), so colour never leaks into files or pipes.
 pub(crate) fn write_to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
     if path == Path::new("-") {
-        let mut out = anstream::stdout().lock();
+        let mut out = crate::stdout::lock();
         return finish(reporter, run, &mut out).context("cannot write the report to stdout");
     }
     let file = File::create(path)

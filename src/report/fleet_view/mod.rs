@@ -59,7 +59,7 @@ pub(crate) struct Column {
 pub(crate) fn write_fleet(path: &Path, runs: &[Run]) -> anyhow::Result<()> {
     let html = render(&build(runs)?)?;
     if path == Path::new("-") {
-        let mut out = std::io::stdout().lock();
+        let mut out = crate::stdout::lock();
         out.write_all(html.as_bytes())?;
         return out.flush().context("cannot write the report to stdout");
     }
