@@ -300,3 +300,29 @@ fn ctrl_c_ends_the_scheduler_tracer_and_the_profiler() {
     });
     assert_eq!(tracefs_mounts(), mounted, "a tracefs mount was left behind");
 }
+
+/// The outputs are made before the run measures (issue 52): a signal
+/// mid-run removes the temp files they were being made as, and writes
+/// none of them.
+#[test]
+fn an_interrupted_run_leaves_none_of_its_outputs() {
+    let out = tempfile::tempdir().unwrap();
+    let json = out.path().join("run.json");
+    let prom = out.path().join("run.prom");
+    let names = |dir: &std::path::Path| -> Vec<String> {
+        let entries = std::fs::read_dir(dir).unwrap().flatten();
+        entries
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect()
+    };
+    let mut args = vec!["run", "pingpong", "--mech", "pipe", "--param", "count=100M"];
+    args.extend(["--repeat", "1", "--json", json.to_str().unwrap()]);
+    args.extend(["--openmetrics", prom.to_str().unwrap()]);
+    let made = |_: u32| {
+        let made = names(out.path());
+        assert_eq!(made.len(), 2, "{made:?}");
+        assert!(made.iter().all(|n| n.starts_with(".iolab-")), "{made:?}");
+    };
+    interrupt_run_checking(&args, 2, Signal::INT, &made);
+    assert_eq!(names(out.path()), Vec::<String>::new());
+}

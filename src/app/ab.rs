@@ -15,7 +15,8 @@ use std::time::Instant;
 pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
     crate::mem::run_headroom()?;
     let mut comparison = crate::ab::plan(args)?;
-    crate::plan::outputs::check(&Vec::from_iter(args.json.as_deref().map(|p| ("--json", p))))?;
+    let json = Vec::from_iter(args.json.as_deref().map(|p| ("--json", p)));
+    let mut outputs = crate::plan::outputs::prepare(&json)?;
     let mut store = open_store(args.no_store, &args.db)?;
     let started_at = now_rfc3339();
     let mut environment = crate::env::fingerprint();
@@ -39,7 +40,7 @@ pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
     });
     print_outcome(args, &run)?;
     if let Some(path) = &args.json {
-        report::write_to(path, &JsonReporter, &run)?;
+        report::write(outputs.take_or_make("--json", path)?, &JsonReporter, &run)?;
     }
     kept?;
     let failed = run.results.iter().any(|r| r.status == Status::Failed);

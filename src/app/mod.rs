@@ -14,6 +14,7 @@ use crate::cli::{
 use crate::error::UsageError;
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
+use crate::plan::outputs::{Output, Outputs};
 use crate::report::{
     self, BenchmarkActionReporter, BmfReporter, CsvReporter, HtmlReporter, JsonReporter,
     MarkdownReporter, OpenMetricsReporter, TableReporter,
@@ -151,7 +152,7 @@ fn run_once(
         }
         Ok(())
     });
-    let written = write_outputs(args, &run);
+    let written = write_outputs(&mut plan.outputs, args, &run);
     if let (Err(err), Err(_)) = (&written, &kept) {
         eprintln!("error: {err:#}");
     }
@@ -184,14 +185,16 @@ fn fastest_reading(
         .reduce(f64::min)
 }
 
-fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
+/// `--json`, `--csv`, the exports (made before the run, `plan::outputs`)
+/// and the table.
+fn write_outputs(outputs: &mut Outputs, args: &RunArgs, run: &Run) -> anyhow::Result<()> {
     if let Some(path) = &args.json {
-        report::write_to(path, &JsonReporter, run)?;
+        report::write(outputs.take_or_make("--json", path)?, &JsonReporter, run)?;
     }
     if let Some(path) = &args.csv {
-        report::write_to(path, &CsvReporter, run)?;
+        report::write(outputs.take_or_make("--csv", path)?, &CsvReporter, run)?;
     }
-    write_exports(&args.exports, run)?;
+    write_exports(outputs, &args.exports, run)?;
     if prints_tables(args) {
         print_table(run, false, args.verbose)?;
     }
@@ -200,22 +203,31 @@ fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
 
 /// `--openmetrics`, `--bmf`, `--smaller-is-better`, `--bigger-is-better`
 /// of `run` and `report`; each file replaced in one step.
-fn write_exports(exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
+fn write_exports(outputs: &mut Outputs, exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
     use crate::compare::Direction;
-    if let Some(path) = &exports.openmetrics {
-        report::write_replacing(path, &OpenMetricsReporter, run)?;
-    }
-    if let Some(path) = &exports.bmf {
-        report::write_replacing(path, &BmfReporter, run)?;
-    }
+    let mut export =
+        |option: &str, path: &Option<std::path::PathBuf>, reporter: &dyn report::Reporter| {
+            match path {
+                Some(path) => report::write(outputs.take_or_make(option, path)?, reporter, run),
+                None => Ok(()),
+            }
+        };
+    export("--openmetrics", &exports.openmetrics, &OpenMetricsReporter)?;
+    export("--bmf", &exports.bmf, &BmfReporter)?;
     let directions = [
-        (&exports.smaller_is_better, Direction::LowerIsBetter),
-        (&exports.bigger_is_better, Direction::HigherIsBetter),
+        (
+            "--smaller-is-better",
+            &exports.smaller_is_better,
+            Direction::LowerIsBetter,
+        ),
+        (
+            "--bigger-is-better",
+            &exports.bigger_is_better,
+            Direction::HigherIsBetter,
+        ),
     ];
-    for (path, direction) in directions {
-        if let Some(path) = path {
-            report::write_replacing(path, &BenchmarkActionReporter { direction }, run)?;
-        }
+    for (option, path, direction) in directions {
+        export(option, path, &BenchmarkActionReporter { direction })?;
     }
     Ok(())
 }
@@ -240,7 +252,7 @@ fn print_table(run: &Run, scenarios: bool, verbose: bool) -> anyhow::Result<()> 
         scenarios,
         verbose,
     };
-    report::write_to(Path::new("-"), &reporter, run)
+    report::write(Output::stdout(), &reporter, run)
 }
 
 fn list(args: &ListArgs) -> anyhow::Result<ExitCode> {
@@ -267,7 +279,10 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
     let mut store = Store::open_existing(db_place(&args.db)?)?;
     let run = store.load(&args.run)?;
     match &args.json {
-        Some(path) => report::write_to(path, &JsonReporter, &run)?,
+        Some(path) => {
+            let output = Outputs::default().take_or_make("--json", path)?;
+            report::write(output, &JsonReporter, &run)?
+        }
         None => print_table(&run, true, true)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -290,13 +305,16 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         ]),
         _ => None,
     };
+    let mut outputs = Outputs::default();
     if let Some(path) = &args.html {
-        report::write_to(path, &HtmlReporter { baseline, diff }, &run)?;
+        let output = outputs.take_or_make("--html", path)?;
+        report::write(output, &HtmlReporter { baseline, diff }, &run)?;
     }
     if let Some(path) = &args.markdown {
-        report::write_to(path, &MarkdownReporter { baseline }, &run)?;
+        let output = outputs.take_or_make("--markdown", path)?;
+        report::write(output, &MarkdownReporter { baseline }, &run)?;
     }
-    write_exports(&args.exports, &run)?;
+    write_exports(&mut outputs, &args.exports, &run)?;
     Ok(ExitCode::SUCCESS)
 }
 

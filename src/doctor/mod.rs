@@ -21,7 +21,7 @@ use std::process::ExitCode;
 use watch::Target;
 
 pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
-    let plan = plan::check(args)?;
+    let mut plan = plan::check(args)?;
     crate::exec::cleanup::install()?;
     let mut target = match plan.pid {
         Some(pid) => Target::Pid {
@@ -46,8 +46,8 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     if !args.quiet {
         crate::stdout::print(&render::render(&diagnosis))?;
     }
-    if let Some(path) = &args.json {
-        write_json(path, &diagnosis)?;
+    if let Some(output) = plan.json.take() {
+        write_json(output, &diagnosis)?;
     }
     Ok(status(&diagnosis))
 }
@@ -116,13 +116,12 @@ fn status(d: &diagnosis::Diagnosis) -> ExitCode {
     }
 }
 
-fn write_json(path: &std::path::Path, d: &diagnosis::Diagnosis) -> anyhow::Result<()> {
-    use anyhow::Context;
-    let text = serde_json::to_string_pretty(d)?;
-    if path == std::path::Path::new("-") {
-        return Ok(crate::stdout::print(&(text + "\n"))?);
-    }
-    std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
+fn write_json(
+    output: crate::plan::outputs::Output,
+    d: &diagnosis::Diagnosis,
+) -> anyhow::Result<()> {
+    let text = serde_json::to_string_pretty(d)? + "\n";
+    output.write(|out| Ok(out.write_all(text.as_bytes())?))
 }
 
 /// A spinner with the time watched, hidden with `--quiet` or off a terminal.

@@ -17,10 +17,17 @@ pub(crate) struct Plan {
     /// Busiest channels whose alternatives are measured, and the time each.
     pub(crate) alternatives: usize,
     pub(crate) alternatives_time: std::time::Duration,
+    /// `--json`, made before the watch (`plan::outputs`).
+    pub(crate) json: Option<crate::plan::outputs::Output>,
 }
 
 pub(crate) fn check(args: &DoctorArgs) -> UsageResult<Plan> {
-    crate::plan::outputs::check(&Vec::from_iter(args.json.as_deref().map(|p| ("--json", p))))?;
+    let json = Vec::from_iter(args.json.as_deref().map(|p| ("--json", p)));
+    let mut outputs = crate::plan::outputs::prepare(&json)?;
+    let json = match &args.json {
+        Some(path) => Some(outputs.take_or_make("--json", path)?),
+        None => None,
+    };
     let pid = args.pid.as_deref().map(watchable_pid).transpose()?;
     if pid.is_none() && args.command.is_empty() {
         return Err(UsageError::new(
@@ -53,6 +60,7 @@ pub(crate) fn check(args: &DoctorArgs) -> UsageResult<Plan> {
         })?;
     let alternatives_time = positive_duration("--alternatives-time", &args.alternatives_time)?;
     Ok(Plan {
+        json,
         alternatives,
         alternatives_time: std::time::Duration::from_nanos(alternatives_time),
         pid,

@@ -44,6 +44,8 @@ pub(crate) struct Plan {
     /// In a suite that decides claims, the cases a claim compares run as
     /// interleaved rounds (`runner::interleaved`): how.
     pub(crate) interleave: Option<Interleave>,
+    /// `--json`, `--csv` and the exports, made before anything runs.
+    pub(crate) outputs: outputs::Outputs,
 }
 
 /// The interleaved rounds of a suite that decides claims.
@@ -129,7 +131,6 @@ fn outputs_of(args: &RunArgs) -> Vec<(&'static str, &std::path::Path)> {
 }
 
 pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
-    outputs::check(&outputs_of(args))?;
     let targets = targets_of(args);
     let invocations = resolve_targets(&targets, args.quick)?;
     let common = common(args, &invocations)?;
@@ -150,7 +151,7 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
     let claims_precision = targets
         .iter()
         .any(|t| suite::find(t).is_some_and(|s| s.claims_precision));
-    let plan = Plan {
+    let mut plan = Plan {
         cases: planned.into_iter().map(|p| p.case).collect(),
         targets: targets.join(" "),
         fault: parse_fault(args.fault.as_deref())?,
@@ -171,7 +172,10 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
             names_a_suite(args, &targets),
             args.repeat.is_some(),
         )?,
+        outputs: outputs::Outputs::default(),
     };
+    // Last: the outputs make their files, which a refusal must not leave.
+    plan.outputs = outputs::prepare(&outputs_of(args))?;
     if let Some(note) = keys::mechs_ignored(&invocations, common.mechs_explicit) {
         eprintln!("{note}");
     }

@@ -38,110 +38,63 @@ pub(crate) use self::openmetrics::OpenMetricsReporter;
 pub(crate) use self::table::TableReporter;
 
 use crate::model::Run;
-use anyhow::Context;
-use std::fs::File;
-use std::io::{BufWriter, Write};
-use std::os::unix::fs::PermissionsExt;
-use std::path::Path;
+use crate::plan::outputs::Output;
+use std::io::Write;
 
 /// One output format: renders a whole run onto a byte sink.
 pub(crate) trait Reporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()>;
 }
 
-/// Render `run` with `reporter` to `path`, where `-` means stdout; any other
-/// path is created or truncated. Both sinks go through anstream, which
-/// drops colour codes when the sink is not a terminal (and honours the
-/// global colour choice), so colour never leaks into files or pipes.
-pub(crate) fn write_to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
-    if path == Path::new("-") {
-        let mut out = crate::stdout::lock();
-        return finish(reporter, run, &mut out).context("cannot write the report to stdout");
-    }
-    let file = File::create(path)
-        .with_context(|| format!("cannot create report file {}", path.display()))?;
-    let mut out = BufWriter::new(anstream::AutoStream::auto(file));
-    finish(reporter, run, &mut out)
-        .with_context(|| format!("cannot write report file {}", path.display()))
-}
-
-/// Like `write_to`, but a file is replaced in one step: the report is
-/// written to a temp file in the same directory (named `.iolab-*.tmp`, which
-/// node_exporter's textfile collector, reading `*.prom`, passes over), then
-/// renamed over `path`, so a reader sees the old file or the new one, never
-/// half of one. The new file gets the mode a created file would (0666 less
-/// the umask). What is not a regular file (a FIFO, `/dev/stdout`) is written
-/// in place, as `write_to` does.
-pub(crate) fn write_replacing(
-    path: &Path,
-    reporter: &dyn Reporter,
-    run: &Run,
-) -> anyhow::Result<()> {
-    let in_place = path == Path::new("-") || (path.exists() && !path.is_file());
-    if in_place {
-        return write_to(path, reporter, run);
-    }
-    let dir = match path.parent() {
-        Some(dir) if !dir.as_os_str().is_empty() => dir,
-        _ => Path::new("."),
-    };
-    let cannot = || format!("cannot write report file {}", path.display());
-    let mut temp = tempfile::Builder::new()
-        .prefix(".iolab-")
-        .suffix(".tmp")
-        .permissions(std::fs::Permissions::from_mode(0o666))
-        .tempfile_in(dir)
-        .with_context(cannot)?;
-    finish(reporter, run, &mut BufWriter::new(temp.as_file_mut())).with_context(cannot)?;
-    temp.persist(path)
-        .map_err(|e| e.error)
-        .with_context(cannot)?;
-    Ok(())
-}
-
-fn finish(reporter: &dyn Reporter, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
-    reporter.write(run, out)?;
-    out.flush()?;
-    Ok(())
+/// Renders `run` with `reporter` into `output` (`plan::outputs`: stdout,
+/// or a file replaced in one step by what was written). Every sink goes
+/// through anstream, which drops colour codes when it is not a terminal
+/// (and honours the global colour choice), so colour never leaks into
+/// files or pipes.
+pub(crate) fn write(output: Output, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
+    output.write(|out| {
+        reporter.write(run, out)?;
+        out.flush()?;
+        Ok(())
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::plan::outputs::Outputs;
+    use std::path::Path;
+
+    fn to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
+        write(
+            Outputs::default().take_or_make("--out", path)?,
+            reporter,
+            run,
+        )
+    }
 
     #[test]
-    fn write_to_creates_and_truncates_the_file() {
+    fn a_report_replaces_a_longer_file_whole() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("run.json");
         std::fs::write(&path, "x".repeat(100_000)).unwrap();
         let run = fixtures::run();
-        write_to(&path, &JsonReporter, &run).unwrap();
+        to(&path, &JsonReporter, &run).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         let back: Run = serde_json::from_str(&text).unwrap();
         assert_eq!(back, run);
-    }
-
-    #[test]
-    fn write_replacing_renames_a_whole_file_over_the_old_one() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("iolab.prom");
-        std::fs::write(&path, "old").unwrap();
-        let run = fixtures::run();
-        write_replacing(&path, &OpenMetricsReporter, &run).unwrap();
+        to(&path, &OpenMetricsReporter, &run).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.ends_with("# EOF\n"), "{text}");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().flatten().collect();
         assert_eq!(left.len(), 1, "no temp file is left: {left:?}");
-        let missing = dir.path().join("no-such-dir").join("x.prom");
-        let err = write_replacing(&missing, &OpenMetricsReporter, &run).unwrap_err();
-        assert!(format!("{err:#}").contains("no-such-dir/x.prom"), "{err:#}");
     }
 
     #[test]
-    fn write_to_names_the_path_on_error() {
+    fn a_report_names_the_path_on_error() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("missing-dir").join("run.csv");
-        let err = write_to(&path, &CsvReporter, &fixtures::run()).unwrap_err();
+        let err = to(&path, &CsvReporter, &fixtures::run()).unwrap_err();
         assert!(
             format!("{err:#}").contains("missing-dir/run.csv"),
             "{err:#}"
