@@ -410,9 +410,13 @@ iolab agent --listen 0.0.0.0:5207 --token \"$SECRET\"     on the far host\n  \
 iolab run pingpong --mech tcp --peer far-host --token \"$SECRET\"   on the near one\n  \
 iolab agent --listen 127.0.0.1:5207 --once             one client, then exit\n\n\
 A connection must send its whole hello, token included, within 5 s (or --idle-timeout, \
-if shorter); until then it holds no session, so a silent or trickling stranger cannot \
-lock a client out. At most 256 connections may be saying hello at once. --once ends \
-after the first client that authenticated.\n\n\
+if shorter); until then it holds no session, and its hello is read as soon as it arrives, \
+so neither silent or trickling strangers nor a flood of them can lock a client out. At \
+most 8 connections from one address (an IPv6 /64) may be saying hello at once, 256 in \
+all: a newer one takes the place of the oldest of its address (or, when all 256 are \
+taken, of the address with the most). A client told the agent is busy tries again for up \
+to 20 s. Strangers' refusals are logged as counts every 10 s. --once ends after the \
+first client that authenticated.\n\n\
 Each test a client asks for is checked before anything starts, and refused in one error \
 line past these limits: messages of 1 B to 64 MiB, at most 2^34 messages and 10,000 \
 repetitions per test (a far side keeps each repetition's figures until it reports), files \

@@ -6,6 +6,10 @@
 
 use crate::model::Metric;
 
+mod untrusted;
+pub use untrusted::{printable, printable_text};
+pub(crate) use untrusted::{shown, shown_run, STORED_WIDTH};
+
 /// Decimal (SI) prefixes from 10^3 upward, paired with their factor.
 const SI_UP: [(&str, f64); 4] = [("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12)];
 
@@ -179,30 +183,6 @@ pub(crate) fn case_label(case: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("/")
-}
-
-/// The widest a stored string (a label, a host) gets in a terminal table
-/// or heading: the output stays linear in its input however long a label
-/// is (`show RUN --json -` gives it whole).
-pub(crate) const STORED_WIDTH: usize = 60;
-
-/// A stored string as the terminal may print it: control characters
-/// (an escape sequence that would retitle the window or clear the screen)
-/// written out as `\u{1b}`, and no more than `max` characters, an
-/// ellipsis marking a cut, so a table of long labels stays linear.
-pub(crate) fn printable(text: &str, max: usize) -> String {
-    let mut out = String::new();
-    for (shown, c) in text.chars().enumerate() {
-        if shown == max {
-            out.push('…');
-            break;
-        }
-        match c.is_control() {
-            true => out.extend(c.escape_unicode()),
-            false => out.push(c),
-        }
-    }
-    out
 }
 
 /// The last scale whose factor is not above `|value|` (the first for tiny values).

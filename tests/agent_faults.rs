@@ -41,17 +41,7 @@ fn a_wrong_token_is_refused_before_anything_runs_and_the_right_one_is_served() {
     let sb = Sandbox::new();
     let agent = Agent::start(&sb, Net::Loopback, &["--token", "s3cret"]);
     let with = |token: Option<&str>| {
-        let mut all = vec!["run"];
-        all.extend(SMALL);
-        all.extend([
-            "--peer",
-            &agent.addr,
-            "--json",
-            "-",
-            "--no-store",
-            "--quiet",
-        ]);
-        let mut client = agent.client(&sb, &all);
+        let mut client = agent.client(&sb, &agent.run_args(SMALL));
         client.env_remove("IOLAB_TOKEN").timeout(BOUND);
         if let Some(token) = token {
             client.env("IOLAB_TOKEN", token);
@@ -94,6 +84,9 @@ fn another_protocol_version_is_refused_by_name() {
     serves_then_stops(agent, &sb);
 }
 
+/// A second client is told the agent is busy; a run that finds it busy
+/// tries again (for up to 20 s, issue 52) and is served once the first
+/// client has gone.
 #[test]
 fn a_busy_agent_says_so_and_serves_the_next_client() {
     let sb = Sandbox::new();
@@ -105,14 +98,26 @@ fn a_busy_agent_says_so_and_serves_the_next_client() {
         .as_array()
         .unwrap()
         .contains(&"pingpong/echoer".into()));
-    let run = agent.run(&sb, SMALL);
-    assert!(reasons(&run)[0].contains("refused: busy: this agent is serving another client"));
-    drop(first);
-    wait_until(
-        || agent.log().contains(": gone"),
-        "the first client to be gone",
+    let mut second = Raw::connect(&agent.addr);
+    let busy = second.hello(VERSION, None).reply().unwrap();
+    assert_eq!(
+        busy["message"],
+        "busy: this agent is serving another client; try again when it is done"
     );
-    serves_then_stops(agent, &sb);
+    let waiting = agent
+        .client_std(&sb, &agent.run_args(SMALL))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    wait_until(
+        || agent.log().matches("refused, busy").count() >= 2,
+        "the run to find the agent busy",
+    );
+    drop(first);
+    let out = waiting.wait_with_output().unwrap();
+    assert_ok(&common::run_output(&out));
+    agent.stop(&sb);
 }
 
 #[test]

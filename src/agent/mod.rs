@@ -1,25 +1,28 @@
 //! `iolab agent`: the far host of `iolab run --peer`. It listens for
 //! control connections; each must authenticate (version and token) within
-//! a few seconds on a thread of its own, before it may take the session;
-//! one client is served at a time (a second one is told the agent is
-//! busy), and for each request it runs the scenario's far side
-//! (`scenario::far`) through the harness, as a forked process pinned to
-//! the CPU the client asked for, killed at the request's time limit or when
-//! the client goes away. What a client may ask is bounded (sizes, counts,
-//! durations, no external programs); a client that says nothing for
-//! `--idle-timeout` is dropped.
+//! a few seconds at the door (`door`: every such connection waits on the
+//! accept loop, within a budget per source), before it may take the
+//! session on a thread of its own; one client is served at a time (a
+//! second one is told the agent is busy), and for each request it runs the
+//! scenario's far side (`scenario::far`) through the harness, as a forked
+//! process pinned to the CPU the client asked for, killed at the request's
+//! time limit or when the client goes away. What a client may ask is
+//! bounded (sizes, counts, durations, no external programs); a client that
+//! says nothing for `--idle-timeout` is dropped. The log shows what clients
+//! sent escaped, and strangers' refusals as counts (`tally`).
 
+mod door;
 mod session;
+mod tally;
 
 use crate::cli::AgentArgs;
 use crate::error::{Interrupted, UsageError, UsageResult};
 use crate::exec::cleanup;
-use crate::exec::remote::data::readable;
 use crate::exec::remote::proto::VERSION;
 use crate::exec::remote::{PortRange, DEFAULT_PORT};
 use anyhow::Context;
-use std::net::{SocketAddr, TcpListener, TcpStream, ToSocketAddrs};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::net::{SocketAddr, TcpListener, ToSocketAddrs};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -89,16 +92,24 @@ fn listen_addr(text: &str) -> UsageResult<SocketAddr> {
         .ok_or_else(bad)
 }
 
-/// Connections that have yet to authenticate, at most: each holds at most
-/// one hello's bytes and a small thread, so strangers cannot grow the
-/// agent, and there is room for the real client among them.
-const MAX_GREETING: usize = 256;
-/// The stack of a client's thread: its hello, then its session, which
-/// forks the far side rather than running it.
+/// The stack of a client's thread: its session, which forks the far side
+/// rather than running it.
 const CLIENT_STACK: usize = 1 << 20;
 /// How long an authenticated client waits for the session to come free
 /// (the previous client just left) before it is told the agent is busy.
 const SLOT_GRACE: Duration = Duration::from_secs(2);
+/// Connections accepted in a row before the door reads the waiting ones
+/// again.
+const ACCEPT_BATCH: usize = 64;
+/// The widest a line of the log gets.
+const LOG_WIDTH: usize = 1000;
+
+/// One line of the agent's log on stderr; what a client sent is in it
+/// escaped, line breaks too, so no client can forge a line or reach the
+/// operator's terminal.
+pub(crate) fn log(line: &str) {
+    eprintln!("iolab agent: {}", crate::format::printable(line, LOG_WIDTH));
+}
 
 /// What the accept loop and the clients' threads share.
 struct Shared {
@@ -106,40 +117,48 @@ struct Shared {
     env: crate::model::Environment,
     /// A session holds the agent.
     busy: AtomicBool,
-    /// Connections still to authenticate.
-    greeting: AtomicUsize,
     /// An authenticated session has ended (what `--once` waits for).
     served: AtomicBool,
 }
 
 /// Serves until Ctrl-C (or, with `--once`, until the first authenticated
-/// client leaves). Each connection says hello on a thread of its own
-/// within the hello deadline; only an authenticated one may take the
-/// session, so no stranger can hold it.
+/// client leaves). Connections wait at the door until they authenticate;
+/// only an authenticated one may take the session, so no stranger can
+/// hold it, and no flood of them keeps a client out.
 pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
     cleanup::install()?;
     let listener = TcpListener::bind(opts.listen)
         .map_err(|e| UsageError::new(format!("cannot listen on {}: {e}", opts.listen)))?;
+    listener
+        .set_nonblocking(true)
+        .context("the listening socket")?;
+    // std listens with a backlog of 128: a flood of strangers that
+    // reconnect would fill it, and the kernel would then drop a client's
+    // SYN too. As long a queue as the kernel allows (somaxconn) is drained
+    // by the door, which accepts in batches between its reads.
+    rustix::net::listen(&listener, i32::MAX).context("the listening socket's backlog")?;
     announce(&listener, &opts)?;
     let shared = Arc::new(Shared {
         opts,
         env: crate::env::fingerprint(),
         busy: AtomicBool::new(false),
-        greeting: AtomicUsize::new(0),
         served: AtomicBool::new(false),
     });
+    let mut door = door::Door::new(&shared.opts);
+    let mut tally = tally::Tally::new();
     while !cleanup::cancelled() {
         if shared.opts.once && shared.served.load(Ordering::SeqCst) {
             break;
         }
-        if readable(&listener, TICK).is_err() {
-            continue;
+        if door.wait(&listener, TICK, &mut tally) {
+            accept(&listener, &mut door, &mut tally);
         }
-        let Ok((stream, from)) = listener.accept() else {
-            continue;
-        };
-        admit(stream, from, &shared);
+        for client in door.greeted() {
+            start_session(client, &shared);
+        }
+        tally.log_if_due();
     }
+    tally.log();
     if let Some(signal) = crate::cancel::cancelled_by() {
         // The signal killed the far side; a session waiting for its
         // client's next request ends with the process.
@@ -148,31 +167,31 @@ pub(crate) fn serve(opts: Options) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Hands a new connection to a thread of its own, unless too many are
-/// still to authenticate.
-fn admit(stream: TcpStream, from: SocketAddr, shared: &Arc<Shared>) {
-    if shared.greeting.fetch_add(1, Ordering::SeqCst) >= MAX_GREETING {
-        shared.greeting.fetch_sub(1, Ordering::SeqCst);
-        return session::refuse_crowd(stream, from);
+/// Takes the connections the listener holds to the door, a batch at a
+/// time.
+fn accept(listener: &TcpListener, door: &mut door::Door, tally: &mut tally::Tally) {
+    for _ in 0..ACCEPT_BATCH {
+        let Ok((stream, from)) = listener.accept() else {
+            return;
+        };
+        door.admit(stream, from, tally);
     }
+}
+
+/// An authenticated client's thread: the session if it is free.
+fn start_session(client: session::Greeted, shared: &Arc<Shared>) {
     let mine = shared.clone();
     let started = std::thread::Builder::new()
         .name("client".into())
         .stack_size(CLIENT_STACK)
-        .spawn(move || client(stream, from, &mine));
+        .spawn(move || session(client, &mine));
     if let Err(e) = started {
-        shared.greeting.fetch_sub(1, Ordering::SeqCst);
-        eprintln!("iolab agent: {from}: dropped, no thread for it: {e}");
+        log(&format!("a client was dropped, no thread for it: {e}"));
     }
 }
 
-/// One connection: its hello, then the session if it is free.
-fn client(stream: TcpStream, from: SocketAddr, shared: &Shared) {
-    let greeted = session::greet(stream, from, &shared.opts);
-    shared.greeting.fetch_sub(1, Ordering::SeqCst);
-    let Some(client) = greeted else {
-        return;
-    };
+/// One authenticated client: the session, once it is free.
+fn session(client: session::Greeted, shared: &Shared) {
     if !take_session(&shared.busy) {
         return session::refuse_busy(client);
     }
@@ -203,13 +222,13 @@ fn announce(listener: &TcpListener, opts: &Options) -> anyhow::Result<()> {
         PortRange::ANY => "any free port".to_string(),
         r => format!("ports {}-{}", r.first, r.last),
     };
-    eprintln!(
-        "iolab agent: listening on {addr} (protocol {VERSION}), data on {data}, {}",
+    log(&format!(
+        "listening on {addr} (protocol {VERSION}), data on {data}, {}",
         match &opts.token {
             Some(_) => "clients must present the token",
             None => "no token: any client that reaches this port may run tests",
         }
-    );
+    ));
     Ok(())
 }
 

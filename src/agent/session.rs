@@ -1,21 +1,19 @@
-//! One client of the agent: the handshake (version, token), then its
-//! requests one after another, each a far side run through the harness
-//! and answered with its report. Every read has a limit and a timeout;
-//! every refusal is an `error` line naming what was wrong, then the
-//! connection closes.
+//! One client of the agent, once it has authenticated (`door`): the
+//! welcome, then its requests one after another, each a far side run
+//! through the harness and answered with its report. Every read has a
+//! limit and a timeout; every refusal is an `error` line naming what was
+//! wrong, then the connection closes.
 
 use super::Options;
 use crate::exec::remote::data::{readable, Listener};
-use crate::exec::remote::proto::{
-    version_mismatch, FromAgent, Hello, Outcome, Request, ToAgent, BUSY, LINE_LIMIT, VERSION,
-};
+use crate::exec::remote::proto::{FromAgent, Outcome, Request, ToAgent, BUSY, LINE_LIMIT, VERSION};
 use crate::exec::remote::wire::{Wire, WireError};
 use crate::exec::side::{self, Ended, Side, Spec};
 use crate::exec::{cleanup, Mode};
 use crate::model::Environment;
 use crate::scenario::far::{FarSide, ROLES};
 use anyhow::Context;
-use std::net::{SocketAddr, TcpStream};
+use std::net::SocketAddr;
 use std::time::{Duration, Instant};
 
 /// The longest a client may ask one far side to run.
@@ -24,32 +22,11 @@ pub(crate) const MAX_TIMEOUT: Duration = Duration::from_secs(600);
 const CONNECT_WAIT: Duration = Duration::from_secs(10);
 const TICK: Duration = Duration::from_millis(100);
 
-/// How long a client has to send its whole hello, token included: a
-/// connection that has not authenticated by then is dropped, so a silent
-/// or trickling stranger cannot hold the agent.
-pub(crate) const HELLO_DEADLINE: Duration = Duration::from_secs(5);
-
-/// A client that authenticated: its connection, ready for the welcome.
+/// A client that authenticated (`door`): its connection, ready for the
+/// welcome.
 pub(crate) struct Greeted {
-    wire: Wire,
-    from: SocketAddr,
-}
-
-/// Reads the hello of a new connection within the hello deadline (or the
-/// idle timeout, if shorter) and checks its version and token; a refusal
-/// is answered with its error line and the connection closed.
-pub(crate) fn greet(stream: TcpStream, from: SocketAddr, opts: &Options) -> Option<Greeted> {
-    let _ = stream.set_nodelay(true);
-    let _ = stream.set_write_timeout(Some(HELLO_DEADLINE));
-    let mut wire = Wire::new(stream).ok()?;
-    match authenticate(&mut wire, opts) {
-        Ok(()) => Some(Greeted { wire, from }),
-        Err(message) => {
-            eprintln!("iolab agent: {from}: refused: {message}");
-            let _ = wire.send(&FromAgent::Error { message });
-            None
-        }
-    }
+    pub(super) wire: Wire,
+    pub(super) from: SocketAddr,
 }
 
 /// Serves an authenticated client until it leaves, errs or falls silent.
@@ -57,7 +34,7 @@ pub(crate) fn greet(stream: TcpStream, from: SocketAddr, opts: &Options) -> Opti
 /// so a client that reads that answer finds the agent free for its next.
 pub(crate) fn serve(client: Greeted, opts: &Options, env: &Environment, free: impl FnOnce()) {
     let Greeted { mut wire, from } = client;
-    eprintln!("iolab agent: {from}: connected");
+    super::log(&format!("{from}: connected"));
     let _ = crate::exec::remote::data::notice_dead_link(wire.stream());
     let _ = wire.stream().set_write_timeout(Some(opts.idle));
     let why = match welcome(&mut wire, env) {
@@ -66,57 +43,19 @@ pub(crate) fn serve(client: Greeted, opts: &Options, env: &Environment, free: im
     };
     free();
     if let Some(message) = why {
-        eprintln!("iolab agent: {from}: {message}");
+        super::log(&format!("{from}: {message}"));
         let _ = wire.send(&FromAgent::Error { message });
     }
-    eprintln!("iolab agent: {from}: gone");
+    super::log(&format!("{from}: gone"));
 }
 
 /// Tells an authenticated client that another one is being served.
 pub(crate) fn refuse_busy(client: Greeted) {
     let Greeted { mut wire, from } = client;
-    eprintln!("iolab agent: {from}: refused, busy with another client");
+    super::log(&format!("{from}: refused, busy with another client"));
     let _ = wire.send(&FromAgent::Error {
         message: format!("{BUSY}this agent is serving another client; try again when it is done"),
     });
-}
-
-/// Tells a connection that too many others have yet to authenticate.
-pub(crate) fn refuse_crowd(stream: TcpStream, from: SocketAddr) {
-    eprintln!("iolab agent: {from}: refused, too many connections not yet authenticated");
-    let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    if let Ok(mut wire) = Wire::new(stream) {
-        let _ = wire.send(&FromAgent::Error {
-            message: format!("{BUSY}too many connections are still to say hello; try again"),
-        });
-    }
-}
-
-/// The client's hello: its version first (a hello of another version may
-/// have another shape), then its token, all within the hello deadline.
-fn authenticate(wire: &mut Wire, opts: &Options) -> Result<(), String> {
-    let allowed = HELLO_DEADLINE.min(opts.idle);
-    let deadline = Instant::now() + allowed;
-    let raw: serde_json::Value = wire
-        .recv_by(LINE_LIMIT, deadline, allowed)
-        .map_err(|e| said(&e))?;
-    if let Some(version) = raw.get("version").and_then(serde_json::Value::as_u64) {
-        if version != u64::from(VERSION) {
-            return Err(version_mismatch(version));
-        }
-    }
-    let hello: Hello = match serde_json::from_value(raw) {
-        Ok(ToAgent::Hello(hello)) => hello,
-        Ok(ToAgent::Run(_)) => return Err("a request before the hello".into()),
-        Err(e) => return Err(format!("malformed control message: {e}")),
-    };
-    if !token_matches(opts.token.as_deref(), hello.token.as_deref()) {
-        return Err(
-            "wrong token: start the client with --token or IOLAB_TOKEN as given to this agent"
-                .into(),
-        );
-    }
-    Ok(())
 }
 
 /// The welcome: the agent's version, capabilities and environment.
@@ -131,30 +70,6 @@ fn welcome(wire: &mut Wire, env: &Environment) -> Result<(), String> {
     .map_err(|e| e.to_string())
 }
 
-/// Compares every byte, so the time taken does not tell how much matched.
-fn token_matches(want: Option<&str>, got: Option<&str>) -> bool {
-    match (want, got) {
-        (None, _) => true,
-        (Some(want), Some(got)) => {
-            let same_len = want.len() == got.len();
-            let diff = want
-                .bytes()
-                .zip(got.bytes().chain(std::iter::repeat(0)))
-                .fold(0u8, |acc, (a, b)| acc | (a ^ b));
-            same_len && diff == 0
-        }
-        (Some(_), None) => false,
-    }
-}
-
-/// The error line for what the client sent.
-fn said(e: &WireError) -> String {
-    match e {
-        WireError::Silent(s) => format!("the client said nothing for {s} s"),
-        other => other.to_string(),
-    }
-}
-
 /// Requests until the client leaves (None) or one is refused (Some(why)).
 fn requests(wire: &mut Wire, opts: &Options) -> Option<String> {
     while !cleanup::cancelled() {
@@ -162,7 +77,7 @@ fn requests(wire: &mut Wire, opts: &Options) -> Option<String> {
             Ok(ToAgent::Run(request)) => request,
             Ok(ToAgent::Hello(_)) => return Some("a second hello".into()),
             Err(WireError::Closed) => return None,
-            Err(e) => return Some(said(&e)),
+            Err(e) => return Some(super::door::said(&e)),
         };
         match run(wire, request, opts) {
             Ok(true) => {}
@@ -247,25 +162,4 @@ fn watch(side: &mut Side, wire: &Wire, limit: Duration) -> bool {
         side::wait_any(std::slice::from_mut(side), TICK);
     }
     true
-}
-
-#[cfg(test)]
-mod tests {
-    use super::token_matches;
-
-    #[test]
-    fn a_token_matches_only_itself() {
-        assert!(token_matches(None, None));
-        assert!(token_matches(None, Some("anything")));
-        assert!(token_matches(Some("s3cret"), Some("s3cret")));
-        for wrong in [
-            None,
-            Some(""),
-            Some("s3cre"),
-            Some("s3cret!"),
-            Some("S3cret"),
-        ] {
-            assert!(!token_matches(Some("s3cret"), wrong), "{wrong:?}");
-        }
-    }
 }

@@ -116,13 +116,23 @@ impl Agent {
         cmd
     }
 
-    /// `iolab run ARGS --peer ADDR --json - --no-store`, which must end
-    /// within the bound, exiting as its results call for; its JSON.
-    pub fn run(&self, sb: &Sandbox, args: &[&str]) -> serde_json::Value {
+    /// `run ARGS --peer ADDR --json - --no-store --quiet`: a run of this
+    /// agent's client, its JSON on stdout.
+    pub fn run_args<'a>(&'a self, args: &[&'a str]) -> Vec<&'a str> {
         let mut all = vec!["run"];
         all.extend(args);
         all.extend(["--peer", &self.addr, "--json", "-", "--no-store", "--quiet"]);
-        let out = self.client(sb, &all).timeout(BOUND).output().unwrap();
+        all
+    }
+
+    /// `iolab run ARGS --peer ADDR --json - --no-store`, which must end
+    /// within the bound, exiting as its results call for; its JSON.
+    pub fn run(&self, sb: &Sandbox, args: &[&str]) -> serde_json::Value {
+        let out = self
+            .client(sb, &self.run_args(args))
+            .timeout(BOUND)
+            .output()
+            .unwrap();
         super::run_output(&out)
     }
 

@@ -34,6 +34,13 @@ const GRACE: Duration = Duration::from_secs(5);
 const REPORT_WAIT: Duration = Duration::from_secs(10);
 /// How often the control connection is looked at while the sides run.
 const TICK: Duration = Duration::from_millis(100);
+/// How long a client keeps trying an agent that is busy (serving another
+/// client, or with too many connections saying hello) or that drops it
+/// before its hello is read, waiting longer each time.
+const BUSY_WAIT: Duration = Duration::from_secs(20);
+/// The first and the longest pause between two tries.
+const FIRST_PAUSE: Duration = Duration::from_millis(50);
+const LONGEST_PAUSE: Duration = Duration::from_secs(1);
 
 /// Where the far side of a case runs: an `iolab agent`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,30 +129,88 @@ pub(crate) fn environment(peer: &Peer) -> anyhow::Result<Environment> {
     Ok(env)
 }
 
-/// Connects and shakes hands.
+/// Why one try to shake hands failed.
+enum Try {
+    /// For a while (busy, or dropped before the hello was read): again.
+    Again(anyhow::Error),
+    /// For good.
+    Failed(anyhow::Error),
+}
+
+/// Connects and shakes hands; an agent that is busy or drops the
+/// connection before its hello is read is tried again, with growing
+/// pauses, for up to `BUSY_WAIT`.
 fn open(peer: &Peer) -> anyhow::Result<Conn> {
-    let addr = resolve(&peer.addr)?;
-    let stream = TcpStream::connect_timeout(&addr, SETUP_WAIT).context("connecting")?;
-    stream.set_nodelay(true)?;
-    data::notice_dead_link(&stream)?;
-    let mut wire = Wire::new(stream)?;
-    wire.send(&ToAgent::Hello(Hello {
+    let until = Instant::now() + BUSY_WAIT;
+    let mut pause = FIRST_PAUSE;
+    loop {
+        let why = match try_open(peer) {
+            Ok(conn) => return Ok(conn),
+            Err(Try::Failed(e)) => return Err(e),
+            Err(Try::Again(why)) => why,
+        };
+        if Instant::now() + pause >= until || cleanup::cancelled() {
+            return Err(why);
+        }
+        std::thread::sleep(jittered(pause));
+        pause = (pause * 2).min(LONGEST_PAUSE);
+    }
+}
+
+/// `pause` give or take a quarter, so clients turned away together do not
+/// come back together.
+fn jittered(pause: Duration) -> Duration {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    let quarter = pause / 4;
+    pause - quarter + quarter.mul_f64(2.0 * f64::from(nanos % 1000) / 1000.0)
+}
+
+/// One try to connect and shake hands.
+fn try_open(peer: &Peer) -> Result<Conn, Try> {
+    let failed = |e: anyhow::Error| Try::Failed(e);
+    let addr = resolve(&peer.addr).map_err(failed)?;
+    let stream = TcpStream::connect_timeout(&addr, SETUP_WAIT)
+        .context("connecting")
+        .map_err(failed)?;
+    let _ = stream.set_nodelay(true);
+    data::notice_dead_link(&stream).map_err(|e| failed(e.into()))?;
+    let mut wire = Wire::new(stream).map_err(|e| failed(e.into()))?;
+    let hello = ToAgent::Hello(Hello {
         version: VERSION,
         token: peer.token.clone(),
         capabilities: vec![format!("protocol/{VERSION}")],
-    }))?;
+    });
+    wire.send(&hello).map_err(|e| Try::Again(e.into()))?;
     // An agent that refuses the hello for good (a wrong token, another
     // version) cannot serve this run at all: the caller's setting to fix.
     let welcome = match wire.recv(LINE_LIMIT, Some(SETUP_WAIT)) {
         Ok(FromAgent::Error { message }) if message.starts_with(super::proto::BUSY) => {
-            bail!("refused: {message}")
+            return Err(Try::Again(anyhow::anyhow!("refused: {message}")))
         }
         Ok(FromAgent::Error { message }) => {
-            return Err(UsageError::new(format!("refused: {message}")).into())
+            let refused = UsageError::new(format!("refused: {message}"));
+            return Err(Try::Failed(refused.into()));
         }
         Ok(msg) => msg,
-        Err(e) => return Err(e).context("waiting for the agent"),
+        Err(e @ (WireError::Closed | WireError::Io(_))) => {
+            return Err(Try::Again(
+                anyhow::Error::new(e).context("waiting for the agent"),
+            ))
+        }
+        Err(e) => {
+            return Err(failed(
+                anyhow::Error::new(e).context("waiting for the agent"),
+            ))
+        }
     };
+    welcomed(peer, wire, welcome).map_err(failed)
+}
+
+/// The connection, once the agent's answer to the hello is a welcome of
+/// this protocol's version.
+fn welcomed(peer: &Peer, wire: Wire, welcome: FromAgent) -> anyhow::Result<Conn> {
     match welcome {
         FromAgent::Welcome {
             version,

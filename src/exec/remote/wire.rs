@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// Why a control message could not be read.
 #[derive(Debug, thiserror::Error)]
@@ -63,52 +63,6 @@ impl Wire {
             other => other,
         })?;
         parse(&line)
-    }
-}
-
-impl Wire {
-    /// The next message, which must arrive whole by `deadline`: a peer
-    /// that trickles a byte now and then cannot hold the connection longer
-    /// than that, whatever the read timeout.
-    pub(crate) fn recv_by<T: DeserializeOwned>(
-        &mut self,
-        limit: usize,
-        deadline: Instant,
-        allowed: Duration,
-    ) -> Result<T, WireError> {
-        let mut line = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            let late = || match line.is_empty() {
-                true => WireError::Silent(allowed.as_secs()),
-                false => WireError::Late(allowed.as_secs()),
-            };
-            if left.is_zero() {
-                return Err(late());
-            }
-            self.stream.set_read_timeout(Some(left))?;
-            let buf = match self.reader.fill_buf() {
-                Ok(buf) => buf,
-                Err(e) if is_timeout(&e) => return Err(late()),
-                Err(e) => return Err(e.into()),
-            };
-            if buf.is_empty() {
-                return Err(WireError::Closed);
-            }
-            let end = buf.iter().position(|b| *b == b'\n');
-            let take = end.map_or(buf.len(), |at| at + 1);
-            line.extend_from_slice(&buf[..take]);
-            self.reader.consume(take);
-            if end.is_some() {
-                line.pop();
-            }
-            if line.len() > limit {
-                return Err(WireError::TooLong(limit));
-            }
-            if end.is_some() {
-                return parse(&line);
-            }
-        }
     }
 }
 
