@@ -51,10 +51,11 @@ impl<'a> LiveTables<'a> {
         scenario: &str,
         results: &[CaseResult],
     ) -> anyhow::Result<()> {
+        // A far side's failure reason comes from the agent: shown escaped.
         let mine: Vec<CaseResult> = results
             .iter()
             .filter(|r| r.scenario == scenario)
-            .cloned()
+            .map(crate::format::shown)
             .collect();
         let verdicts = crate::claims::verdicts(&mine);
         let texts: Vec<&str> = verdicts.iter().map(|v| v.text.as_str()).collect();

@@ -29,13 +29,19 @@ fn report_error(err: &anyhow::Error) -> ExitCode {
         return ExitCode::SUCCESS;
     }
     if let Some(usage) = err.downcast_ref::<iolab::error::UsageError>() {
-        eprintln!("error: {usage}");
+        eprintln!("error: {}", one_line(&usage.to_string()));
         return ExitCode::from(2);
     }
     if let Some(interrupted) = err.downcast_ref::<iolab::error::Interrupted>() {
         eprintln!("{interrupted}");
         return ExitCode::from(interrupted.exit_status());
     }
-    eprintln!("error: {err:#}");
+    eprintln!("error: {}", one_line(&format!("{err:#}")));
     ExitCode::from(1)
+}
+
+/// An error as one line a terminal may print: it can quote what a file or
+/// a peer held, control characters and line breaks included.
+fn one_line(text: &str) -> String {
+    iolab::format::printable(text, usize::MAX)
 }

@@ -78,7 +78,11 @@ fn print_outcome(args: &AbArgs, run: &Run) -> anyhow::Result<()> {
             .map(|(name, m)| format!("{name} {}", crate::format::human(m.value, &m.unit)));
         let said = match (r.status, headline) {
             (Status::Ok, Some(h)) => h,
-            (status, _) => format!("{}: {}", status.as_str(), r.reason.as_deref().unwrap_or("")),
+            (status, _) => format!(
+                "{}: {}",
+                status.as_str(),
+                crate::format::printable_text(r.reason.as_deref().unwrap_or(""))
+            ),
         };
         text += &format!(
             "{which}: {} {}  {said}\n",

@@ -12,6 +12,7 @@ use crate::cli::{
     ImportArgs, ListArgs, ReportArgs, RunArgs, ShowArgs,
 };
 use crate::error::UsageError;
+use crate::format::{printable, printable_text, shown, shown_run, STORED_WIDTH};
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
 use crate::plan::outputs::{Output, Outputs};
@@ -37,7 +38,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
             if args.json {
                 out(&(serde_json::to_string_pretty(&fingerprint)? + "\n"))?;
             } else {
-                out(&env::render(&fingerprint))?;
+                out(&printable_text(&env::render(&fingerprint)))?;
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -196,7 +197,7 @@ fn write_outputs(outputs: &mut Outputs, args: &RunArgs, run: &Run) -> anyhow::Re
     }
     write_exports(outputs, &args.exports, run)?;
     if prints_tables(args) {
-        print_table(run, false, args.verbose)?;
+        print_table(&shown_run(run), false, args.verbose)?;
     }
     Ok(())
 }
@@ -283,7 +284,7 @@ fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
             let output = Outputs::default().take_or_make("--json", path)?;
             report::write(output, &JsonReporter, &run)?
         }
-        None => print_table(&run, true, true)?,
+        None => print_table(&shown_run(&run), true, true)?,
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -297,22 +298,24 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         [a, b] => (Some(store.load(a)?), store.load(b)?),
         _ => (None, store.load(&args.run)?),
     };
-    let baseline = baseline.as_ref();
+    // The documents print what the runs hold; the exports keep it whole.
+    let (text_baseline, text_run) = (baseline.as_ref().map(shown_run), shown_run(&run));
+    let baseline = text_baseline.as_ref();
     let diff = match args.diff.as_slice() {
         [a, b] => Some([
-            report::profiled_case(&run, a)?,
-            report::profiled_case(&run, b)?,
+            report::profiled_case(&text_run, a)?,
+            report::profiled_case(&text_run, b)?,
         ]),
         _ => None,
     };
     let mut outputs = Outputs::default();
     if let Some(path) = &args.html {
         let output = outputs.take_or_make("--html", path)?;
-        report::write(output, &HtmlReporter { baseline, diff }, &run)?;
+        report::write(output, &HtmlReporter { baseline, diff }, &text_run)?;
     }
     if let Some(path) = &args.markdown {
         let output = outputs.take_or_make("--markdown", path)?;
-        report::write(output, &MarkdownReporter { baseline }, &run)?;
+        report::write(output, &MarkdownReporter { baseline }, &text_run)?;
     }
     write_exports(&mut outputs, &args.exports, &run)?;
     Ok(ExitCode::SUCCESS)
@@ -340,7 +343,10 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
     let pct = args.fail_on_regression.map(regression_pct).transpose()?;
     let min_effect = crate::compare::min_effect(args.min_effect)?;
     let mut store = Store::open_existing(db_place(&args.db)?)?;
-    let (a, b) = (store.load(&args.a)?, store.load(&args.b)?);
+    let (mut a, mut b) = (store.load(&args.a)?, store.load(&args.b)?);
+    if args.json.is_none() {
+        (a, b) = (shown_run(&a), shown_run(&b));
+    }
     if let Some(warning) = crate::compare::same_run_warning(&a, &b) {
         eprintln!("{warning}");
     }
@@ -377,7 +383,10 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
         None if claims.is_empty() => out(&format!(
             "run {run_id} answers no claim: run `iolab run seeds` to re-test them\n"
         ))?,
-        None => crate::claims::render::write(&mut crate::stdout::lock(), &claims, &kernel)?,
+        None => {
+            let kernel = printable(&kernel, STORED_WIDTH);
+            crate::claims::render::write(&mut crate::stdout::lock(), &shown(&claims), &kernel)?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -411,7 +420,12 @@ fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCod
     }
     match &args.json {
         Some(path) => write_json(path, &runs)?,
-        None => across::write(&mut crate::stdout::lock(), &runs)?,
+        None => {
+            for run in runs.iter_mut() {
+                run.claims = shown(&run.claims);
+            }
+            across::write(&mut crate::stdout::lock(), &runs)?
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

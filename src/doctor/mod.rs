@@ -44,7 +44,7 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
         diagnosis.alternatives = measure_alternatives(&diagnosis, &plan, args.quiet);
     }
     if !args.quiet {
-        crate::stdout::print(&render::render(&diagnosis))?;
+        crate::stdout::print(&crate::format::printable_text(&render::render(&diagnosis)))?;
     }
     if let Some(output) = plan.json.take() {
         write_json(output, &diagnosis)?;
@@ -75,7 +75,8 @@ fn measure_alternatives(
             break;
         }
         let label = format!("{} (pid {}), {}", c.process, c.channel.pid, c.label);
-        let bar = rounds_bar(quiet, &label);
+        let shown = crate::format::printable(&label, 200);
+        let bar = rounds_bar(quiet, &shown);
         let measured =
             alternatives::measure(&label, &pattern, plan.alternatives_time, &|done, max| {
                 bar.set_length(max as u64);
@@ -84,7 +85,10 @@ fn measure_alternatives(
         bar.finish_and_clear();
         match measured {
             Ok(a) => found.push(a),
-            Err(e) => eprintln!("alternatives of {label}: {e:#}"),
+            Err(e) => eprintln!(
+                "alternatives of {shown}: {}",
+                crate::format::printable_text(&format!("{e:#}"))
+            ),
         }
     }
     found

@@ -1,6 +1,9 @@
 //! The terminal summary of a diagnosis: what was watched and what the
 //! tracer cost, the channels busiest first with their calls, sizes,
 //! wake-ups and hot kernel functions (observed), then each thread's time.
+//! Process names and paths are the program's own: each is shown escaped
+//! and cut (`format::printable`), and the whole summary passes through
+//! `format::printable_text` before it is printed.
 
 use super::alternatives::Alternatives;
 use super::diagnosis::{CallRow, ChannelCost, Diagnosis, ThreadTime, WakeStats};
@@ -10,6 +13,18 @@ use std::fmt::Write;
 
 /// Channels listed in full; the rest are counted.
 const SHOWN: usize = 8;
+/// The widest a process name (at most 15 bytes in the kernel) is shown.
+const NAME_WIDTH: usize = 16;
+/// The widest a channel's label (a path, the peers) is shown.
+const LABEL_WIDTH: usize = 200;
+
+fn name(comm: &str) -> String {
+    crate::format::printable(comm, NAME_WIDTH)
+}
+
+fn label(text: &str) -> String {
+    crate::format::printable(text, LABEL_WIDTH)
+}
 
 pub(crate) fn render(d: &Diagnosis) -> String {
     let mut out = String::new();
@@ -34,7 +49,12 @@ pub(crate) fn render(d: &Diagnosis) -> String {
         let _ = writeln!(out, "  idle while traced: {}", idle_list(d));
     }
     for p in d.other_calls.iter().filter(|p| !p.calls.is_empty()) {
-        let _ = writeln!(out, "\nCalls on no descriptor, {} (pid {}):", p.comm, p.pid);
+        let _ = writeln!(
+            out,
+            "\nCalls on no descriptor, {} (pid {}):",
+            name(&p.comm),
+            p.pid
+        );
         for row in &p.calls {
             let _ = writeln!(out, "    {}", call_line(row));
         }
@@ -44,7 +64,7 @@ pub(crate) fn render(d: &Diagnosis) -> String {
     }
     threads(&mut out, &d.threads);
     for line in &d.unreadable {
-        let _ = writeln!(out, "not read: {line}");
+        let _ = writeln!(out, "not read: {}", label(line));
     }
     out
 }
@@ -60,7 +80,7 @@ fn headline(d: &Diagnosis) -> String {
     };
     format!(
         "iolab doctor: {} (pid {}) watched {} {ending}",
-        d.command,
+        label(&d.command),
         d.pid,
         human(d.watched_s, "s")
     )
@@ -96,9 +116,9 @@ fn channel(out: &mut String, rank: usize, c: &ChannelCost) {
     let _ = writeln!(
         out,
         "  {rank}. {} (pid {}), {}: {} in calls per second",
-        c.process,
+        name(&c.process),
         c.channel.pid,
-        c.label,
+        label(&c.label),
         human(c.busy_ns_per_s, "ns")
     );
     for row in &c.calls {
@@ -191,7 +211,7 @@ fn alternatives(out: &mut String, a: &Alternatives) {
     let _ = writeln!(
         out,
         "\nWhat the alternatives would cost here, for {} (a projection: iolab's {} of {what} of {} B, {}, as observed; measured now, interleaved, {} rounds, seed {}):",
-        a.channel,
+        label(&a.channel),
         p.scenario,
         p.size,
         p.placement,
@@ -228,7 +248,14 @@ fn idle_list(d: &Diagnosis) -> String {
         .channels
         .iter()
         .filter(|c| c.calls.is_empty())
-        .map(|c| format!("{} (pid {}) {}", c.process, c.channel.pid, c.label))
+        .map(|c| {
+            format!(
+                "{} (pid {}) {}",
+                name(&c.process),
+                c.channel.pid,
+                label(&c.label)
+            )
+        })
         .collect();
     let mut text = idle.iter().take(4).cloned().collect::<Vec<_>>().join("; ");
     if idle.len() > 4 {
@@ -268,7 +295,7 @@ fn threads(out: &mut String, list: &[ThreadTime]) {
             "  {:>7} {:>7} {:<16} {:>9} {:>9} {:>9} {:>9} {:>15} {:>12}",
             t.pid,
             t.tid,
-            crate::format::printable(&t.comm, 16),
+            name(&t.comm),
             ms(t.user_ms),
             ms(t.kernel_ms),
             ms(t.run_queue_ms),
