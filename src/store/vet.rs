@@ -4,8 +4,9 @@
 //! so it must be a safe name, and one a selector can name (not `latest`);
 //! dates must parse; a run written by a newer iolab may hold what this one
 //! cannot read; every result must be of a scenario this iolab knows, every
-//! latency histogram must decode and be no larger than iolab's own, and a
-//! matrix must be square over its CPUs. A run holds at most as many
+//! latency histogram must decode and be no larger than iolab's own, a
+//! matrix must be square over its CPUs, and a folded stack (a profile's,
+//! an explanation's) must read `frames count`, as the flame graphs need. A run holds at most as many
 //! results and repetitions as a run of this iolab can, which is what the
 //! readers are tested at (tests/store_safety.rs).
 
@@ -63,7 +64,23 @@ fn result(r: &CaseResult) -> Result<(), String> {
         Latencies::from_v2(blob)
             .map_err(|e| format!("'s latency histogram does not decode: {e:#}"))?;
     }
+    let profile = r.profile.iter().flat_map(|p| &p.folded);
+    let offcpu = r.explain.iter().flat_map(|e| &e.offcpu_folded);
+    if let Some(line) = profile.chain(offcpu).find(|line| !is_folded(line)) {
+        return Err(format!(
+            "'s folded stack {:?} is not `frames count` (a whole number)",
+            crate::format::printable(line, 80)
+        ));
+    }
     r.matrix.as_ref().map_or(Ok(()), square)
+}
+
+/// A folded stack: frames, a space, and a whole count.
+fn is_folded(line: &str) -> bool {
+    line.rsplit_once(' ').is_some_and(|(frames, count)| {
+        let whole = !count.starts_with('+') && count.parse::<u64>().is_ok();
+        !frames.trim().is_empty() && whole
+    })
 }
 
 /// A matrix has a row per CPU and a value per CPU in each row.
@@ -148,6 +165,25 @@ mod tests {
         assert!(safe_id(&"x".repeat(81)).is_err());
         assert!(selectable("latest").is_err());
         assert_eq!(selectable("latest-run"), Ok(()));
+    }
+
+    #[test]
+    fn a_folded_stack_is_frames_and_a_whole_count() {
+        assert!(is_folded("main;write;pipe_write 40"));
+        assert!(is_folded("a b 1"), "frames may hold spaces");
+        let past_u64 = "main 99999999999999999999999";
+        for bad in [
+            "Mꭒ",
+            "main;write",
+            "main 4.5",
+            " 40",
+            "main ",
+            "",
+            "main +4",
+            past_u64,
+        ] {
+            assert!(!is_folded(bad), "{bad:?}");
+        }
     }
 
     #[test]

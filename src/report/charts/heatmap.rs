@@ -34,10 +34,16 @@ fn span(m: &Matrix) -> Option<(f64, f64)> {
     lo.is_finite().then_some((lo, hi))
 }
 
-/// The viridis colour of `v` between `lo` and `hi`, as CSS hex.
+/// The viridis colour of `v` between `lo` and `hi`, as CSS hex. Where `v`
+/// lies is worked out in f64: a figure past f32's range made plotters'
+/// colour map index with NaN and panic.
 fn shade(v: f64, (lo, hi): (f64, f64)) -> String {
-    let hi = if hi > lo { hi } else { lo + 1.0 };
-    let RGBColor(r, g, b) = ViridisRGB.get_color_normalized(v as f32, lo as f32, hi as f32);
+    let at = match hi > lo {
+        true => (v - lo) / (hi - lo),
+        false => 0.0,
+    };
+    let at = if at.is_nan() { 0.0 } else { at.clamp(0.0, 1.0) };
+    let RGBColor(r, g, b) = ViridisRGB.get_color_normalized(at as f32, 0.0, 1.0);
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
@@ -197,5 +203,20 @@ mod tests {
             baseline: false,
         };
         assert!(charts(&[source]).unwrap().is_empty());
+    }
+
+    /// A figure past f32's range (2.4e174 ns, from an imported run) made
+    /// plotters' colour map panic; the ends of any span read as its ends.
+    #[test]
+    fn figures_past_f32_and_spans_past_f64_get_the_ends_colours() {
+        let (first, last) = (shade(0.0, (0.0, 1.0)), shade(1.0, (0.0, 1.0)));
+        assert_eq!(shade(2.4e174, (40.0, 2.4e174)), last);
+        assert_eq!(shade(40.0, (40.0, 2.4e174)), first);
+        assert_eq!(
+            shade(f64::MAX, (-f64::MAX, f64::MAX)),
+            first,
+            "an infinite span"
+        );
+        assert_eq!(shade(5.0, (5.0, 5.0)), first);
     }
 }

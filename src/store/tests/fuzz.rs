@@ -1,13 +1,13 @@
 //! `iolab import` fuzzed with proptest (issue 36): arbitrary bytes, a
 //! saved run cut short anywhere, and a saved run with one field replaced by
 //! a hostile value. Whatever the file holds, reading and vetting it gives a
-//! one-line refusal or a run that stores, loads back, and prints as a table
-//! and as JSON: never a panic. `IOLAB_FUZZ_SECS=N` keeps it going for N
-//! seconds and prints how many cases ran; `cargo test` runs one short round.
+//! one-line refusal or a run that stores, loads back, and reads in every
+//! reader (`reader_fuzz`): never a panic. `IOLAB_FUZZ_SECS=N` keeps it
+//! going for N seconds and prints how many cases ran; `cargo test` runs
+//! one short round.
 
-use super::{ok_result, run, temp_store};
-use crate::report::{JsonReporter, Reporter, TableReporter};
-use crate::store::{read_saved, vet};
+use super::reader_fuzz::import_and_read;
+use super::{ok_result, run};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use std::time::{Duration, Instant};
@@ -75,65 +75,48 @@ fn hostile_file(valid: Vec<u8>) -> impl Strategy<Value = Vec<u8>> {
     ]
 }
 
-/// Reads `bytes` as `import` does; a run it would store is stored, loaded
-/// back and printed both ways.
-fn import_bytes(bytes: &[u8]) {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("run.json");
-    std::fs::write(&file, bytes).unwrap();
-    let run = match read_saved(&file) {
-        Ok(run) => run,
-        Err(e) => return assert_one_line(&format!("{e:#}")),
-    };
-    if let Err(why) = vet(&run) {
-        return assert_one_line(&why);
-    }
-    let (_keep, _path, mut store) = temp_store();
-    store.import(&run).unwrap();
-    let loaded = store.load(&run.run_id).unwrap();
-    let table = TableReporter {
-        color: false,
-        scenarios: true,
-        verbose: true,
-    };
-    for reporter in [&table as &dyn Reporter, &JsonReporter] {
-        let mut out = Vec::new();
-        reporter.write(&loaded, &mut out).unwrap();
-    }
-}
-
-fn assert_one_line(why: &str) {
-    assert!(!why.is_empty() && !why.contains('\n'), "{why:?}");
-}
-
-#[test]
-fn no_file_makes_import_panic() {
+/// Runs `round` (one proptest run of `per_round` cases) once, or, with
+/// `IOLAB_FUZZ_SECS=N`, round after round for N seconds, then says how
+/// many cases ran (`what` names the target, `more` what it adds).
+pub(super) fn fuzz_for(
+    what: &str,
+    per_round: u32,
+    mut round: impl FnMut(&mut TestRunner),
+    more: impl Fn() -> String,
+) {
     let secs: u64 = std::env::var("IOLAB_FUZZ_SECS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0);
     let deadline = Instant::now() + Duration::from_secs(secs);
-    let valid = saved_bytes();
-    import_bytes(&valid);
     let mut cases = 0u64;
     loop {
-        let mut runner = TestRunner::new(Config {
-            cases: 64,
+        round(&mut TestRunner::new(Config {
+            cases: per_round,
             failure_persistence: None,
             ..Config::default()
-        });
-        runner
-            .run(&hostile_file(valid.clone()), |bytes| {
-                import_bytes(&bytes);
-                Ok(())
-            })
-            .unwrap();
-        cases += 64;
+        }));
+        cases += u64::from(per_round);
         if Instant::now() >= deadline {
             break;
         }
     }
     if secs > 0 {
-        eprintln!("import fuzz: {cases} cases in {secs} s, no finding");
+        eprintln!("{what}: {cases} cases in {secs} s{}, no finding", more());
     }
+}
+
+#[test]
+fn no_file_makes_import_panic() {
+    let valid = saved_bytes();
+    assert!(import_and_read(&valid));
+    let round = |runner: &mut TestRunner| {
+        runner
+            .run(&hostile_file(valid.clone()), |bytes| {
+                import_and_read(&bytes);
+                Ok(())
+            })
+            .unwrap();
+    };
+    fuzz_for("import fuzz", 64, round, String::new);
 }

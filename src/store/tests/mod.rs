@@ -6,6 +6,7 @@ use super::schema::MIGRATIONS;
 use super::*;
 
 mod fuzz;
+mod reader_fuzz;
 mod safety;
 mod trust;
 use crate::model::{
