@@ -155,13 +155,18 @@ mod tests {
         assert_eq!(seen.len(), all, "a case in two groups: {groups:?}");
         assert!(groups.iter().all(|g| g.cases.len() >= 2), "{groups:?}");
         // E5-poll-faster-at-0 and E5-et-faster: the 15-repetition entry.
-        let at_0 = group_of(&plan, &groups, "poll-scale poll/tcp/idle=0", 15);
+        let at_0 = group_of(
+            &plan,
+            &groups,
+            "poll-scale poll/tcp/idle=0/active=10/requests=10000",
+            15,
+        );
         assert_eq!(
             at_0,
             [
-                "poll-scale poll/tcp/idle=0",
-                "poll-scale epoll-lt/tcp/idle=0",
-                "poll-scale epoll-et/tcp/idle=0"
+                "poll-scale poll/tcp/idle=0/active=10/requests=10000",
+                "poll-scale epoll-lt/tcp/idle=0/active=10/requests=10000",
+                "poll-scale epoll-et/tcp/idle=0/requests=10000"
             ]
         );
         // E2's port ring with its reference point, the wake-up round trip.
@@ -175,7 +180,7 @@ mod tests {
         assert_eq!(
             sweep,
             [
-                "poll-scale poll/tcp/idle=0",
+                "poll-scale poll/tcp/idle=0/active=10/requests=20000",
                 "poll-scale poll/tcp/idle=10240"
             ]
         );

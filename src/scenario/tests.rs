@@ -95,6 +95,7 @@ fn case(scenario: &str, mech: &str) -> CaseSpec {
         unsupported: None,
         peer: None,
         explain: false,
+        also_named: Vec::new(),
     }
 }
 
