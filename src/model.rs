@@ -163,6 +163,11 @@ pub(crate) struct Rounds {
     /// Every metric's value in each round (its batch's), in round order.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) metrics: BTreeMap<String, Vec<f64>>,
+    /// How each round's batch was sized by time, e.g. "count=812 a
+    /// repetition, 3 repetitions a round (each sized to 10ms)"; absent
+    /// where the batches kept their planned size.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) batch: String,
 }
 
 /// One finding of a scenario, stored with the run: its sentence, and

@@ -58,6 +58,7 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
         max,
         time_cap,
         interleaved: !args.sequential,
+        sizing: Some(crate::runner::sizing::DEFAULT),
     };
     Ok(Comparison {
         plan,

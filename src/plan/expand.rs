@@ -33,6 +33,7 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
         peer: common.peer.clone(),
         explain: false,
         also_named: Vec::new(),
+        work_fixed: false,
     };
     if !inv.scenario.uses_mechanisms() {
         let mut unique: Vec<Point> = Vec::new();

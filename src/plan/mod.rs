@@ -377,10 +377,11 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
         Some("stall") => Ok(Some(Fault::Stall)),
         Some("die-sender") => Ok(Some(Fault::DieSender)),
         Some("phantom") => Ok(Some(Fault::Phantom)),
+        Some("slow-bound") => Ok(Some(Fault::SlowBound)),
         // Not the cases': app.rs makes the store refuse the run at the end.
         Some("store") => Ok(None),
         Some(other) => Err(UsageError::new(format!(
-            "unknown fault '{other}': expected corrupt, stall, die-sender, phantom or store"
+            "unknown fault '{other}': expected corrupt, stall, die-sender, phantom, slow-bound or store"
         ))),
     }
 }

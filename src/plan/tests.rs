@@ -176,10 +176,11 @@ fn the_test_only_faults_are_named_and_another_is_refused() {
     assert_eq!(fault("corrupt"), Ok(Some(Fault::Corrupt)));
     assert_eq!(fault("stall"), Ok(Some(Fault::Stall)));
     assert_eq!(fault("die-sender"), Ok(Some(Fault::DieSender)));
+    assert_eq!(fault("slow-bound"), Ok(Some(Fault::SlowBound)));
     assert_eq!(fault("store"), Ok(None));
     assert_eq!(
         refusal(&["fan-in", "--fault", "explode"]),
-        "unknown fault 'explode': expected corrupt, stall, die-sender, phantom or store"
+        "unknown fault 'explode': expected corrupt, stall, die-sender, phantom, slow-bound or store"
     );
 }
 

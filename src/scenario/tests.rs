@@ -96,6 +96,7 @@ fn case(scenario: &str, mech: &str) -> CaseSpec {
         peer: None,
         explain: false,
         also_named: Vec::new(),
+        work_fixed: false,
     }
 }
 

@@ -24,6 +24,9 @@ pub(crate) enum Fault {
     /// A stream's receiver reports every repetition as 1 ns long: its
     /// messages all arrive, verified, but outside the timed window.
     Phantom,
+    /// The run's first measurement of its physical bounds reads ten times
+    /// too tight (`runner::plausible`), as at a host's slowest moment.
+    SlowBound,
 }
 
 /// How long the test-only stall lasts.
@@ -59,6 +62,9 @@ pub struct CaseSpec {
     /// this case apart from another of the same run (`plan::distinct`);
     /// `reps` and `warmup` name the repetitions and the warm-up.
     pub(crate) also_named: Vec<&'static str>,
+    /// The user fixed the scenario's `batch_work` (`iolab ab` with `-p
+    /// count=N`): interleaved rounds keep it instead of sizing it by time.
+    pub(crate) work_fixed: bool,
 }
 
 impl CaseSpec {
