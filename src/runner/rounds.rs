@@ -255,8 +255,8 @@ fn add(t: &mut Track, batch: CaseResult, position: usize) {
     }
 }
 
-/// Each case's result with its rounds and noise grade; a case that is not
-/// ok keeps no figures.
+/// Each case's result with its rounds and noise grade, named and with
+/// the parameters as planned; a case that is not ok keeps no figures.
 fn finish(
     cases: &[&CaseSpec],
     tracks: Vec<Track>,
@@ -270,6 +270,9 @@ fn finish(
             let mut out = t
                 .out
                 .unwrap_or_else(|| super::failed(case, "no round ran".into()));
+            // As planned: how each batch was sized is the rounds' `batch`.
+            out.case = case.name();
+            out.params = case.params_json();
             if out.status == Status::Ok {
                 out.noise = Some(judge_noise(case, &out, before, fastest_canary));
                 out.rounds = Some(t.rounds);
