@@ -444,12 +444,16 @@ pub(crate) struct AgentArgs {
 #[command(
     after_help = "Each round runs one short batch of A and of B in a fresh random order \
 (seeded; the seed is printed and stored), so a host that changes speed for a while slows \
-both sides of the rounds it spans alike. The figure is the median of the per-round \
-ratios B/A with its 99.5% interval from the rounds' order statistics (it assumes nothing \
-of their shape). The rounds are looked at after 9, 14, 21, 32, ... of them; the comparison \
-stops at the first look whose interval lies inside the equivalence band (about the same) \
-or wholly beyond it (one is faster), or at --max-rounds or --time-cap (undecided: it says \
-what would decide).\n\n\
+both sides of the rounds it spans alike. A batch is sized by time: a pilot measures each \
+case, then a batch runs three repetitions of about 10 ms (unless the spec sets the count \
+itself, e.g. -p count=2000), and the round's value is their median (pingpong: the median \
+round trip of the batch), so one preemption does not move it. The figure is the median of \
+the per-round ratios B/A with its 99.5% interval from the rounds' order statistics (it \
+assumes nothing of their shape); fewer than 9 rounds give no interval and no verdict. The \
+rounds are looked at after 9, 14, 21, 32, ... of them; the comparison stops at the first \
+look whose interval lies inside the equivalence band (about the same) or wholly beyond it \
+(one is faster), or at --max-rounds or --time-cap (undecided: it says what would decide). \
+A spec that names no --placement runs across CPUs.\n\n\
 EXAMPLES:\n  \
 iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech eventfd --placement cross-cpu'\n  \
 iolab ab 'stream --mech unix-stream -p size=4096' 'stream --mech tcp -p size=4096' --band 10\n  \
@@ -474,7 +478,7 @@ pub(crate) struct AbArgs {
     #[arg(long, value_name = "N", default_value = "10")]
     pub(crate) min_rounds: String,
     /// Rounds at most
-    #[arg(long, value_name = "N", default_value = "200")]
+    #[arg(long, value_name = "N", default_value = "1000")]
     pub(crate) max_rounds: String,
     /// The rounds end by this long: no round starts that would not fit, judged by the rounds so far
     #[arg(long, value_name = "DURATION", default_value = "120s")]
