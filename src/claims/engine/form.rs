@@ -6,6 +6,10 @@
 use super::relative;
 use super::rule::Rule;
 use super::select::Select;
+
+/// The form of an absolute band on a count or share per operation.
+pub(crate) const PER_OPERATION: &str =
+    "an absolute band on a count per operation, which does not scale with the machine's speed";
 use crate::model::CaseResult;
 
 impl Rule {
@@ -18,11 +22,7 @@ impl Rule {
                  slower machine"
                     .into()
             }
-            Rule::Within { .. } => {
-                "an absolute band on a count per operation, which does not scale with the \
-                 machine's speed"
-                    .into()
-            }
+            Rule::Within { why, .. } => why.to_string(),
             Rule::Linear { .. } | Rule::Flat { .. } => {
                 "the shape of one sweep within the run (its far end over its near end)".into()
             }
