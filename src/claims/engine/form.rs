@@ -48,6 +48,19 @@ impl Rule {
         }
     }
 
+    /// Whether the rule reads its figure in wake-up round trips, which
+    /// follow the host's mode (a busy host's wake-ups cost several times a
+    /// quiet one's): its verdict says which mode it was judged in.
+    pub(crate) fn follows_the_host(&self) -> bool {
+        match self {
+            Rule::Relative { reference, .. } => {
+                reference.metric.name == crate::scenario::limits::WAKE_RTT_NS.name
+            }
+            Rule::Each { rules } => rules.iter().any(Rule::follows_the_host),
+            _ => false,
+        }
+    }
+
     /// The results the rule weighs against each other, as indices into
     /// `results`: the one result each selection takes, a sweep's two
     /// ends; none for a probe check's observations.
