@@ -107,6 +107,7 @@ pub(crate) fn run_in(
         if cleanup::cancelled() || (!floor && past_cap(started.elapsed(), round, schedule)) {
             break;
         }
+        crate::measure::host::between_cases();
         for (position, &index) in order.iter().enumerate() {
             let batch = one_batch(
                 &sized[index],
