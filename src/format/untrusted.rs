@@ -59,14 +59,54 @@ fn push_escaped(out: &mut String, c: char) {
 
 /// `value` with every string in it, keys included, made printable and cut
 /// at `TEXT_WIDTH`: what a text output (the table, Markdown, HTML, compare,
-/// claims) renders a stored value from. A value that does not come back
-/// from JSON whole (a figure that is not finite, which no store holds)
-/// is given back as it is.
+/// claims) renders a stored value from. A value whose JSON holds nothing to
+/// change is given back as it is, without a second pass (a run of 10,000
+/// results); so is one that does not come back from JSON whole (a figure
+/// that is not finite, which no store holds).
 pub(crate) fn shown<T: Serialize + DeserializeOwned + Clone>(value: &T) -> T {
-    let back = serde_json::to_value(value)
+    let Ok(text) = serde_json::to_string(value) else {
+        return value.clone();
+    };
+    if !to_change(&text) {
+        return value.clone();
+    }
+    let back = serde_json::from_str::<Value>(&text)
         .map(printable_value)
         .and_then(serde_json::from_value);
     back.unwrap_or_else(|_| value.clone())
+}
+
+/// Whether a JSON text holds a string `printable` would change: one with a
+/// control character (JSON escapes those below U+0020; DEL and the C1 ones
+/// it writes as they are) or longer than `TEXT_WIDTH` characters.
+fn to_change(json: &str) -> bool {
+    let bytes = json.as_bytes();
+    let (mut in_string, mut chars, mut i) = (false, 0, 0);
+    while i < bytes.len() {
+        let b = bytes[i];
+        i += 1;
+        if !in_string {
+            in_string = b == b'"';
+            chars = 0;
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = false;
+                continue;
+            }
+            b'\\' if matches!(bytes.get(i), Some(b'"' | b'\\' | b'/')) => i += 1,
+            b'\\' | 0x7f => return true,
+            0xc2 if matches!(bytes.get(i), Some(0x80..=0x9f)) => return true,
+            _ => {}
+        }
+        // Each character once: its first byte.
+        chars += usize::from(b & 0xc0 != 0x80);
+        if chars > TEXT_WIDTH {
+            return true;
+        }
+    }
+    false
 }
 
 /// `run` as `shown` makes it, with the latency histograms (which its JSON
@@ -97,6 +137,31 @@ mod tests {
     use super::*;
 
     const HOSTILE: &str = "\u{1b}]0;pwned\u{7}\u{1b}[2J";
+
+    #[test]
+    fn only_json_that_holds_a_control_character_or_a_long_string_is_changed() {
+        let json = |v: serde_json::Value| serde_json::to_string(&v).unwrap();
+        assert!(!to_change(&json(
+            serde_json::json!({"a\"b\\/": ["x", 1, "é"]})
+        )));
+        for changed in [
+            HOSTILE,
+            "a\nb",
+            "\u{7f}",
+            "\u{9b}2J",
+            &"x".repeat(TEXT_WIDTH + 1),
+        ] {
+            assert!(
+                to_change(&json(serde_json::json!({"k": changed}))),
+                "{changed:?}"
+            );
+            assert!(
+                to_change(&json(serde_json::json!({changed: 1}))),
+                "key {changed:?}"
+            );
+        }
+        assert!(!to_change(&json(serde_json::json!("é".repeat(TEXT_WIDTH)))));
+    }
 
     #[test]
     fn control_characters_are_written_out_and_strings_cut() {
