@@ -148,9 +148,11 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) no_store: bool,
     /// Once the run is stored here, push it, and every run still pending
-    /// for DB, to the store DB (e.g. the team's postgresql:// fleet store);
-    /// a run that cannot reach DB stays stored here and pending, for the
-    /// next --push or `iolab push --pending --to DB`
+    /// for DB, to the store DB (e.g. the team's postgresql:// fleet store;
+    /// default: $IOLAB_PUSH); a run that cannot reach DB stays stored here
+    /// and pending, for the next --push or `iolab push --pending --to DB`.
+    /// A password comes the libpq way: PGPASSWORD, ~/.pgpass or PGPASSFILE,
+    /// a service (?service=NAME or PGSERVICE), never needed in the URL
     #[arg(long, value_name = "DB", conflicts_with = "no_store")]
     pub(crate) push: Option<PathBuf>,
     /// Exit 1 when a case is unsupported here too, not only when one failed
@@ -246,8 +248,9 @@ pub(crate) struct PushArgs {
     #[arg(long)]
     pub(crate) pending: bool,
     /// The store to copy them into: a postgresql:// URL (or a file)
+    /// (default: $IOLAB_PUSH)
     #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
-    pub(crate) to: PathBuf,
+    pub(crate) to: Option<PathBuf>,
     /// The store to copy them from (default: $IOLAB_DB, else $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
     pub(crate) db: Option<PathBuf>,

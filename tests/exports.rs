@@ -10,9 +10,9 @@
 
 mod common;
 
+use common::net::{free_port, http_get};
 use common::{find_program, pipe_pingpong, require, results, Sandbox};
 use serde_json::Value;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -291,12 +291,6 @@ fn report_exports_a_stored_run_as_the_run_did() {
     assert_eq!(bmf, std::fs::read_to_string(&b).unwrap());
 }
 
-/// A port nothing listens on (the probe is closed at once).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
-}
-
 /// node_exporter and Prometheus, killed and their temp dir (textfile
 /// directory, config, storage, logs) removed when dropped, also when the
 /// test fails.
@@ -342,24 +336,6 @@ impl Drop for Servers {
             let _ = child.wait();
         }
     }
-}
-
-/// The body of `GET path` on a loopback port, when it answers 200.
-fn http_get(port: u16, path: &str) -> Option<String> {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        stream,
-        "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-    )
-    .ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    let (head, body) = answer.split_once("\r\n\r\n")?;
-    head.split_whitespace()
-        .nth(1)
-        .filter(|status| *status == "200")
-        .map(|_| body.to_string())
 }
 
 /// `text` percent-encoded for a URL's query.

@@ -185,7 +185,7 @@ fn an_older_store_is_read_as_it_is_when_read_only_and_migrated_when_writable() {
     );
     drop(ro);
     stdout(&mut sb.iolab(&["history"]));
-    assert_eq!(user_version(&sb.db()), 4, "a writable store is migrated");
+    assert_eq!(user_version(&sb.db()), 5, "a writable store is migrated");
 }
 
 #[test]

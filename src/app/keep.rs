@@ -77,6 +77,19 @@ pub(super) fn db_place(explicit: &Option<PathBuf>) -> anyhow::Result<Place> {
     Place::chosen(explicit.as_deref())
 }
 
+/// The store runs are pushed to: the option's value, else `$IOLAB_PUSH`
+/// (set by a unit's environment file, so the URL is on no command line),
+/// else none.
+pub(super) fn push_place(explicit: &Option<PathBuf>) -> anyhow::Result<Option<Place>> {
+    let value = match explicit {
+        Some(value) => Some(value.clone()),
+        None => std::env::var_os("IOLAB_PUSH")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+    };
+    Ok(value.as_deref().map(Place::of).transpose()?)
+}
+
 pub(super) fn now_rfc3339() -> String {
     crate::measure::time::rfc3339(std::time::SystemTime::now())
 }

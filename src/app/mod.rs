@@ -66,7 +66,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     // space may give, and a failed allocation aborts.
     crate::mem::run_headroom()?;
     let mut plan = plan::build(args)?;
-    let push = args.push.as_deref().map(Place::of);
+    // `$IOLAB_PUSH` pushes what is stored: nothing with --no-store.
+    let push = match args.no_store {
+        true => None,
+        false => keep::push_place(&args.push)?,
+    };
     if let Some(target) = &push {
         target.refuse_unsupported()?;
     }
