@@ -24,7 +24,7 @@ use crate::{env, listing, plan};
 use anyhow::Context;
 use keep::{calibrate_canary, db_place, finished_run, keep, now_rfc3339, open_store};
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -202,25 +202,31 @@ fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
 }
 
 /// `--openmetrics`, `--bmf`, `--smaller-is-better`, `--bigger-is-better`
-/// of `run` and `report`; each file replaced in one step.
+/// of `run` and `report`; each file replaced in one step. One the run
+/// gives nothing to write is refused (exit 2) once the others are written.
 fn write_exports(exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
     use crate::compare::Direction;
-    if let Some(path) = &exports.openmetrics {
-        report::write_replacing(path, &OpenMetricsReporter, run)?;
-    }
-    if let Some(path) = &exports.bmf {
-        report::write_replacing(path, &BmfReporter, run)?;
-    }
-    let directions = [
-        (&exports.smaller_is_better, Direction::LowerIsBetter),
-        (&exports.bigger_is_better, Direction::HigherIsBetter),
+    let smaller = BenchmarkActionReporter {
+        direction: Direction::LowerIsBetter,
+    };
+    let bigger = BenchmarkActionReporter {
+        direction: Direction::HigherIsBetter,
+    };
+    let each: [(&Option<PathBuf>, &dyn report::Reporter); 4] = [
+        (&exports.openmetrics, &OpenMetricsReporter),
+        (&exports.bmf, &BmfReporter),
+        (&exports.smaller_is_better, &smaller),
+        (&exports.bigger_is_better, &bigger),
     ];
-    for (path, direction) in directions {
+    let mut first_failure = None;
+    for (path, reporter) in each {
         if let Some(path) = path {
-            report::write_replacing(path, &BenchmarkActionReporter { direction }, run)?;
+            if let Err(err) = report::write_replacing(path, reporter, run) {
+                first_failure.get_or_insert(err);
+            }
         }
     }
-    Ok(())
+    first_failure.map_or(Ok(()), Err)
 }
 
 /// The tables go to stdout unless `--quiet` or an output to `-` takes it.

@@ -37,6 +37,7 @@ pub(crate) use self::markdown::MarkdownReporter;
 pub(crate) use self::openmetrics::OpenMetricsReporter;
 pub(crate) use self::table::TableReporter;
 
+use crate::error::UsageError;
 use crate::model::Run;
 use anyhow::Context;
 use std::fs::File;
@@ -47,13 +48,32 @@ use std::path::Path;
 /// One output format: renders a whole run onto a byte sink.
 pub(crate) trait Reporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()>;
+
+    /// Why the run gives this format nothing to write (an export whose
+    /// consumer fails on an empty file), or None.
+    fn nothing_to_write(&self, _run: &Run) -> Option<String> {
+        None
+    }
 }
 
-/// Render `run` with `reporter` to `path`, where `-` means stdout; any other
+/// Refuses, before anything is written, a format the run gives nothing.
+fn refuse_nothing(path: &Path, reporter: &dyn Reporter, run: &Run) -> Result<(), UsageError> {
+    match reporter.nothing_to_write(run) {
+        Some(why) => Err(UsageError::new(format!(
+            "nothing to write to {}: {why}; no file written",
+            path.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// Render `run` with `reporter` to `path`, where `-` means stdout (a
+/// format the run gives nothing refused first, exit 2); any other
 /// path is created or truncated. Both sinks go through anstream, which
 /// drops colour codes when the sink is not a terminal (and honours the
 /// global colour choice), so colour never leaks into files or pipes.
 pub(crate) fn write_to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
+    refuse_nothing(path, reporter, run)?;
     if path == Path::new("-") {
         let mut out = anstream::stdout().lock();
         return finish(reporter, run, &mut out).context("cannot write the report to stdout");
@@ -67,8 +87,8 @@ pub(crate) fn write_to(path: &Path, reporter: &dyn Reporter, run: &Run) -> anyho
 
 /// Like `write_to`, but a file is replaced in one step: the report is
 /// written to a temp file in the same directory (named `.iolab-*.tmp`, which
-/// node_exporter's textfile collector, reading `*.prom`, passes over), then
-/// renamed over `path`, so a reader sees the old file or the new one, never
+/// node_exporter's textfile collector, reading `*.prom`, passes over),
+/// flushed to disk, then renamed over `path`, so a reader sees the old file or the new one, never
 /// half of one. The new file gets the mode a created file would (0666 less
 /// the umask). What is not a regular file (a FIFO, `/dev/stdout`) is written
 /// in place, as `write_to` does.
@@ -77,6 +97,7 @@ pub(crate) fn write_replacing(
     reporter: &dyn Reporter,
     run: &Run,
 ) -> anyhow::Result<()> {
+    refuse_nothing(path, reporter, run)?;
     let in_place = path == Path::new("-") || (path.exists() && !path.is_file());
     if in_place {
         return write_to(path, reporter, run);
@@ -93,6 +114,9 @@ pub(crate) fn write_replacing(
         .tempfile_in(dir)
         .with_context(cannot)?;
     finish(reporter, run, &mut BufWriter::new(temp.as_file_mut())).with_context(cannot)?;
+    // On disk before it takes the name: a crash never leaves the name on
+    // an empty or partial file.
+    temp.as_file().sync_all().with_context(cannot)?;
     temp.persist(path)
         .map_err(|e| e.error)
         .with_context(cannot)?;
