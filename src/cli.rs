@@ -36,7 +36,7 @@ pub(crate) enum Command {
     Env(EnvArgs),
     /// List the runs in the store
     History(HistoryArgs),
-    /// Show a stored run as the table or as JSON
+    /// Show a stored run as the table, or write it as JSON, CSV, Markdown or an export
     Show(ShowArgs),
     /// Write a stored run as an HTML page with charts, as Markdown, or for Prometheus, Bencher, github-action-benchmark
     Report(ReportArgs),
@@ -282,8 +282,13 @@ pub(crate) struct ShowArgs {
     #[arg(value_name = "RUN", default_value = "latest")]
     pub(crate) run: String,
     /// Write the run as JSON to FILE ('-' for stdout) instead of the table
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) json: Option<PathBuf>,
+    /// Write one CSV row per result to FILE ('-' for stdout) instead of the table
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) exports: ExportArgs,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
     /// else $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "DB")]
@@ -322,7 +327,7 @@ pub(crate) struct ImportArgs {
 /// clap's own usage line would show RUN as required (`<RUN>`) in an error
 /// about a command line that gave it.
 const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> [RUN]
-       iolab report [OPTIONS] <--openmetrics <FILE>|--bmf <FILE>|--smaller-is-better <FILE>|--bigger-is-better <FILE>> [RUN]
+       iolab report [OPTIONS] <--openmetrics <FILE>|--bmf <FILE>|--smaller-is-better <FILE>|--bigger-is-better <FILE>|--hdr <FILE>> [RUN]
        iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>
        iolab report [OPTIONS] --html <FILE> [RUN] --diff <CASE_A> <CASE_B>
        iolab report [OPTIONS] --fleet --html <FILE>";
@@ -331,7 +336,7 @@ const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FI
 #[command(
     override_usage = REPORT_USAGE,
     group(ArgGroup::new("output").required(true).multiple(true).args(
-        ["html", "markdown", "openmetrics", "bmf", "smaller_is_better", "bigger_is_better"]
+        ["html", "markdown", "openmetrics", "bmf", "smaller_is_better", "bigger_is_better", "hdr"]
     )),
     after_help = "EXAMPLES:\n  \
 iolab report --html r.html                      the latest run, with charts\n  \
@@ -353,14 +358,11 @@ pub(crate) struct ReportArgs {
     /// Write a self-contained HTML page (inline CSS and SVG) to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) html: Option<PathBuf>,
-    /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub(crate) markdown: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) exports: ExportArgs,
     /// Report two runs together: A (the baseline, dashed or lighter) and B
     #[arg(long, num_args = 2, value_names = ["A", "B"],
-          conflicts_with_all = ["openmetrics", "bmf", "smaller_is_better", "bigger_is_better"])]
+          conflicts_with_all = ["openmetrics", "bmf", "smaller_is_better", "bigger_is_better", "hdr"])]
     pub(crate) compare: Vec<String>,
     /// Add the differential flame graph from CASE_A to CASE_B (cases of the run profiled with `run --profile`)
     #[arg(long, num_args = 2, value_names = ["CASE_A", "CASE_B"], requires = "html")]
@@ -372,7 +374,7 @@ pub(crate) struct ReportArgs {
         long,
         requires = "html",
         conflicts_with_all = ["run", "compare", "diff", "markdown", "openmetrics", "bmf",
-            "smaller_is_better", "bigger_is_better"]
+            "smaller_is_better", "bigger_is_better", "hdr"]
     )]
     pub(crate) fleet: bool,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
@@ -550,10 +552,15 @@ pub(crate) struct DoctorArgs {
     pub(crate) command: Vec<String>,
 }
 
-/// The run's figures for the tools that track them, shared by `run` and
-/// `report` (`src/report/openmetrics.rs`, `bmf.rs`, `benchmark_action.rs`).
+/// A run's files in other formats, shared by `run`, `show` and `report`:
+/// Markdown tables, the figures for the tools that track them
+/// (`src/report/openmetrics.rs`, `bmf.rs`, `benchmark_action.rs`), and the
+/// latency histograms (`src/report/hdr.rs`).
 #[derive(Debug, Default, Args)]
 pub(crate) struct ExportArgs {
+    /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) markdown: Option<PathBuf>,
     /// Write every metric of the run as OpenMetrics text gauges in base
     /// units (e.g. iolab_pingpong_rtt_seconds), for Prometheus through
     /// node_exporter's textfile collector, to FILE ('-' for stdout); a file
@@ -572,16 +579,23 @@ pub(crate) struct ExportArgs {
     /// github-action-benchmark's customBiggerIsBetter JSON to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) bigger_is_better: Option<PathBuf>,
+    /// Write each case's latency histogram as an HdrHistogram interval log
+    /// (one interval per case, tagged SCENARIO/CASE, values in ns), for
+    /// HistogramLogAnalyzer or HistogramLogProcessor, to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) hdr: Option<PathBuf>,
 }
 
 impl ExportArgs {
     /// Each export asked for: its option and its path.
     pub(crate) fn given(&self) -> Vec<(&'static str, &std::path::Path)> {
         [
+            ("--markdown", &self.markdown),
             ("--openmetrics", &self.openmetrics),
             ("--bmf", &self.bmf),
             ("--smaller-is-better", &self.smaller_is_better),
             ("--bigger-is-better", &self.bigger_is_better),
+            ("--hdr", &self.hdr),
         ]
         .into_iter()
         .filter_map(|(option, path)| Some((option, path.as_deref()?)))

@@ -15,8 +15,8 @@ use crate::error::UsageError;
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
 use crate::report::{
-    self, BenchmarkActionReporter, BmfReporter, CsvReporter, HtmlReporter, JsonReporter,
-    MarkdownReporter, OpenMetricsReporter, TableReporter,
+    self, BenchmarkActionReporter, BmfReporter, CsvReporter, HdrReporter, HtmlReporter,
+    JsonReporter, MarkdownReporter, OpenMetricsReporter, TableReporter,
 };
 use crate::runner::{self, progress::Bar};
 use crate::store::{self, HistoryFilter, Place, Store};
@@ -194,17 +194,19 @@ fn write_outputs(args: &RunArgs, run: &Run) -> anyhow::Result<()> {
     if let Some(path) = &args.csv {
         report::write_to(path, &CsvReporter, run)?;
     }
-    write_exports(&args.exports, run)?;
+    write_exports(&args.exports, run, None)?;
     if prints_tables(args) {
         print_table(run, false, args.verbose)?;
     }
     Ok(())
 }
 
-/// `--openmetrics`, `--bmf`, `--smaller-is-better`, `--bigger-is-better`
-/// of `run` and `report`; each file replaced in one step. One the run
-/// gives nothing to write is refused (exit 2) once the others are written.
-fn write_exports(exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
+/// `--markdown`, `--openmetrics`, `--bmf`, `--smaller-is-better`,
+/// `--bigger-is-better` and `--hdr` of `run`, `show` and `report` (the
+/// Markdown with `baseline`'s figures beside, for `report --compare`);
+/// each file replaced in one step. One the run gives nothing to write is
+/// refused (exit 2) once the others are written.
+fn write_exports(exports: &ExportArgs, run: &Run, baseline: Option<&Run>) -> anyhow::Result<()> {
     use crate::compare::Direction;
     let smaller = BenchmarkActionReporter {
         direction: Direction::LowerIsBetter,
@@ -212,11 +214,13 @@ fn write_exports(exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
     let bigger = BenchmarkActionReporter {
         direction: Direction::HigherIsBetter,
     };
-    let each: [(&Option<PathBuf>, &dyn report::Reporter); 4] = [
+    let each: [(&Option<PathBuf>, &dyn report::Reporter); 6] = [
+        (&exports.markdown, &MarkdownReporter { baseline }),
         (&exports.openmetrics, &OpenMetricsReporter),
         (&exports.bmf, &BmfReporter),
         (&exports.smaller_is_better, &smaller),
         (&exports.bigger_is_better, &bigger),
+        (&exports.hdr, &HdrReporter),
     ];
     let mut first_failure = None;
     for (path, reporter) in each {
@@ -272,13 +276,27 @@ fn history(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A stored run as the table, or in the formats asked for.
 fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let files = [("--json", &args.json), ("--csv", &args.csv)];
+    let mut outputs: Vec<(&str, &Path)> = files
+        .into_iter()
+        .filter_map(|(option, path)| Some((option, path.as_deref()?)))
+        .collect();
+    outputs.extend(args.exports.given());
+    crate::plan::outputs::check(&outputs)?;
     let mut store = Store::open_existing(db_place(&args.db)?)?;
     let run = store.load(&args.run)?;
-    match &args.json {
-        Some(path) => report::write_to(path, &JsonReporter, &run)?,
-        None => print_table(&run, true, true)?,
+    if outputs.is_empty() {
+        print_table(&run, true, true)?;
     }
+    if let Some(path) = &args.json {
+        report::write_to(path, &JsonReporter, &run)?;
+    }
+    if let Some(path) = &args.csv {
+        report::write_to(path, &CsvReporter, &run)?;
+    }
+    write_exports(&args.exports, &run, None)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -302,10 +320,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
     if let Some(path) = &args.html {
         report::write_to(path, &HtmlReporter { baseline, diff }, &run)?;
     }
-    if let Some(path) = &args.markdown {
-        report::write_to(path, &MarkdownReporter { baseline }, &run)?;
-    }
-    write_exports(&args.exports, &run)?;
+    write_exports(&args.exports, &run, baseline)?;
     Ok(ExitCode::SUCCESS)
 }
 
