@@ -389,6 +389,25 @@ fn import_refuses_a_run_it_could_not_read_back() {
             "{what}: {msg}"
         );
     }
+    // A run that does not say its schema version, or says a newer one.
+    for (version, says) in [
+        (None, "no schema_version"),
+        (Some(99), "schema_version 99 is not"),
+    ] {
+        let mut run = good.clone();
+        match version {
+            None => run.as_object_mut().unwrap().remove("schema_version"),
+            Some(v) => run
+                .as_object_mut()
+                .unwrap()
+                .insert("schema_version".into(), v.into()),
+        };
+        let file = sb.dir.path().join("unversioned.json");
+        std::fs::write(&file, run.to_string()).unwrap();
+        let msg = sb.usage_error(&["import", file.to_str().unwrap()]);
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(msg.contains(&format!("unversioned.json: {says}")), "{msg}");
+    }
     assert!(!sb.db().exists(), "a refused import created the store");
     let ok = stdout(&mut sb.iolab(&["import", written.to_str().unwrap()]));
     assert!(ok.starts_with("stored run "), "{ok}");

@@ -3,6 +3,7 @@
 //! man.
 
 mod ab;
+mod documents;
 mod keep;
 mod push;
 mod shell;
@@ -34,7 +35,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Env(args) => {
             let fingerprint = env::fingerprint();
             if args.json {
-                println!("{}", serde_json::to_string_pretty(&fingerprint)?);
+                out(&documents::text(&fingerprint)?)?;
             } else {
                 out(&env::render(&fingerprint))?;
             }
@@ -379,7 +380,13 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     }
     let (run_id, kernel, claims) = stored_claims(&mut store, &args.run)?;
     match &args.json {
-        Some(path) => write_json(path, &claims)?,
+        Some(path) => write_json(
+            path,
+            &documents::ClaimsOfRun {
+                run_id: run_id.clone(),
+                claims: claims.clone(),
+            },
+        )?,
         None if claims.is_empty() => {
             println!("run {run_id} answers no claim: run `iolab run seeds` to re-test them")
         }
@@ -416,7 +423,7 @@ fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCod
         });
     }
     match &args.json {
-        Some(path) => write_json(path, &runs)?,
+        Some(path) => write_json(path, &documents::ClaimsAcross { runs })?,
         None => across::write(&mut std::io::stdout().lock(), &runs)?,
     }
     Ok(ExitCode::SUCCESS)
@@ -454,8 +461,9 @@ fn regression_pct(pct: f64) -> anyhow::Result<f64> {
     .into())
 }
 
+/// `value` as a JSON document (`documents.rs`) to `path` (`-`: stdout).
 fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
-    let text = serde_json::to_string_pretty(value)? + "\n";
+    let text = documents::text(value)?;
     if path == Path::new("-") {
         return out(&text);
     }

@@ -14,6 +14,9 @@ mod render;
 mod syscalls;
 mod watch;
 
+#[cfg(test)]
+pub(crate) use diagnosis::Diagnosis;
+
 use crate::cli::DoctorArgs;
 use crate::error::UsageError;
 use crate::exec::program::Watched;
@@ -118,7 +121,7 @@ fn status(d: &diagnosis::Diagnosis) -> ExitCode {
 
 fn write_json(path: &std::path::Path, d: &diagnosis::Diagnosis) -> anyhow::Result<()> {
     use anyhow::Context;
-    let text = serde_json::to_string_pretty(d)?;
+    let text = serde_json::to_string_pretty(&crate::model::Document::new(d))?;
     if path == std::path::Path::new("-") {
         println!("{text}");
         return Ok(());

@@ -143,8 +143,8 @@ mod tests {
         let run = fixtures::run();
         write_to(&path, &JsonReporter, &run).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        let back: Run = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, run);
+        let back: crate::model::Document<Run> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.body, run);
     }
 
     #[test]
