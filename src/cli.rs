@@ -1,8 +1,31 @@
-//! The command line, as clap derive types only; meaning is given in app.rs
-//! and validation in plan/.
+//! The command line, as clap derive types; meaning is given in app.rs
+//! and validation in plan/. What `--help` shows after the options (notes,
+//! examples, exit statuses) is each command's page of the manual
+//! (`cli/manual.rs`), put there by `command()`.
 
-use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum, ValueHint};
+pub(crate) mod manual;
+
+use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum, ValueHint};
 use std::path::PathBuf;
+
+/// The command line iolab parses: the derive types with each command's
+/// notes, examples and exit statuses after its options.
+pub fn command() -> clap::Command {
+    let with_page = |cmd: clap::Command| match manual::page(cmd.get_name()) {
+        Some(page) => cmd.after_help(manual::after_help(page)),
+        None => cmd,
+    };
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, with_page);
+    }
+    let top = manual::page("").expect("iolab's own page");
+    cmd.after_help(manual::after_help(top))
+}
 
 /// The smallest change that counts, in percent, unless `--min-effect`
 /// says otherwise: the repetitions of one run do not see what drifts
@@ -71,18 +94,6 @@ pub(crate) enum ModeArg {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab run                                   the quick suite (about a minute)\n  \
-iolab run pingpong --mech pipe,eventfd      round trips over two mechanisms\n  \
-iolab run stream --param size=64,65536 --placement cross-cpu\n  \
-iolab run pingpong --json - --no-store      JSON on stdout, nothing stored\n\n\
-`iolab list --scenario NAME` shows a scenario's parameters and metrics.\n\n\
-EXIT STATUS:\n  \
-0    every case ok or unsupported (a capability this machine lacks)\n  \
-1    a case failed (or, with --fail-on-unsupported, was unsupported): the run is\n       \
-still printed, written and stored; or iolab failed (e.g. storing the run)\n  \
-2    bad input or an unusable store: one line naming it, nothing measured or stored\n  \
-130  stopped by Ctrl-C (128 + the signal; 143 for SIGTERM), nothing stored")]
 pub(crate) struct RunArgs {
     /// Scenarios or suites to run (see `iolab list`); default: quick
     #[arg(value_name = "SCENARIO|SUITE")]
@@ -235,10 +246,6 @@ pub(crate) struct HistoryArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab push latest --to postgresql://iolab@db.example/iolab     the latest run\n  \
-iolab push latest~2 latest~1 latest --to \"$IOLAB_FLEET\"         the last three\n  \
-iolab push --pending --to \"$IOLAB_FLEET\"                       what `run --push` could not send")]
 pub(crate) struct PushArgs {
     /// The runs to copy: run ids, `latest` or `latest~N`
     #[arg(value_name = "RUN", required_unless_present = "pending")]
@@ -257,9 +264,6 @@ pub(crate) struct PushArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab fleet pingpong --metric rtt_ns --db postgresql://iolab@db.example/iolab\n  \
-iolab fleet pingpong --metric rtt_ns --case pipe/cross-cpu/processes/64B")]
 pub(crate) struct FleetArgs {
     /// The scenario whose cases are compared (see `iolab list`)
     #[arg(value_name = "SCENARIO")]
@@ -337,16 +341,7 @@ const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FI
     override_usage = REPORT_USAGE,
     group(ArgGroup::new("output").required(true).multiple(true).args(
         ["html", "markdown", "openmetrics", "bmf", "smaller_is_better", "bigger_is_better", "hdr"]
-    )),
-    after_help = "EXAMPLES:\n  \
-iolab report --html r.html                      the latest run, with charts\n  \
-iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
-iolab report --openmetrics /var/lib/prometheus/node-exporter/iolab.prom   for Prometheus\n  \
-iolab report --bmf bmf.json                     for Bencher\n  \
-iolab report --compare latest~1 latest --html c.html   both runs on the same charts\n  \
-iolab report --html r.html --diff pipe/cross-cpu/threads/64B eventfd/cross-cpu/threads/64B\n  \
-iolab report --fleet --html f.html --db \"$IOLAB_FLEET\"   every host and kernel on one page"
-)]
+    )))]
 pub(crate) struct ReportArgs {
     /// A run id, `latest` or `latest~N`
     #[arg(
@@ -384,9 +379,6 @@ pub(crate) struct ReportArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab compare latest~1 latest                          the last two runs\n  \
-iolab compare BASE latest --fail-on-regression 10      exit 1 on a >10% regression")]
 pub(crate) struct CompareArgs {
     /// The baseline run: a run id, `latest` or `latest~N`
     #[arg(value_name = "A")]
@@ -410,18 +402,6 @@ pub(crate) struct CompareArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab agent --listen 0.0.0.0:5207 --token \"$SECRET\"     on the far host\n  \
-iolab run pingpong --mech tcp --peer far-host --token \"$SECRET\"   on the near one\n  \
-iolab agent --listen 127.0.0.1:5207 --once             one client, then exit\n\n\
-A connection must send its whole hello, token included, within 5 s (or --idle-timeout, \
-if shorter); until then it holds no session, so a silent or trickling stranger cannot \
-lock a client out. At most 256 connections may be saying hello at once. --once ends \
-after the first client that authenticated.\n\n\
-Each test a client asks for is checked before anything starts, and refused in one error \
-line past these limits: messages of 1 B to 64 MiB, at most 2^34 messages and 10,000 \
-repetitions per test (a far side keeps each repetition's figures until it reports), files \
-of at most 1 TiB, and at most 600 s per test.")]
 pub(crate) struct AgentArgs {
     /// The address and port clients connect to (port default 5207)
     #[arg(long, value_name = "ADDR[:PORT]", default_value = "0.0.0.0:5207")]
@@ -442,25 +422,6 @@ pub(crate) struct AgentArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Each round runs one short batch of A and of B in a fresh random order \
-(seeded; the seed is printed and stored), so a host that changes speed for a while slows \
-both sides of the rounds it spans alike. The figure is the median of the per-round \
-ratios B/A with its 99.5% interval from the rounds' order statistics (it assumes nothing \
-of their shape). The rounds are looked at after 9, 14, 21, 32, ... of them; the comparison \
-stops at the first look whose interval lies inside the equivalence band (about the same) \
-or wholly beyond it (one is faster), or at --max-rounds or --time-cap (undecided: it says \
-what would decide).\n\n\
-EXAMPLES:\n  \
-iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech eventfd --placement cross-cpu'\n  \
-iolab ab 'stream --mech unix-stream -p size=4096' 'stream --mech tcp -p size=4096' --band 10\n  \
-iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech pipe --placement cross-cpu'\n  \
-iolab ab 'pingpong --mech pipe --repeat 10' 'pingpong --mech pipe --repeat 10 --explain'\n\n\
-EXIT STATUS:\n  \
-0    compared (whatever the verdict)\n  \
-1    a case failed\n  \
-2    bad input: a spec that is not one case, or two cases with different headline metrics"
-)]
 pub(crate) struct AbArgs {
     /// The first case, as `iolab run` arguments naming exactly one case
     #[arg(value_name = "A")]
@@ -504,21 +465,6 @@ pub(crate) struct AbArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "HOW IT WATCHES:\n  \
-It reads the program's descriptors and threads from /proc (no privileges needed for your own \
-processes), and opens a tracer on its threads for --window out of every --period: system calls \
-with their descriptors and sizes, wake-ups, switches and sampled kernel stacks. Between windows \
-nothing is traced. It never signals, stops or writes to the program; the summary states what the \
-tracer cost (the drop in the program's read/write call rate while it was on).\n\n\
-EXAMPLES:\n  \
-iolab doctor --pid 1234 --for 10s\n  \
-iolab doctor --pid $(pidof redis-server) --json redis.json\n  \
-iolab doctor --alternatives 0 --for 5s --pid 1234   (the watch alone)\n  \
-iolab doctor -- sh -c 'dd if=/dev/zero bs=64 count=1000000 | cat > /dev/null'\n\n\
-EXIT STATUS:\n  \
-0    watched (with --pid)\n  \
-N    the command's own exit status (with -- CMD; 128 + signal if it was killed)\n  \
-2    bad input: no such process, not yours, a command that cannot start, --for 0")]
 pub(crate) struct DoctorArgs {
     /// The process to watch (all its threads)
     #[arg(long, value_name = "PID", conflicts_with = "command")]
@@ -604,11 +550,6 @@ impl ExportArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-source <(iolab completions bash)                                  in this bash\n  \
-iolab completions bash > ~/.local/share/bash-completion/completions/iolab\n  \
-iolab completions zsh > ~/.zfunc/_iolab            (with fpath+=~/.zfunc)\n  \
-iolab completions fish > ~/.config/fish/completions/iolab.fish")]
 pub(crate) struct CompletionsArgs {
     /// The shell to complete in
     #[arg(value_name = "SHELL", value_enum)]
@@ -616,9 +557,6 @@ pub(crate) struct CompletionsArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab man | man -l -                                  read it now\n  \
-iolab man --dir ~/.cargo/share/man/man1               iolab.1, iolab-run.1, ... for `man iolab-run`")]
 pub(crate) struct ManArgs {
     /// Write one page per command (iolab.1, iolab-run.1, ...) into DIR
     /// instead of iolab's page on stdout

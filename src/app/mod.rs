@@ -1,12 +1,18 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
 //! report / compare / claims / import / push / fleet / ab / completions /
-//! man.
+//! man; and the command line they are parsed from, with its completers
+//! (`complete.rs`).
 
 mod ab;
+mod complete;
 mod documents;
 mod keep;
+mod man;
 mod push;
 mod shell;
+
+pub use complete::command;
+pub use shell::complete_if_asked;
 
 use crate::cli::{
     AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, ExportArgs, FleetArgs, HistoryArgs,
@@ -53,7 +59,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ab(args) => ab::ab(&args),
         Command::Doctor(args) => crate::doctor::doctor(&args),
         Command::Completions(args) => shell::completions(&args),
-        Command::Man(args) => shell::man(&args),
+        Command::Man(args) => man::man(&args),
     }
 }
 
