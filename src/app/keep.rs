@@ -40,8 +40,9 @@ pub(super) fn keep(
     };
     let file = store::save_beside(run, store.place().file())
         .map_err(|saving| anyhow::anyhow!("{err:#}; {saving:#}"))?;
+    // The store as shown: a server's URL without its password.
     let db = match db {
-        Some(db) => format!(" --db {}", db.display()),
+        Some(_) => format!(" --db {}", store.place()),
         None => String::new(),
     };
     anyhow::bail!(
