@@ -87,6 +87,18 @@ pub struct ClaimVerdict {
     /// when every one was clean (or none was graded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) noise: Option<ClaimNoise>,
+    /// A claim of several statements ("each side runs at about 70% CPU"):
+    /// each part's verdict and figure, in the rule's order; the claim's
+    /// `figure` then counts them. Absent for a claim of one statement.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub(crate) parts: Vec<ClaimPart>,
+}
+
+/// One statement of a claim of several, with its own verdict.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ClaimPart {
+    pub(crate) verdict: ClaimStatus,
+    pub(crate) figure: String,
 }
 
 /// A claim's figure with its interval, and the bands of its rule: the
@@ -130,6 +142,17 @@ impl ClaimStatus {
             ClaimStatus::Inconclusive => "inconclusive",
         }
     }
+
+    /// "1 holds", "3 hold", "2 do not hold", "1 inconclusive".
+    pub(crate) fn counted(self, n: usize) -> String {
+        let words = match (self, n) {
+            (ClaimStatus::Holds, 1) | (ClaimStatus::DoesNotHold, 1) => self.as_str(),
+            (ClaimStatus::Holds, _) => "hold",
+            (ClaimStatus::DoesNotHold, _) => "do not hold",
+            (ClaimStatus::Inconclusive, _) => "inconclusive",
+        };
+        format!("{n} {words}")
+    }
 }
 
 /// A case's part in interleaved rounds: its headline in each round and
@@ -143,6 +166,11 @@ pub(crate) struct Rounds {
     /// Every metric's value in each round (its batch's), in round order.
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub(crate) metrics: BTreeMap<String, Vec<f64>>,
+    /// How each round's batch was sized by time, e.g. "count=812 a
+    /// repetition, 3 repetitions a round (each sized to 10ms)"; absent
+    /// where the batches kept their planned size.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub(crate) batch: String,
 }
 
 /// One finding of a scenario, stored with the run: its sentence, and

@@ -77,3 +77,31 @@ fn without_the_fault_the_same_streams_are_ok() {
     }
     assert_eq!(results(&run).len(), 3);
 }
+
+/// The first measurement of the bounds reads ten times too tight (a host
+/// at its slowest moment): the bounds are measured again before any case
+/// fails, so no valid stream fails, while a phantom one still does.
+#[test]
+fn a_bound_read_at_a_slow_moment_fails_no_valid_case() {
+    let sb = Sandbox::new();
+    let mechs = "pipe,unix-stream,shm,vmsplice";
+    let mut args = stream_args(mechs, &["--fault", "slow-bound"]);
+    let at = args.iter().position(|a| *a == "bytes=64k").unwrap();
+    args[at] = "bytes=16M";
+    let at = args.iter().position(|a| *a == "size=64").unwrap();
+    args[at] = "size=65536";
+    let run = sb.run_json(&args);
+    let rs = results(&run);
+    assert_eq!(rs.len(), 7, "{run}");
+    for r in rs {
+        assert_eq!(r["status"], "ok", "{r}");
+    }
+    sb.assert_tmp_empty();
+    let failed = phantom_stream("pipe");
+    assert_beyond_the_machine(&failed);
+    let reason = results(&failed)[0]["reason"].as_str().unwrap().to_string();
+    assert!(
+        reason.contains("measured again before failing it"),
+        "{reason}"
+    );
+}

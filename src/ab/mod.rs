@@ -58,6 +58,7 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
         max,
         time_cap,
         interleaved: !args.sequential,
+        sizing: Some(crate::runner::sizing::DEFAULT),
     };
     Ok(Comparison {
         plan,
@@ -111,12 +112,15 @@ impl Watch for Decide<'_> {
 }
 
 /// The comparison's finding over its two results, or None when either
-/// case has no rounds (it failed).
+/// case has no rounds (it failed). Fewer rounds than a 99.5% interval
+/// needs give an undecided finding with no interval.
 pub(crate) fn finding(c: &Comparison, results: &[CaseResult], took: Duration) -> Option<Finding> {
     let series = |r: &CaseResult| r.rounds.as_ref().map(|r| r.values.clone());
     let (a, b) = (series(&results[0])?, series(&results[1])?);
-    let p = paired::ratio(&a, &b)?;
     let names = [name(&results[0]), name(&results[1])];
+    let Some(p) = paired::ratio(&a, &b) else {
+        return Some(too_few_rounds(c, &names, &paired::per_round(&a, &b), took));
+    };
     let said = verdict::judge(&p, c.band, c.higher_is_better);
     let text = format!("{}: {}", words(&said, &names, &p, c.band), how(c, &p, took));
     let finding = Finding::new("ab", text)
@@ -124,6 +128,35 @@ pub(crate) fn finding(c: &Comparison, results: &[CaseResult], took: Duration) ->
         .with("ratio_lo", p.lo, "x")
         .with("ratio_hi", p.hi, "x");
     Some(finding.with("rounds", p.per_round.len() as f64, "rounds"))
+}
+
+/// Undecided: `per_round` holds fewer ratios than the interval needs.
+fn too_few_rounds(
+    c: &Comparison,
+    names: &[String; 2],
+    per_round: &[f64],
+    took: Duration,
+) -> Finding {
+    let rounds = per_round.len();
+    let median = crate::measure::stats::median(&mut per_round.to_vec());
+    let text = format!(
+        "undecided between A ({}) and B ({}): {rounds} interleaved round(s), fewer than the {} \
+         a {} interval needs: more rounds (--max-rounds, --time-cap) would decide it: B/A {} \
+         over {rounds} rounds in {:.1} s (seed {})",
+        names[0],
+        names[1],
+        crate::measure::sequential::FIRST_LOOK,
+        crate::measure::sequential::level_text(),
+        ratio(median),
+        took.as_secs_f64(),
+        c.schedule.seed
+    );
+    let finding = Finding::new("ab", text);
+    let finding = match median.is_finite() {
+        true => finding.with("ratio_b_over_a", median, "x"),
+        false => finding,
+    };
+    finding.with("rounds", rounds as f64, "rounds")
 }
 
 /// "B (pingpong eventfd/cross-cpu/processes/1B)".

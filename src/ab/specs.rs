@@ -60,7 +60,16 @@ pub(crate) fn one_case(which: &str, spec: &str) -> Result<Plan, UsageError> {
     if args.repeat.is_none() {
         plan.cases[0].repeat = 1;
     }
+    let work = plan.cases[0].scenario.batch_work().map(|p| p.name);
+    plan.cases[0].work_fixed = work.is_some_and(|name| sets(&args.params, name));
     Ok(plan)
+}
+
+/// Whether `--param` values set `key`.
+fn sets(params: &[String], key: &str) -> bool {
+    params
+        .iter()
+        .any(|p| p.split_once('=').is_some_and(|(k, _)| k.trim() == key))
 }
 
 fn shortened(names: &[String]) -> String {

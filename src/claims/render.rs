@@ -45,6 +45,9 @@ pub(crate) fn write(
         }
         writeln!(out, "{:<26} {:<13} {}", c.id, c.verdict_text(), c.figure)?;
         let mut below = |text: String| writeln!(out, "{:<26} {:<13} {text}", "", "");
+        for part in &c.parts {
+            below(format!("- {}: {}", part.verdict.as_str(), part.figure))?;
+        }
         if let Some(line) = margin_line(c) {
             below(line)?;
         }

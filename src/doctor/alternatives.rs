@@ -183,6 +183,7 @@ pub(crate) fn measure(
     }
     let plan = plan.ok_or_else(|| anyhow::anyhow!("no option of {channel} can run here"))?;
     let schedule = Schedule {
+        sizing: None,
         seed: crate::plan::clock_seed(),
         min: MAX_ROUNDS,
         max: MAX_ROUNDS,

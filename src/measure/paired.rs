@@ -28,14 +28,10 @@ impl PairedRatio {
 }
 
 /// The paired ratio of two series of one value per round, or None with
-/// fewer than two rounds both measured with a value above zero.
+/// fewer rounds both measured with a value above zero than its interval
+/// needs (`sequential::FIRST_LOOK`): then nothing is decided.
 pub(crate) fn ratio(a: &[f64], b: &[f64]) -> Option<PairedRatio> {
-    let per_round: Vec<f64> = a
-        .iter()
-        .zip(b)
-        .filter(|(x, y)| **x > 0.0 && **y > 0.0)
-        .map(|(x, y)| y / x)
-        .collect();
+    let per_round = per_round(a, b);
     let (lo, hi) = median_interval(&per_round)?;
     let median = median(&mut per_round.clone());
     Some(PairedRatio {
@@ -44,6 +40,15 @@ pub(crate) fn ratio(a: &[f64], b: &[f64]) -> Option<PairedRatio> {
         lo: lo.min(median),
         hi: hi.max(median),
     })
+}
+
+/// `b / a` in each round where both were measured above zero.
+pub(crate) fn per_round(a: &[f64], b: &[f64]) -> Vec<f64> {
+    a.iter()
+        .zip(b)
+        .filter(|(x, y)| **x > 0.0 && **y > 0.0)
+        .map(|(x, y)| y / x)
+        .collect()
 }
 
 #[cfg(test)]
@@ -88,8 +93,13 @@ mod tests {
     }
 
     #[test]
-    fn fewer_than_two_usable_rounds_give_no_figure() {
+    fn fewer_usable_rounds_than_the_interval_needs_give_no_figure() {
         assert_eq!(ratio(&[1.0], &[2.0]), None);
-        assert_eq!(ratio(&[1.0, 0.0], &[2.0, 3.0]), None);
+        assert_eq!(ratio(&[1.0; 8], &[2.0; 8]), None);
+        let mut a = vec![1.0; 9];
+        assert!(ratio(&a, &[2.0; 9]).is_some());
+        a[0] = 0.0;
+        assert_eq!(ratio(&a, &[2.0; 9]), None);
+        assert_eq!(per_round(&a, &[2.0; 9]).len(), 8);
     }
 }

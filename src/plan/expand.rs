@@ -32,6 +32,8 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
         unsupported,
         peer: common.peer.clone(),
         explain: false,
+        also_named: Vec::new(),
+        work_fixed: false,
     };
     if !inv.scenario.uses_mechanisms() {
         let mut unique: Vec<Point> = Vec::new();
@@ -67,7 +69,7 @@ pub(crate) fn cases(inv: &Invocation, common: &Common) -> UsageResult<Vec<Planne
                     let (values, unsupported, oversize) =
                         fit::to_mechanism(mech, common.mode, mech_point);
                     let case = spec(Some(mech), Some(placement), values, unsupported);
-                    if seen.insert(case.name()) {
+                    if seen.insert(case.identity()) {
                         out.push(Planned { case, oversize });
                     }
                 }

@@ -2,6 +2,7 @@
 //! lives here, so a bad value is refused (exit 2) before anything runs or is
 //! written.
 
+mod distinct;
 mod expand;
 mod fit;
 mod keys;
@@ -143,8 +144,10 @@ pub(crate) fn build(args: &RunArgs) -> UsageResult<Plan> {
     let claims_precision = targets
         .iter()
         .any(|t| suite::find(t).is_some_and(|s| s.claims_precision));
+    let mut cases: Vec<CaseSpec> = planned.into_iter().map(|p| p.case).collect();
+    distinct::name_apart(&mut cases)?;
     let plan = Plan {
-        cases: planned.into_iter().map(|p| p.case).collect(),
+        cases,
         targets: targets.join(" "),
         fault: parse_fault(args.fault.as_deref())?,
         profile: args.profile,
@@ -374,10 +377,11 @@ fn parse_fault(text: Option<&str>) -> UsageResult<Option<Fault>> {
         Some("stall") => Ok(Some(Fault::Stall)),
         Some("die-sender") => Ok(Some(Fault::DieSender)),
         Some("phantom") => Ok(Some(Fault::Phantom)),
+        Some("slow-bound") => Ok(Some(Fault::SlowBound)),
         // Not the cases': app.rs makes the store refuse the run at the end.
         Some("store") => Ok(None),
         Some(other) => Err(UsageError::new(format!(
-            "unknown fault '{other}': expected corrupt, stall, die-sender, phantom or store"
+            "unknown fault '{other}': expected corrupt, stall, die-sender, phantom, slow-bound or store"
         ))),
     }
 }

@@ -176,10 +176,11 @@ fn the_test_only_faults_are_named_and_another_is_refused() {
     assert_eq!(fault("corrupt"), Ok(Some(Fault::Corrupt)));
     assert_eq!(fault("stall"), Ok(Some(Fault::Stall)));
     assert_eq!(fault("die-sender"), Ok(Some(Fault::DieSender)));
+    assert_eq!(fault("slow-bound"), Ok(Some(Fault::SlowBound)));
     assert_eq!(fault("store"), Ok(None));
     assert_eq!(
         refusal(&["fan-in", "--fault", "explode"]),
-        "unknown fault 'explode': expected corrupt, stall, die-sender, phantom or store"
+        "unknown fault 'explode': expected corrupt, stall, die-sender, phantom, slow-bound or store"
     );
 }
 
@@ -216,4 +217,81 @@ fn every_suite_entrys_mechanisms_are_known_to_its_scenario() {
             }
         }
     }
+}
+
+#[test]
+fn every_value_of_a_swept_list_runs_under_a_name_of_its_own() {
+    let args = ["pingpong", "--mech", "pipe", "--placement", "same-cpu"];
+    let swept = plan(&[&args[..], &["-p", "count=2000,3000"]].concat()).unwrap();
+    assert_eq!(
+        names(&swept),
+        [
+            "pipe/same-cpu/processes/1B/count=2000",
+            "pipe/same-cpu/processes/1B/count=3000"
+        ]
+    );
+    // One value keeps the name it always had.
+    let one = plan(&[&args[..], &["-p", "count=2000"]].concat()).unwrap();
+    assert_eq!(names(&one), ["pipe/same-cpu/processes/1B"]);
+}
+
+#[test]
+fn every_case_of_a_suite_has_an_id_of_its_own() {
+    for suite in [&["quick"][..], &["seeds"], &["seeds", "--quick"], &["full"]] {
+        let cases = plan(suite).unwrap().cases;
+        let mut ids: Vec<(&str, String)> = cases
+            .iter()
+            .map(|c| (c.scenario.name(), c.name()))
+            .collect();
+        let all = ids.len();
+        ids.sort();
+        ids.dedup();
+        assert_eq!(ids.len(), all, "{suite:?}: two cases share an id");
+    }
+    // The three idle=0 cases of seeds-quick's poll-scale: their repetitions
+    // and active connections in their names.
+    let seeds = plan(&["seeds", "--quick"]).unwrap();
+    let at_0: Vec<String> = names(&seeds)
+        .into_iter()
+        .filter(|n| n.starts_with("poll/tcp/idle=0"))
+        .collect();
+    assert!(at_0.len() >= 3, "{at_0:?}");
+    assert!(at_0.iter().any(|n| n.contains("active=100")), "{at_0:?}");
+}
+
+#[test]
+fn every_parameter_of_every_scenario_sweeps_into_distinct_cases() {
+    let mut swept = 0;
+    for scenario in crate::scenario::ALL {
+        for spec in scenario.params() {
+            let Some(pair) = two_values(spec.kind) else {
+                continue;
+            };
+            let param = format!("{}={pair}", spec.name);
+            let args = [scenario.name(), "--mech", "pipe", "--placement", "same-cpu"];
+            let Ok(p) = plan(&[&args[..], &["-p", &param]].concat()) else {
+                continue; // a value this scenario refuses is not a sweep
+            };
+            let mut ids = names(&p);
+            let all = ids.len();
+            ids.sort();
+            ids.dedup();
+            assert_eq!(ids.len(), all, "{} -p {param}: {ids:?}", scenario.name());
+            swept += 1;
+        }
+    }
+    assert!(swept > 40, "only {swept} parameters swept");
+}
+
+/// Two values of a parameter of `kind`, as a list.
+fn two_values(kind: crate::scenario::ParamKind) -> Option<String> {
+    use crate::scenario::ParamKind;
+    Some(match kind {
+        ParamKind::Count | ParamKind::CountOrMax => "2000,3000".into(),
+        ParamKind::Number => "1,2".into(),
+        ParamKind::Bytes | ParamKind::BytesOrAuto => "4096,8192".into(),
+        ParamKind::Duration => "50ms,60ms".into(),
+        ParamKind::Choice(words) if words.len() >= 2 => words[..2].join(","),
+        _ => return None,
+    })
 }

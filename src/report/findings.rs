@@ -75,6 +75,8 @@ pub(crate) struct ClaimLine {
     pub(crate) margin: Option<String>,
     /// What would decide an inconclusive verdict.
     pub(crate) to_decide: Option<String>,
+    /// A claim of several statements: each one's verdict and figure.
+    pub(crate) parts: Vec<(String, String)>,
     /// The claim's own element, its evidence folded in it (`claim-ID`).
     pub(crate) anchor: String,
     pub(crate) scenario: Link,
@@ -119,22 +121,13 @@ fn headline_counts(run: &Run) -> String {
     let mut text = summary(&run.results);
     if !run.claims.is_empty() {
         let count = |s: ClaimStatus| run.claims.iter().filter(|c| c.verdict == s).count();
+        let each = |s: ClaimStatus| s.counted(count(s));
         text.push_str(&format!(
-            "; {}: {} {}, {} {}, {} inconclusive",
+            "; {}: {}, {}, {}",
             plural(run.claims.len(), "classic claim"),
-            count(ClaimStatus::Holds),
-            if count(ClaimStatus::Holds) == 1 {
-                "holds"
-            } else {
-                "hold"
-            },
-            count(ClaimStatus::DoesNotHold),
-            if count(ClaimStatus::DoesNotHold) == 1 {
-                "does not hold"
-            } else {
-                "do not hold"
-            },
-            count(ClaimStatus::Inconclusive),
+            each(ClaimStatus::Holds),
+            each(ClaimStatus::DoesNotHold),
+            each(ClaimStatus::Inconclusive),
         ));
     }
     text
@@ -164,6 +157,11 @@ fn claim_line(c: &crate::model::ClaimVerdict) -> ClaimLine {
         kernel_evidence: c.kernel_evidence.clone(),
         margin: crate::claims::render::margin_line(c),
         to_decide: c.to_decide.clone(),
+        parts: c
+            .parts
+            .iter()
+            .map(|p| (p.verdict.as_str().to_string(), p.figure.clone()))
+            .collect(),
         anchor: claim_anchor(&c.id),
         scenario: scenario_link(&c.scenario),
     }

@@ -64,6 +64,7 @@ pub(crate) fn run() -> Run {
                 verdicts: vec![ClaimStatus::DoesNotHold, ClaimStatus::Holds],
             }),
             noise: None,
+            parts: Vec::new(),
         }],
     }
 }

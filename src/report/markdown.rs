@@ -53,6 +53,9 @@ fn write_findings(text: &mut String, f: &Findings) {
                 "- **{}**: {id} {claim} ({figure}{margin}; {scenario})\n",
                 c.verdict
             ));
+            for (verdict, figure) in &c.parts {
+                text.push_str(&format!("  - {verdict}: {}\n", escape(figure)));
+            }
         }
     }
     if !f.verdicts.is_empty() {

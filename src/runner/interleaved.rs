@@ -62,10 +62,12 @@ pub(crate) fn run_group(
         max: MAX_ROUNDS,
         time_cap: how.time_cap,
         interleaved: true,
+        sizing: Some(super::sizing::DEFAULT),
     };
     let watch = Claims { plan, group, known };
     let mut results = rounds::run_in(plan, &cases, &schedule, &watch, tmp);
     for (out, &i) in results.iter_mut().zip(&group.cases) {
+        out.case = plan.cases[i].name();
         out.params = plan.cases[i].params_json();
         if plan.explain || plan.profile {
             explain_once(plan, &plan.cases[i], out, &tmp.join(format!("explain-{i}")));
@@ -155,13 +157,18 @@ mod tests {
         assert_eq!(seen.len(), all, "a case in two groups: {groups:?}");
         assert!(groups.iter().all(|g| g.cases.len() >= 2), "{groups:?}");
         // E5-poll-faster-at-0 and E5-et-faster: the 15-repetition entry.
-        let at_0 = group_of(&plan, &groups, "poll-scale poll/tcp/idle=0", 15);
+        let at_0 = group_of(
+            &plan,
+            &groups,
+            "poll-scale poll/tcp/idle=0/active=10/requests=10000",
+            15,
+        );
         assert_eq!(
             at_0,
             [
-                "poll-scale poll/tcp/idle=0",
-                "poll-scale epoll-lt/tcp/idle=0",
-                "poll-scale epoll-et/tcp/idle=0"
+                "poll-scale poll/tcp/idle=0/active=10/requests=10000",
+                "poll-scale epoll-lt/tcp/idle=0/active=10/requests=10000",
+                "poll-scale epoll-et/tcp/idle=0/requests=10000"
             ]
         );
         // E2's port ring with its reference point, the wake-up round trip.
@@ -175,7 +182,7 @@ mod tests {
         assert_eq!(
             sweep,
             [
-                "poll-scale poll/tcp/idle=0",
+                "poll-scale poll/tcp/idle=0/active=10/requests=20000",
                 "poll-scale poll/tcp/idle=10240"
             ]
         );
@@ -219,8 +226,12 @@ mod tests {
             // No claim reads pingpong: decided from the first allowed stop.
             assert_eq!((rounds.seed, rounds.values.len()), (42, super::MIN_ROUNDS));
             assert!(rounds.interleaved);
+            // Each round's batch: the sized repetitions, count sized by time.
+            let reps = crate::runner::sizing::DEFAULT.reps as usize;
             let (_, headline) = r.headline_metric().unwrap();
-            assert_eq!(headline.reps.len(), super::MIN_ROUNDS);
+            assert_eq!(headline.reps.len(), super::MIN_ROUNDS * reps);
+            assert!(rounds.batch.starts_with("count="), "{}", rounds.batch);
+            assert_eq!(r.case, case.name());
             assert_eq!(r.params, case.params_json());
             assert_eq!(r.params["repeat"], 4);
             assert!(r.explain.is_some(), "no breakdown on {}", r.case);

@@ -9,6 +9,7 @@ mod precision;
 pub(crate) mod progress;
 pub(crate) mod repeat;
 pub(crate) mod rounds;
+pub(crate) mod sizing;
 pub(crate) mod stale;
 mod summary;
 
@@ -212,7 +213,7 @@ fn run_batch(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
             None => mark(&mut out, Status::Failed, format!("{err:#}")),
         }
     }
-    if let Some(why) = impossible(case, &out) {
+    if let Some(why) = impossible(case, &out, ctx.fault) {
         if let Some(v) = out.verified.as_mut() {
             v.ok = false;
         }
@@ -223,7 +224,11 @@ fn run_batch(case: &CaseSpec, ctx: &CaseCtx, profile: bool) -> CaseResult {
 
 /// Why an ok result's figures cannot be true on this machine, if they
 /// cannot (`plausible`).
-fn impossible(case: &CaseSpec, out: &CaseResult) -> Option<String> {
+fn impossible(
+    case: &CaseSpec,
+    out: &CaseResult,
+    fault: Option<crate::scenario::Fault>,
+) -> Option<String> {
     if out.status != Status::Ok || !case.scenario.bound_by_physics() {
         return None;
     }
@@ -237,7 +242,7 @@ fn impossible(case: &CaseSpec, out: &CaseResult) -> Option<String> {
         },
         calls_per_send: case.mech.is_none_or(|m| m.calls_per_send()),
     };
-    plausible::beyond(out, &plausible::Bounds::of_this_run(), reach)
+    plausible::beyond_doubt(out, fault, reach)
 }
 
 fn failed(case: &CaseSpec, reason: String) -> CaseResult {

@@ -11,6 +11,7 @@
 //! next.
 
 use super::merge::merge;
+use super::sizing::{self, Piloted, Sizing};
 use super::{in_private_dir, judge_noise, run_batch};
 use crate::exec::cleanup;
 use crate::measure::kcounters::SYSFS_CPUS;
@@ -37,6 +38,8 @@ pub(crate) struct Schedule {
     /// False: every round of the first case, then of the next (the
     /// sequential method, for contrast), and no early stop.
     pub(crate) interleaved: bool,
+    /// Batches sized by time (`sizing.rs`); None: as planned.
+    pub(crate) sizing: Option<Sizing>,
 }
 
 /// What the caller is told after each round, and asked whether the
@@ -89,13 +92,27 @@ pub(crate) fn run_in(
         .collect();
     let mut rng = crate::measure::bootstrap::XorShift::new(schedule.seed);
     let started = Instant::now();
+    let sized = match schedule.sizing {
+        Some(how) => sized(cases, plan, how, tmp),
+        None => cases.iter().map(|c| (*c).clone()).collect(),
+    };
+    for (track, case) in tracks.iter_mut().zip(&sized) {
+        track.rounds.batch = schedule
+            .sizing
+            .map(|how| sizing::describe(case, how))
+            .unwrap_or_default();
+    }
     for (round, order) in orders(cases.len(), schedule, &mut rng).enumerate() {
         let floor = round < FLOOR_ROUNDS.min(schedule.max);
         if cleanup::cancelled() || (!floor && past_cap(started.elapsed(), round, schedule)) {
             break;
         }
         for (position, &index) in order.iter().enumerate() {
-            let batch = one_batch(cases[index], plan, &tmp.join(format!("round-case-{index}")));
+            let batch = one_batch(
+                &sized[index],
+                plan,
+                &tmp.join(format!("round-case-{index}")),
+            );
             add(&mut tracks[index], batch, position);
         }
         if tracks.iter().any(|t| !is_ok(t)) {
@@ -115,6 +132,35 @@ pub(crate) fn run_in(
         }
     }
     finish(cases, tracks, &before, plan.fastest_canary)
+}
+
+/// `cases` resized so that their batches take about the time `how` asks,
+/// each case that needs one measured by a pilot batch first (in `tmp`).
+fn sized(cases: &[&CaseSpec], plan: &Plan, how: Sizing, tmp: &Path) -> Vec<CaseSpec> {
+    let pilots: Vec<Option<CaseSpec>> = cases.iter().map(|c| sizing::pilot(c)).collect();
+    let ran: Vec<Option<(Duration, CaseResult)>> = pilots
+        .iter()
+        .enumerate()
+        .map(|(i, pilot)| {
+            let pilot = pilot.as_ref().filter(|_| !cleanup::cancelled())?;
+            let started = Instant::now();
+            let out = one_batch(pilot, plan, &tmp.join(format!("pilot-case-{i}")));
+            (out.status == Status::Ok).then(|| (started.elapsed(), out))
+        })
+        .collect();
+    let piloted: Vec<Option<Piloted>> = pilots
+        .iter()
+        .zip(&ran)
+        .map(|(pilot, ran)| {
+            let (took, result) = ran.as_ref()?;
+            Some(Piloted {
+                case: pilot.as_ref()?,
+                took: *took,
+                result,
+            })
+        })
+        .collect();
+    sizing::resized(cases, &piloted, how)
 }
 
 /// Whether a round started now, `elapsed` into the rounds after `done` of
@@ -177,7 +223,7 @@ fn is_ok(t: &Track) -> bool {
 
 /// Merges `batch` into the case's result and records its figures.
 fn add(t: &mut Track, batch: CaseResult, position: usize) {
-    let headline = batch.headline_metric().map(|(_, m)| m.value);
+    let headline = crate::scenario::find(&batch.scenario).and_then(|s| s.round_value(&batch));
     if batch.status == Status::Ok {
         for (name, m) in &batch.metrics {
             t.rounds
@@ -249,6 +295,7 @@ mod tests {
             max: 500,
             time_cap: Duration::from_secs(10),
             interleaved: true,
+            sizing: None,
         };
         let after = |ms: u64, done: usize| past_cap(Duration::from_millis(ms), done, &schedule);
         // 4 rounds of 2 s: a fifth fits from 8 s, not from 8.5 s.

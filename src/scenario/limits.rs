@@ -112,6 +112,9 @@ impl Scenario for Limits {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
+    fn batch_work(&self) -> Option<&'static ParamSpec> {
+        Some(&COUNT)
+    }
     fn run(&self, case: &CaseSpec, _ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let count = case.int(&COUNT);
         let reps = case.repeat as usize;
@@ -125,7 +128,11 @@ impl Scenario for Limits {
                 vec![],
             ),
             "syscall" => (&SYSCALL_NS, syscall_reps(reps, count), vec![]),
-            "memcpy" => (&MEMCPY_BYTES_PER_S, memcpy_rates(reps), vec![]),
+            "memcpy" => (
+                &MEMCPY_BYTES_PER_S,
+                memcpy_rates(reps, MEMCPY_COPIES),
+                vec![],
+            ),
             "cacheline" => two_cpus(&CACHELINE_RTT_NS, reps, (count / 10).max(1), cacheline_rtt)?,
             "wake" => two_cpus(&WAKE_RTT_NS, reps, (count / 10).max(1), wake_rtt)?,
             other => anyhow::bail!("unknown limits probe {other}"),
@@ -134,9 +141,6 @@ impl Scenario for Limits {
         spec.set_headline(out);
         if let Some(memcpy) = MEMCPY_BYTES_PER_S.value(out) {
             let _ = RUN_MEMCPY.set(memcpy);
-        }
-        if let Some(m) = out.metrics.get(SYSCALL_NS.name) {
-            let _ = RUN_SYSCALL.set(fastest(&m.reps));
         }
         out.sides = cpus
             .into_iter()
@@ -195,57 +199,69 @@ fn per_op<T>(count: u64, mut op: impl FnMut() -> T) -> f64 {
     (now_ns() - start) as f64 / count as f64
 }
 
-/// This run's memory copy bandwidth in bytes/s, the one figure every
-/// comparison with memcpy uses: the first `limits` memcpy result of the
-/// run, or, when a case needs it before (or without) one, the median of
-/// `DEFAULT_REPEAT` copies measured once here exactly as `limits` does.
-pub(crate) fn run_memcpy_bytes_per_s() -> f64 {
-    *RUN_MEMCPY.get_or_init(|| {
-        let reps = super::DEFAULT_REPEAT as usize;
-        crate::measure::stats::median(&mut memcpy_rates(reps))
-    })
+/// The `limits` memcpy figure of this run (64 MiB buffers), once a
+/// `limits` case measured it: a figure no bound may go below.
+pub(crate) fn run_memcpy_if_measured() -> Option<f64> {
+    RUN_MEMCPY.get().copied()
 }
 
 static RUN_MEMCPY: OnceLock<f64> = OnceLock::new();
 
-/// This run's fastest system call in ns, the cost below which no call
-/// goes: the fastest repetition of the first `limits` syscall result, or,
-/// when a case needs it before (or without) one, of `DEFAULT_REPEAT`
-/// repetitions measured once here as `limits` does.
-pub(crate) fn run_syscall_ns() -> f64 {
-    *RUN_SYSCALL.get_or_init(|| {
-        let count = 200_000;
-        fastest(&syscall_reps(super::DEFAULT_REPEAT as usize, count))
-    })
+/// The memory copy bandwidth of this moment (64 MiB buffers, as `limits`
+/// measures it): the highest of `MOMENT_READINGS` readings, taken anew
+/// when the last is older than `MOMENT`, so that a figure is judged
+/// against the host as it was when the figure was measured.
+pub(crate) fn memcpy_now() -> f64 {
+    let mut last = MEMCPY_NOW.lock().unwrap_or_else(|e| e.into_inner());
+    match *last {
+        Some((at, rate)) if at.elapsed() < MOMENT => rate,
+        _ => {
+            let rate = memcpy_rates(MOMENT_READINGS, 1)
+                .into_iter()
+                .fold(0.0, f64::max);
+            *last = Some((std::time::Instant::now(), rate));
+            rate
+        }
+    }
 }
 
-static RUN_SYSCALL: OnceLock<f64> = OnceLock::new();
+static MEMCPY_NOW: std::sync::Mutex<Option<(std::time::Instant, f64)>> =
+    std::sync::Mutex::new(None);
 
-/// This run's fastest memory copy in bytes/s: a buffer small enough to
-/// stay in the cache (`PEAK_BYTES`), copied over and over, the fastest of
-/// `DEFAULT_REPEAT` repetitions. No CPU copies faster; `memcpy_rates`'s
-/// 64 MiB buffers measure the memory behind the cache instead.
-pub(crate) fn run_peak_memcpy_bytes_per_s() -> f64 {
-    *RUN_PEAK_MEMCPY.get_or_init(|| {
-        let src = vec![0x5au8; PEAK_BYTES];
-        let mut dst = vec![0u8; PEAK_BYTES];
-        let copies = MEMCPY_BYTES / PEAK_BYTES;
-        let rates = repeat(super::DEFAULT_REPEAT as usize, || {
-            let start = now_ns();
-            for _ in 0..copies {
-                dst.copy_from_slice(black_box(&src));
-                black_box(&mut dst);
-            }
-            (PEAK_BYTES * copies) as f64 * 1e9 / (now_ns() - start).max(1) as f64
-        });
-        rates.into_iter().fold(0.0, f64::max)
-    })
+/// How long one reading of the host stands for "now".
+const MOMENT: std::time::Duration = std::time::Duration::from_secs(1);
+/// Readings of one moment, the highest of which stands.
+const MOMENT_READINGS: usize = 3;
+
+/// One reading of the fastest system call in ns: the fastest of
+/// `DEFAULT_REPEAT` repetitions of 20,000 calls, as `limits` measures it.
+pub(crate) fn syscall_reading() -> f64 {
+    fastest(&syscall_reps(super::DEFAULT_REPEAT as usize, 20_000))
+}
+
+/// One reading of the fastest memory copy in bytes/s: a buffer small
+/// enough to stay in the cache (`PEAK_BYTES`), copied over and over, the
+/// fastest of `DEFAULT_REPEAT` repetitions. No CPU copies faster;
+/// `memcpy_rates`'s 64 MiB buffers measure the memory behind the cache.
+pub(crate) fn peak_memcpy_reading() -> f64 {
+    let src = vec![0x5au8; PEAK_BYTES];
+    let mut dst = vec![0u8; PEAK_BYTES];
+    let copies = PEAK_TOTAL / PEAK_BYTES;
+    let rates = repeat(super::DEFAULT_REPEAT as usize, || {
+        let start = now_ns();
+        for _ in 0..copies {
+            dst.copy_from_slice(black_box(&src));
+            black_box(&mut dst);
+        }
+        (PEAK_BYTES * copies) as f64 * 1e9 / (now_ns() - start).max(1) as f64
+    });
+    rates.into_iter().fold(0.0, f64::max)
 }
 
 /// A buffer that a copy reads and writes within the first-level cache.
 const PEAK_BYTES: usize = 16 << 10;
-
-static RUN_PEAK_MEMCPY: OnceLock<f64> = OnceLock::new();
+/// Bytes one repetition of the peak copy moves: a few milliseconds.
+const PEAK_TOTAL: usize = 16 << 20;
 
 /// `reps` repetitions of the mean cost of `count` system calls (getppid).
 fn syscall_reps(reps: usize, count: u64) -> Vec<f64> {
@@ -258,17 +274,18 @@ fn fastest(values: &[f64]) -> f64 {
     values.iter().copied().fold(f64::INFINITY, f64::min)
 }
 
-fn memcpy_rates(reps: usize) -> Vec<f64> {
+/// `reps` rates of `copies` copies of 64 MiB each.
+fn memcpy_rates(reps: usize, copies: usize) -> Vec<f64> {
     let src = vec![0x5au8; MEMCPY_BYTES];
     let mut dst = vec![0u8; MEMCPY_BYTES];
     dst.copy_from_slice(&src);
     repeat(reps, || {
         let start = now_ns();
-        for _ in 0..MEMCPY_COPIES {
+        for _ in 0..copies {
             dst.copy_from_slice(black_box(&src));
             black_box(&mut dst);
         }
-        (MEMCPY_BYTES * MEMCPY_COPIES) as f64 * 1e9 / (now_ns() - start) as f64
+        (MEMCPY_BYTES * copies) as f64 * 1e9 / (now_ns() - start) as f64
     })
 }
 

@@ -26,7 +26,6 @@ pub(crate) mod suite;
 pub(crate) use crate::error::Unsupported;
 pub use crate::params::{ParamKind, ParamSpec, Value};
 pub(crate) use common::case::{CaseCtx, CaseSpec, Fault, Mode, STALL};
-pub use devnull::verdict::flag_not_really_moved;
 pub use limits::{bounce, cacheline_rtt};
 
 /// Repetitions when neither the command line nor the suite says.
@@ -116,6 +115,28 @@ pub trait Scenario: Sync {
     /// (`devnull`, flagged `not_really_moved` instead).
     fn bound_by_physics(&self) -> bool {
         true
+    }
+    /// The parameter that sets one repetition's work (a count of
+    /// operations, a byte size or a duration), by which interleaved rounds
+    /// size their batches by time (`runner::sizing`); None where a
+    /// repetition's work is what is measured (a file's size, a stall
+    /// window). A figure that is a total of that work (not a rate or a
+    /// cost per operation) stays comparable: the cases of one scenario
+    /// shrink by one factor.
+    fn batch_work(&self) -> Option<&'static ParamSpec> {
+        None
+    }
+    /// Where `batch_work` is chosen by the scenario itself (`auto`): the
+    /// work a repetition of `per_rep` takes, read off a pilot's result.
+    fn work_from_pilot(&self, _pilot: &CaseResult, _per_rep: std::time::Duration) -> Option<u64> {
+        None
+    }
+    /// One round's value of a batch in interleaved rounds: robust to a
+    /// single preemption. By default the headline, the median of the
+    /// batch's repetitions; a scenario that times every operation gives
+    /// their median instead.
+    fn round_value(&self, batch: &CaseResult) -> Option<f64> {
+        batch.headline_metric().map(|(_, m)| m.value)
     }
     /// The `limits` reference point this result is compared against.
     fn limit_for(&self, _result: &CaseResult) -> Option<LimitRef> {

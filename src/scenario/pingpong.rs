@@ -80,6 +80,9 @@ impl Scenario for PingPong {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
+    fn batch_work(&self) -> Option<&'static ParamSpec> {
+        Some(&COUNT)
+    }
     fn uses_mechanisms(&self) -> bool {
         true
     }
@@ -126,6 +129,13 @@ impl Scenario for PingPong {
             out.explain = Some(explain::from_reps(sides, count, &trace));
         }
         Ok(())
+    }
+
+    /// The batch's median round trip: one descheduled moment moves a
+    /// repetition's mean, not the median of all its round trips.
+    fn round_value(&self, batch: &CaseResult) -> Option<f64> {
+        let median = batch.latency.as_ref().map(|l| l.p50 as f64);
+        median.or_else(|| batch.headline_metric().map(|(_, m)| m.value))
     }
 
     fn findings(&self, results: &[&CaseResult]) -> Vec<Finding> {

@@ -79,6 +79,9 @@ impl Scenario for PipeAtime {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
+    fn batch_work(&self) -> Option<&'static ParamSpec> {
+        Some(&COUNT)
+    }
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let count = case.int(&COUNT);
         let noatime = case.text(&VARIANT) == "noatime";

@@ -81,6 +81,14 @@ impl Scenario for Stream {
     fn uses_mechanisms(&self) -> bool {
         true
     }
+    fn batch_work(&self) -> Option<&'static ParamSpec> {
+        Some(&BYTES)
+    }
+    /// A repetition's bytes at the rate the pilot measured.
+    fn work_from_pilot(&self, pilot: &CaseResult, per_rep: std::time::Duration) -> Option<u64> {
+        let rate = BYTES_PER_S.value(pilot)?;
+        Some((rate * per_rep.as_secs_f64()) as u64)
+    }
 
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let size = case.int(&SIZE) as usize;

@@ -95,6 +95,8 @@ fn case(scenario: &str, mech: &str) -> CaseSpec {
         unsupported: None,
         peer: None,
         explain: false,
+        also_named: Vec::new(),
+        work_fixed: false,
     }
 }
 

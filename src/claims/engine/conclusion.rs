@@ -9,7 +9,9 @@
 
 use super::claim::Claim;
 use super::margin::Margin;
-use crate::model::{CaseResult, ClaimNoise, ClaimStatus, ClaimVerdict, Finding, Verdict, Weighed};
+use crate::model::{
+    CaseResult, ClaimNoise, ClaimPart, ClaimStatus, ClaimVerdict, Finding, Verdict, Weighed,
+};
 use crate::scenario::Scenario;
 
 /// What a rule concluded.
@@ -41,6 +43,8 @@ pub(crate) struct Conclusion {
     pub(crate) weighed: Option<Weighed>,
     /// The noise guard's grades over the results a claim read.
     pub(crate) noise: Option<ClaimNoise>,
+    /// A claim's parts, each with its verdict, when it states several.
+    pub(crate) parts: Vec<ClaimPart>,
 }
 
 /// What concludes over the results of one scenario: a scenario's
@@ -87,6 +91,7 @@ pub(crate) fn observed(scenario: &'static str, finding: Finding) -> Conclusion {
         margin: None,
         weighed: None,
         noise: None,
+        parts: Vec::new(),
     }
 }
 
@@ -131,6 +136,7 @@ impl Concludes for Stated {
             margin: outcome.margin,
             weighed: outcome.weighed,
             noise: super::noise::of(&self.0.rule, results),
+            parts: outcome.parts,
         }]
     }
 }
@@ -185,6 +191,7 @@ impl Conclusion {
             kernel_evidence: self.kernel_evidence.clone(),
             weighed: self.weighed.clone(),
             noise: self.noise.clone(),
+            parts: self.parts.clone(),
         })
     }
 }

@@ -40,6 +40,33 @@ pub(crate) struct Bands<'a> {
     pub(crate) verdicts: &'a [ClaimStatus],
 }
 
+/// Why `inputs` are too few to weigh, if they are: an input measured
+/// fewer than `MEASURED` times has no interval of its own, and a paired
+/// ratio over fewer rounds than its interval needs has none either; no
+/// interval is ever assumed in their place.
+pub(crate) fn too_few(inputs: &[Uncertainty]) -> Option<String> {
+    let first_look = crate::measure::sequential::FIRST_LOOK;
+    let few = |p: &&Uncertainty| match p.rounds {
+        true => p.reps < first_look,
+        false => p.reps < MEASURED,
+    };
+    let p = inputs.iter().find(few)?;
+    Some(match p.rounds {
+        true => format!(
+            "no verdict from {} interleaved round(s) of {}: a {} interval needs at least \
+             {first_look}",
+            p.reps,
+            p.name,
+            crate::measure::sequential::level_text()
+        ),
+        false => format!(
+            "no verdict from {} repetition(s) of {}: an interval needs at least {MEASURED} \
+             (or the seeds suite's interleaved rounds)",
+            p.reps, p.name
+        ),
+    })
+}
+
 /// A verdict with its margin.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Margin {
@@ -121,15 +148,9 @@ impl Margin {
             false => reps.iter().map(|r| r.to_string()).collect(),
         };
         let rounds = self.inputs.iter().all(|p| p.rounds) && !self.inputs.is_empty();
-        let plural = match (
-            rounds,
-            reps.iter().all(|r| *r == 1),
-            reps.iter().any(|r| *r < 3),
-        ) {
-            (true, _, _) => "interleaved rounds",
-            (false, true, _) => "repetition (its spread assumed)",
-            (false, false, true) => "repetitions (at least ±5% assumed below 3)",
-            (false, false, false) => "repetitions",
+        let plural = match rounds {
+            true => "interleaved rounds",
+            false => "repetitions",
         };
         format!(
             "{} after {} {plural}",

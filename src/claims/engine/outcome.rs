@@ -5,7 +5,7 @@
 
 use super::estimate::Estimate;
 use super::margin::{self, Bands, Margin, Uncertainty};
-use crate::model::{ClaimStatus, Weighed};
+use crate::model::{ClaimPart, ClaimStatus, Weighed};
 
 pub(crate) type Found<T> = Result<T, String>;
 
@@ -20,6 +20,8 @@ pub struct Outcome {
     pub(crate) estimate: Option<Estimate>,
     /// The same with the rule's bands, as the run stores it.
     pub(crate) weighed: Option<Weighed>,
+    /// Each statement's own verdict, for a claim of several (`each.rs`).
+    pub(crate) parts: Vec<ClaimPart>,
 }
 
 impl Outcome {
@@ -31,6 +33,7 @@ impl Outcome {
             margin: None,
             estimate: None,
             weighed: None,
+            parts: Vec::new(),
         }
     }
 
@@ -43,6 +46,9 @@ impl Outcome {
         figure: String,
         show: fn(f64) -> String,
     ) -> Outcome {
+        if let Some(why) = margin::too_few(&inputs) {
+            return Outcome::undecided(format!("{figure}; {why}"));
+        }
         let paired = inputs.iter().find(|p| p.rounds).map(|p| p.reps);
         let (status, margin) = margin::judge(e, bands, inputs);
         let level = match paired {
@@ -62,6 +68,7 @@ impl Outcome {
             margin: Some(margin),
             estimate: Some(e),
             weighed: Some(weighed(e, bands)),
+            parts: Vec::new(),
         }
     }
 

@@ -24,7 +24,7 @@ pub enum Quantity {
 }
 
 /// One decided-upon number: the median and its spread (min..max of the
-/// repetitions; with a single repetition, `SINGLE_NOISE` either side).
+/// repetitions; none with a single repetition).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Value {
     pub(crate) value: f64,
@@ -49,9 +49,6 @@ pub(crate) struct RoundSeries {
     pub(crate) seed: u64,
     pub(crate) values: Vec<f64>,
 }
-
-/// The spread assumed either side of a value measured only once.
-pub(crate) const SINGLE_NOISE: f64 = 0.05;
 
 fn metric<'a>(r: &'a CaseResult, spec: &MetricSpec) -> Found<&'a Metric> {
     spec.of(r)
@@ -145,12 +142,13 @@ impl Value {
         self
     }
 
+    /// A value measured once: no spread (a rule refuses to weigh it,
+    /// `Outcome::judged`).
     pub(crate) fn single(value: f64) -> Value {
-        let (a, b) = (value * (1.0 - SINGLE_NOISE), value * (1.0 + SINGLE_NOISE));
         Value {
             value,
-            lo: a.min(b),
-            hi: a.max(b),
+            lo: value,
+            hi: value,
             reps: 1,
             unit: String::new(),
             samples: Vec::new(),
@@ -165,18 +163,14 @@ impl Value {
     }
 
     /// The median with its 95% interval from this run's repetitions
-    /// alone: the bootstrap interval of the median, at least
-    /// `SINGLE_NOISE` either side with fewer than `MEASURED` of them (two
-    /// that agree by chance say little).
+    /// alone: the bootstrap interval of the median from `MEASURED` of them
+    /// on; with fewer, none (the value itself), and the rule that would
+    /// weigh it is inconclusive instead (`Outcome::judged`).
     fn within_run(&self) -> Estimate {
-        let assumed = (
-            self.value * (1.0 - SINGLE_NOISE),
-            self.value * (1.0 + SINGLE_NOISE),
-        );
+        let measured = self.samples.len() >= MEASURED;
         let (lo, hi) = match median_interval(&self.samples) {
-            Some(ci) if self.samples.len() >= MEASURED => ci,
-            Some((lo, hi)) => (lo.min(assumed.0), hi.max(assumed.1)),
-            None => assumed,
+            Some(ci) if measured => ci,
+            _ => (self.value, self.value),
         };
         Estimate {
             value: self.value,
@@ -206,15 +200,17 @@ impl Value {
         below: &Value,
         below_name: &str,
     ) -> Vec<Uncertainty> {
-        match self.paired(below) {
-            Some(p) => vec![Uncertainty {
-                name: format!("{name} / {below_name}, paired by round"),
-                relative: p.relative(),
-                reps: p.per_round.len(),
-                drift: None,
-                rounds: true,
-            }],
-            None => vec![self.uncertainty(name), below.uncertainty(below_name)],
+        let paired = |relative: f64, rounds: usize| Uncertainty {
+            name: format!("{name} / {below_name}, paired by round"),
+            relative,
+            reps: rounds,
+            drift: None,
+            rounds: true,
+        };
+        match (self.paired(below), self.same_rounds(below)) {
+            (Some(p), _) => vec![paired(p.relative(), p.per_round.len())],
+            (None, Some(per_round)) => vec![paired(f64::INFINITY, per_round.len())],
+            (None, None) => vec![self.uncertainty(name), below.uncertainty(below_name)],
         }
     }
 
@@ -223,22 +219,43 @@ impl Value {
     /// ran in the same interleaved rounds (`measure::paired`); else this
     /// run's two independent samples (`over_within_run`).
     pub(crate) fn over(&self, below: &Value) -> Estimate {
-        match self.paired(below) {
-            Some(p) => Estimate {
+        match (self.paired(below), self.same_rounds(below)) {
+            (Some(p), _) => Estimate {
                 value: p.median,
                 lo: p.lo,
                 hi: p.hi,
             },
-            None => self.over_within_run(below),
+            (None, Some(mut per_round)) => {
+                let value = crate::measure::stats::median(&mut per_round);
+                Estimate {
+                    value,
+                    lo: value,
+                    hi: value,
+                }
+            }
+            (None, None) => self.over_within_run(below),
         }
     }
 
-    /// `self / below` round by round, when both ran in the same rounds.
+    /// `self / below` round by round, when both ran in the same rounds and
+    /// they are enough for its interval.
     fn paired(&self, below: &Value) -> Option<PairedRatio> {
+        let (mine, theirs) = self.rounds_beside(below)?;
+        paired::ratio(&theirs.values, &mine.values)
+    }
+
+    /// `self / below` in each round, when both ran in the same rounds
+    /// (however few).
+    fn same_rounds(&self, below: &Value) -> Option<Vec<f64>> {
+        let (mine, theirs) = self.rounds_beside(below)?;
+        Some(paired::per_round(&theirs.values, &mine.values))
+    }
+
+    /// Both values' rounds, when they ran in the same ones.
+    fn rounds_beside<'a>(&'a self, below: &'a Value) -> Option<(&'a RoundSeries, &'a RoundSeries)> {
         let (mine, theirs) = (self.rounds.as_ref()?, below.rounds.as_ref()?);
         let same = mine.seed == theirs.seed && mine.values.len() == theirs.values.len();
-        same.then(|| paired::ratio(&theirs.values, &mine.values))
-            .flatten()
+        same.then_some((mine, theirs))
     }
 
     /// `self / below` from this run alone: the bootstrap interval of the

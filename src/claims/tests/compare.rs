@@ -358,13 +358,22 @@ fn fifo_sides_sleep_needs_each_sides_cpu_share_and_blocking_calls() {
     let busy = [0.98, 0.99, 1.0];
     let holds = v(&seventy, &seventy, 1000.0);
     assert_eq!(holds.verdict, Holds, "{}", holds.figure);
-    assert_eq!(
-        holds.figure.matches("holds: fifo both").count(),
-        4,
-        "{}",
-        holds.figure
+    assert_eq!(holds.figure, "4 parts: 4 hold");
+    let said: Vec<ClaimStatus> = holds.parts.iter().map(|p| p.verdict).collect();
+    assert_eq!(said, [Holds; 4]);
+    assert!(
+        holds
+            .parts
+            .iter()
+            .all(|p| p.figure.starts_with("fifo both")),
+        "{:?}",
+        holds.parts
     );
-    assert!(holds.figure.contains("0.0100 csw/call"), "{}", holds.figure);
+    assert!(
+        holds.parts[2].figure.contains("0.0100 csw/call"),
+        "{:?}",
+        holds.parts
+    );
     assert!(holds.margin.unwrap() > 1.0);
     // One side busy is enough to fail it, and so is a side that never blocks.
     assert_eq!(v(&seventy, &busy, 1000.0).verdict, DoesNotHold);
@@ -373,10 +382,12 @@ fn fifo_sides_sleep_needs_each_sides_cpu_share_and_blocking_calls() {
     let near = v(&seventy, &[0.8, 0.9, 1.0], 1000.0);
     assert_eq!(near.verdict, Inconclusive, "{}", near.figure);
     assert!(near.near_boundary, "{}", near.figure);
+    assert_eq!(near.figure, "4 parts: 3 hold, 1 inconclusive");
+    let undecided = near.parts.iter().find(|p| p.verdict == Inconclusive);
     assert!(
-        near.figure.contains("(the claim: 0.400-0.900)"),
-        "{}",
-        near.figure
+        undecided.is_some_and(|p| p.figure.contains("(the claim: 0.400-0.900)")),
+        "{:?}",
+        near.parts
     );
     let missing = answer("E3-fifo-sides-sleep", &[]);
     assert_eq!(missing.verdict, Inconclusive);

@@ -166,18 +166,18 @@ fn within_holds_fails_and_straddles() {
     let csw = |c: &[f64]| {
         answer(
             "E2-ring-csw-bound",
-            &[ring(&[30.0], c, &[30000.0, 30000.0])],
+            &[ring(&[30.0], c, &[30000.0, 30000.0, 30000.0])],
         )
     };
-    let bound = csw(&[60000.0, 54000.0]);
+    let bound = csw(&[60000.0, 57000.0, 54000.0]);
     assert_eq!(bound.verdict, Holds, "{}", bound.figure);
     assert!(
-        bound.figure.contains("1.90 csw/msg (1.80-2.00, 2 reps)"),
+        bound.figure.contains("1.90 csw/msg (1.80-2.00, 3 reps)"),
         "{}",
         bound.figure
     );
-    assert_eq!(csw(&[3000.0, 3300.0]).verdict, DoesNotHold);
-    assert_eq!(csw(&[27000.0, 33000.0]).verdict, Inconclusive);
+    assert_eq!(csw(&[3000.0, 3150.0, 3300.0]).verdict, DoesNotHold);
+    assert_eq!(csw(&[27000.0, 30000.0, 33000.0]).verdict, Inconclusive);
 }
 
 fn transfer(copier: &str, link: &str, wall: &[f64], cpu: &[f64]) -> CaseResult {
@@ -208,9 +208,21 @@ fn no_faster_holds_fails_and_is_inconclusive() {
         .verdict
     };
     assert_eq!(v(&[5.4, 5.41, 5.405], &[5.4, 5.42, 5.41]), Holds);
-    // Two repetitions that agree say little: at least ±5% each.
-    assert_eq!(v(&[5.4, 5.41], &[5.4, 5.42]), Inconclusive);
-    assert_eq!(v(&[3.0, 3.1], &[5.4, 5.42]), DoesNotHold);
+    // Two repetitions have no interval of their own: no verdict.
+    let two = answer(
+        "E4-sendfile-no-faster",
+        &[
+            transfer("sendfile", "100mbit", &[3.0, 3.1], &[1.0]),
+            transfer("read-write", "100mbit", &[5.4, 5.42], &[1.0]),
+        ],
+    );
+    assert_eq!(two.verdict, Inconclusive);
+    assert!(
+        two.figure.contains("no verdict from 2 repetition(s)"),
+        "{}",
+        two.figure
+    );
+    assert_eq!(v(&[3.0, 3.05, 3.1], &[5.4, 5.41, 5.42]), DoesNotHold);
     assert_eq!(v(&[4.0, 6.0, 5.0], &[5.4, 5.42, 5.41]), Inconclusive);
     // Loopback results do not answer the 100 Mbit claim.
     let other = answer(
@@ -222,8 +234,8 @@ fn no_faster_holds_fails_and_is_inconclusive() {
     let cpu = answer(
         "E4-sendfile-less-cpu",
         &[
-            transfer("sendfile", "loopback", &[1.0], &[0.02, 0.021]),
-            transfer("read-write", "loopback", &[1.0], &[0.05, 0.06]),
+            transfer("sendfile", "loopback", &[1.0], &[0.02, 0.0205, 0.021]),
+            transfer("read-write", "loopback", &[1.0], &[0.05, 0.055, 0.06]),
         ],
     );
     assert_eq!(cpu.verdict, Holds, "{}", cpu.figure);
@@ -254,7 +266,7 @@ fn sweep(poller: &str, points: &[(u64, f64)]) -> Vec<CaseResult> {
                     ("idle", json!(idle)),
                     ("repeat", json!(1)),
                 ],
-                &[("seconds", &[*s])],
+                &[("seconds", &[s * 0.995, *s, s * 1.005])],
             )
         })
         .collect()
@@ -284,7 +296,7 @@ fn linear_and_flat_sweeps() {
     assert_eq!(v.verdict, Holds, "{}", v.figure);
     assert!(
         v.figure
-            .contains("at idle=8000 vs 1.00 s (1 rep) at idle=0: 9.00x"),
+            .contains("at idle=8000 vs 1.00 s (0.995-1.00, 3 reps) at idle=0: 9.00x"),
         "{}",
         v.figure
     );

@@ -38,6 +38,7 @@ fn poller_in_rounds(poller: &str, seconds: &[f64], interleaved: bool) -> CaseRes
         values: seconds.to_vec(),
         positions: vec![0; seconds.len()],
         metrics: [("seconds".to_string(), seconds.to_vec())].into(),
+        batch: String::new(),
     });
     r
 }

@@ -3,7 +3,7 @@
 //! band with its median, and 1 (no difference) marked. Drawn when a run's
 //! results are exactly two cases measured in the same rounds, the shape an
 //! `ab` run stores; the spread of the dots is the noise the interval
-//! already weighs.
+//! already weighs. Rounds too few for an interval are drawn without one.
 
 use super::frame::{self, Frame};
 use super::{marks, Axis, Chart, Labels, Source};
@@ -29,20 +29,27 @@ pub(crate) fn charts(sources: &[Source]) -> anyhow::Result<Vec<Chart>> {
             .map(|x| x.values.clone())
             .unwrap_or_default()
     };
-    let Some(p) = paired::ratio(&values(a), &values(b)) else {
+    let per_round = paired::per_round(&values(a), &values(b));
+    if per_round.is_empty() {
         return Ok(Vec::new());
-    };
+    }
+    let interval = paired::ratio(&values(a), &values(b));
     let (a_name, b_name) = (case_label(&a.case), case_label(&b.case));
     let title = format!("B/A per interleaved round: B = {b_name}, A = {a_name}");
-    Ok(vec![draw(&p, title)?])
+    Ok(vec![draw(&per_round, interval.as_ref(), title)?])
 }
 
-fn draw(p: &paired::PairedRatio, title: String) -> anyhow::Result<Chart> {
+fn draw(
+    per_round: &[f64],
+    interval: Option<&paired::PairedRatio>,
+    title: String,
+) -> anyhow::Result<Chart> {
     let x = Axis::new(
         "B/A (ratio of the round's headlines)",
         Labels::Unit(String::new()),
     );
-    let x_range = x.range(p.per_round.iter().copied().chain([1.0, p.lo, p.hi]));
+    let bounds = interval.map(|p| [p.lo, p.hi]).unwrap_or([1.0, 1.0]);
+    let x_range = x.range(per_round.iter().copied().chain([1.0]).chain(bounds));
     let mut y = Axis::new("", Labels::Names(vec![String::new()]));
     y.fixed = Some(vec![0.0]);
     let frame = Frame {
@@ -53,23 +60,25 @@ fn draw(p: &paired::PairedRatio, title: String) -> anyhow::Result<Chart> {
         y_label_width: frame::label_width(2),
         caption: "",
     };
-    let n = p.per_round.len();
+    let n = per_round.len();
     let mut dots = Vec::new();
     let svg = frame::svg(HEIGHT, |root| {
         let mut plot = frame::plot(root, &frame)?;
-        plot.draw_series([Rectangle::new(
-            [(p.lo, -0.8), (p.hi, 0.8)],
-            BAND.mix(0.18).filled(),
-        )])?;
-        plot.draw_series([PathElement::new(
-            [(p.median, -0.8), (p.median, 0.8)],
-            BAND.stroke_width(2),
-        )])?;
+        if let Some(p) = interval {
+            plot.draw_series([Rectangle::new(
+                [(p.lo, -0.8), (p.hi, 0.8)],
+                BAND.mix(0.18).filled(),
+            )])?;
+            plot.draw_series([PathElement::new(
+                [(p.median, -0.8), (p.median, 0.8)],
+                BAND.stroke_width(2),
+            )])?;
+        }
         plot.draw_series([PathElement::new(
             [(1.0, -0.9), (1.0, 0.9)],
             BLACK.stroke_width(1),
         )])?;
-        for (i, r) in p.per_round.iter().enumerate() {
+        for (i, r) in per_round.iter().enumerate() {
             // Rounds spread over the row in order, so none hides another.
             let row = -0.6 + 1.2 * i as f64 / n.max(2).saturating_sub(1) as f64;
             let title = format!("round {}: B/A = {}", i + 1, ratio(*r));
@@ -81,12 +90,18 @@ fn draw(p: &paired::PairedRatio, title: String) -> anyhow::Result<Chart> {
     let drawn = marks::panel("", &x.desc, "round (in order)", &dots);
     Ok(Chart {
         title,
-        note: format!(
-            "{n} rounds; shaded: the paired interval {}-{} around the median {} (blue line); black line: no difference",
-            ratio(p.lo),
-            ratio(p.hi),
-            ratio(p.median)
-        ),
+        note: match interval {
+            Some(p) => format!(
+                "{n} rounds; shaded: the paired interval {}-{} around the median {} (blue line); black line: no difference",
+                ratio(p.lo),
+                ratio(p.hi),
+                ratio(p.median)
+            ),
+            None => format!(
+                "{n} rounds: too few for an interval (it needs {}); black line: no difference",
+                crate::measure::sequential::FIRST_LOOK
+            ),
+        },
         svg: marks::append(svg, &drawn),
         legend: Vec::new(),
     })
@@ -99,8 +114,14 @@ mod tests {
 
     #[test]
     fn an_ab_run_draws_one_dot_per_round_inside_its_interval_chart() {
-        let a = in_rounds("pipe", &[20e3, 21e3, 40e3, 22e3, 20e3]);
-        let b = in_rounds("eventfd", &[19e3, 20e3, 39e3, 20e3, 19e3]);
+        let a = in_rounds(
+            "pipe",
+            &[20e3, 21e3, 40e3, 22e3, 20e3, 21e3, 20e3, 22e3, 21e3],
+        );
+        let b = in_rounds(
+            "eventfd",
+            &[19e3, 20e3, 39e3, 20e3, 19e3, 20e3, 19e3, 21e3, 20e3],
+        );
         let source = Source {
             tag: String::new(),
             results: vec![&a, &b],
@@ -112,12 +133,12 @@ mod tests {
         assert!(c.title.contains("B = eventfd"), "{}", c.title);
         assert_eq!(
             c.svg.matches("class=\"dot\"").count(),
-            5,
+            9,
             "one dot per round"
         );
         assert!(c.svg.contains("round 3: B&#x2f;A = "), "the hover escaped");
         assert!(
-            c.note.starts_with("5 rounds; shaded: the paired interval "),
+            c.note.starts_with("9 rounds; shaded: the paired interval "),
             "{}",
             c.note
         );
@@ -128,6 +149,22 @@ mod tests {
             baseline: false,
         };
         assert!(charts_of(crowd).is_empty(), "not an ab run: no strip");
+    }
+
+    #[test]
+    fn rounds_too_few_for_an_interval_are_drawn_without_one() {
+        let a = in_rounds("pipe", &[20e3, 21e3]);
+        let b = in_rounds("eventfd", &[19e3, 20e3]);
+        let chart = charts_of(Source {
+            tag: String::new(),
+            results: vec![&a, &b],
+            baseline: false,
+        });
+        assert_eq!(chart[0].svg.matches("class=\"dot\"").count(), 2);
+        assert_eq!(
+            chart[0].note,
+            "2 rounds: too few for an interval (it needs 9); black line: no difference"
+        );
     }
 
     fn charts_of(source: Source) -> Vec<Chart> {

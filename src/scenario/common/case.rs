@@ -24,6 +24,9 @@ pub(crate) enum Fault {
     /// A stream's receiver reports every repetition as 1 ns long: its
     /// messages all arrive, verified, but outside the timed window.
     Phantom,
+    /// The run's first measurement of its physical bounds reads ten times
+    /// too tight (`runner::plausible`), as at a host's slowest moment.
+    SlowBound,
 }
 
 /// How long the test-only stall lasts.
@@ -55,6 +58,13 @@ pub struct CaseSpec {
     /// Explained in rounds (`iolab ab` with `--explain` on one side), where
     /// the plan's `--explain` does not reach.
     pub(crate) explain: bool,
+    /// Parameters named beyond those marked `in_name`, because they tell
+    /// this case apart from another of the same run (`plan::distinct`);
+    /// `reps` and `warmup` name the repetitions and the warm-up.
+    pub(crate) also_named: Vec<&'static str>,
+    /// The user fixed the scenario's `batch_work` (`iolab ab` with `-p
+    /// count=N`): interleaved rounds keep it instead of sizing it by time.
+    pub(crate) work_fixed: bool,
 }
 
 impl CaseSpec {
@@ -84,9 +94,21 @@ impl CaseSpec {
     }
 
     /// `pipe/same-cpu/processes/1B`: mechanism, placement, mode, then the
-    /// parameters marked `in_name`; a case across hosts says `tcp@peer`
-    /// (or, without a mechanism, ends in `@peer` instead of its `link`).
+    /// parameters marked `in_name` and those `also_named`; a case across
+    /// hosts says `tcp@peer` (or, without a mechanism, ends in `@peer`
+    /// instead of its `link`).
     pub(crate) fn name(&self) -> String {
+        let mut name = self.base_name();
+        for (key, value) in [("reps", Some(self.repeat)), ("warmup", self.warmup)] {
+            if let (true, Some(v)) = (self.also_named.contains(&key), value) {
+                name.push_str(&format!("/{key}={v}"));
+            }
+        }
+        name
+    }
+
+    /// The name from the case's mechanism, placement and parameters alone.
+    fn base_name(&self) -> String {
         let mut parts: Vec<String> = Vec::new();
         match (self.mech, &self.peer) {
             (Some(mech), None) => parts.push(mech.name().to_string()),
@@ -99,7 +121,9 @@ impl CaseSpec {
         }
         // Across hosts the link is the real one, not a `link=` value.
         let crossed = |p: &&ParamSpec| !(self.peer.is_some() && p.name == "link");
-        let named = |p: &&ParamSpec| p.in_name && !self.at_quiet_default(p);
+        let named = |p: &&ParamSpec| {
+            (p.in_name && !self.at_quiet_default(p)) || self.also_named.contains(&p.name)
+        };
         for spec in self.scenario.params().iter().filter(named).filter(crossed) {
             match (self.values.get(spec.name), spec.kind) {
                 (Some(v), crate::scenario::ParamKind::Bytes) => parts.push(format!("{v}B")),
@@ -115,7 +139,7 @@ impl CaseSpec {
             }
         }
         let mech_params = self.mech.map(|m| m.params()).unwrap_or_default();
-        for spec in mech_params.iter().filter(|p| p.in_name) {
+        for spec in mech_params.iter().filter(named) {
             if let Some(v) = self.values.get(spec.name) {
                 parts.push(format!("{}={v}", spec.name));
             }
@@ -165,7 +189,7 @@ impl CaseSpec {
     pub(crate) fn identity(&self) -> CaseIdentity {
         (
             self.scenario.name(),
-            self.name(),
+            self.base_name(),
             self.values.clone(),
             self.repeat,
             self.warmup,

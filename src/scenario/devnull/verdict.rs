@@ -1,12 +1,11 @@
 //! `devnull`'s findings: which copies were not really moved (well beyond
-//! the run's one memcpy figure), which changed the file's atime, and which
+//! the memcpy bandwidth measured beside them), which changed the file's atime, and which
 //! never brought a cold file's pages into the page cache, i.e. never read
 //! the file.
 
 use super::{ATIME_CHANGED, ATIME_MODE, BYTES_PER_S, PAGES_RESIDENT_AFTER, SINK};
 use crate::model::{CaseResult, Finding, Flag, Status};
 use crate::scenario::common::copier_params::{label, CACHE};
-use crate::scenario::limits::MEMCPY_BYTES_PER_S;
 
 const NOT_REALLY_MOVED: &str = "not_really_moved";
 /// memcpy of 64 MiB buffers moves about three bytes of memory traffic per
@@ -17,7 +16,8 @@ const NOT_REALLY_MOVED: &str = "not_really_moved";
 const MEMCPY_FACTOR: f64 = 3.0;
 
 /// Sets (or clears) `not_really_moved` on a `devnull` result, judged
-/// against `memcpy`, the run's one memcpy figure in bytes/s.
+/// against `memcpy`, the memory copy bandwidth of the moment it ran in
+/// bytes/s (`limits::memcpy_now`): the host's mode moves both alike.
 pub(crate) fn flag_against_memcpy(r: &mut CaseResult, memcpy: f64) {
     r.flags.retain(|f| f.name != NOT_REALLY_MOVED);
     let Some(rate) = BYTES_PER_S.value(r) else {
@@ -30,27 +30,12 @@ pub(crate) fn flag_against_memcpy(r: &mut CaseResult, memcpy: f64) {
     r.flags.push(Flag {
         name: NOT_REALLY_MOVED.into(),
         reason: format!(
-            "{:.1} GB/s is {:.1}x this run's memcpy bandwidth ({:.1} GB/s, 64 MiB buffers as `limits` measures it; flagged above {MEMCPY_FACTOR}x): the bytes were not all read or copied ({after:.0} pages resident after)",
+            "{:.1} GB/s is {:.1}x the memcpy bandwidth measured beside it ({:.1} GB/s, 64 MiB buffers as `limits` measures them, the highest of three readings; flagged above {MEMCPY_FACTOR}x): the bytes were not all read or copied ({after:.0} pages resident after)",
             rate / 1e9,
             rate / memcpy,
             memcpy / 1e9
         ),
     });
-}
-
-/// After all cases: when the run has a `limits` memcpy figure, every
-/// `devnull` result is judged against it, whichever ran first.
-pub fn flag_not_really_moved(results: &mut [CaseResult]) {
-    let memcpy = results
-        .iter()
-        .filter(|r| r.status == Status::Ok)
-        .find_map(|r| MEMCPY_BYTES_PER_S.value(r));
-    let Some(memcpy) = memcpy else {
-        return;
-    };
-    for r in results.iter_mut().filter(|r| r.scenario == "devnull") {
-        flag_against_memcpy(r, memcpy);
-    }
 }
 
 pub(crate) fn findings(results: &[&CaseResult]) -> Vec<Finding> {

@@ -132,6 +132,9 @@ impl Scenario for PortRing {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
+    fn batch_work(&self) -> Option<&'static ParamSpec> {
+        Some(&MESSAGES)
+    }
     fn check_point(&self, values: &BTreeMap<&'static str, Value>) -> Result<(), String> {
         match ECHO.text(values) {
             Some(text) => echo::parse(text).map(|_| ()),

@@ -134,6 +134,10 @@ pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
                 verdicts: vec![ClaimStatus::DoesNotHold, ClaimStatus::Holds],
             }),
             noise: None,
+            parts: vec![crate::model::ClaimPart {
+                verdict: ClaimStatus::Holds,
+                figure: "reader 71% on CPU".into(),
+            }],
         }],
     }
 }

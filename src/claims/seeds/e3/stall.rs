@@ -115,6 +115,7 @@ fn judge(results: &[CaseResult], of: &[Select], expect: bool) -> Found<Outcome> 
         margin: Some(t.margin),
         estimate: None,
         weighed: None,
+        parts: Vec::new(),
     })
 }
 
