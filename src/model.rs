@@ -95,7 +95,7 @@ pub struct ClaimVerdict {
 }
 
 /// One statement of a claim of several, with its own verdict.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct ClaimPart {
     pub(crate) verdict: ClaimStatus,
     pub(crate) figure: String,
