@@ -30,12 +30,15 @@ pub(crate) enum Place {
 /// A server's URL as given, which only connecting reads, and as shown.
 #[derive(Clone)]
 pub(crate) struct ServerUrl {
+    /// Read only to connect, which needs the `fleet` feature.
+    #[cfg_attr(not(feature = "fleet"), allow(dead_code))]
     given: Url,
     shown: String,
 }
 
 impl ServerUrl {
     /// The URL as given, password and all: for connecting, never shown.
+    #[cfg(feature = "fleet")]
     pub(crate) fn given(&self) -> &Url {
         &self.given
     }
