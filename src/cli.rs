@@ -436,7 +436,7 @@ pub(crate) struct AbArgs {
     #[arg(long, value_name = "N", default_value = "10")]
     pub(crate) min_rounds: String,
     /// Rounds at most
-    #[arg(long, value_name = "N", default_value = "200")]
+    #[arg(long, value_name = "N", default_value = "1000")]
     pub(crate) max_rounds: String,
     /// The rounds end by this long: no round starts that would not fit, judged by the rounds so far
     #[arg(long, value_name = "DURATION", default_value = "120s")]

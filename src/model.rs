@@ -92,6 +92,11 @@ pub struct ClaimVerdict {
     /// `figure` then counts them. Absent for a claim of one statement.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub(crate) parts: Vec<ClaimPart>,
+    /// For a claim whose figure follows the host's mode (one read in
+    /// wake-up round trips): the host's state it was judged in, e.g.
+    /// "judged with the host busy (steal 8%): cross-CPU wake-up 85 us".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) host: Option<String>,
 }
 
 /// One statement of a claim of several, with its own verdict.
@@ -309,6 +314,36 @@ pub struct Environment {
     /// `iolab agent` (`run --peer`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peer: Option<Box<Environment>>,
+    /// What the host was doing through the run, sampled between its cases
+    /// (`measure::host`); absent for runs before it was sampled.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub host: Option<HostState>,
+}
+
+/// The host's state through a run: one sample every few seconds, taken
+/// between cases so that sampling never overlaps a measurement.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct HostState {
+    pub(crate) samples: Vec<HostSample>,
+}
+
+/// One look at the host.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct HostSample {
+    /// Seconds since the run's first sample.
+    pub(crate) at_s: f64,
+    /// The hypervisor's steal since the previous sample, in percent of
+    /// all CPUs' time (0 for the first).
+    pub(crate) steal_pct: f64,
+    /// Tasks runnable besides this run at that moment (`procs_running`).
+    pub(crate) others_runnable: f64,
+    /// A wake-up round trip between two threads on two CPUs (eventfd),
+    /// the median of a few batches; absent with one CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) cross_cpu_wake_ns: Option<f64>,
+    /// The same between two threads on one CPU.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) same_cpu_wake_ns: Option<f64>,
 }
 
 /// Whether a kernel facility can be used here, and why not.

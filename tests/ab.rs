@@ -18,9 +18,9 @@ fn ab(sb: &Sandbox, more: &[&str]) -> serde_json::Value {
         "--json",
         "-",
         "--min-rounds",
-        "4",
+        "9",
         "--max-rounds",
-        "6",
+        "12",
     ];
     args.extend(more);
     sb.run_json(&args)
@@ -38,7 +38,7 @@ fn a_comparison_runs_seeded_interleaved_rounds_and_says_what_it_found() {
         assert_eq!(r["interleaved"], true);
     }
     let count = rounds[0]["values"].as_array().unwrap().len();
-    assert!((4..=6).contains(&count), "{count} rounds");
+    assert!((9..=12).contains(&count), "{count} rounds");
     assert_eq!(rounds[1]["values"].as_array().unwrap().len(), count);
     // In every round, one case ran first and the other second.
     for i in 0..count {
@@ -142,10 +142,77 @@ fn the_same_seed_draws_the_same_orders_and_sequential_blocks_keep_one_order() {
     );
     let sequential = ab(&sb, &["--sequential", "--no-store"]);
     let res = results(&sequential);
-    assert_eq!(res[0]["rounds"]["values"].as_array().unwrap().len(), 6);
+    assert_eq!(res[0]["rounds"]["values"].as_array().unwrap().len(), 12);
     assert_eq!(res[0]["rounds"]["interleaved"], false);
     let text = sequential["verdicts"][0]["text"].as_str().unwrap();
     assert!(text.contains("sequential rounds"), "{text}");
+}
+
+/// Two rounds bound the median with 50% confidence, not 99.5%: no
+/// interval is given and nothing is decided.
+#[test]
+fn fewer_rounds_than_the_interval_needs_are_undecided_with_no_interval() {
+    let sb = Sandbox::new();
+    let run = sb.run_json(&[
+        "ab",
+        A,
+        A,
+        "--json",
+        "-",
+        "--min-rounds",
+        "2",
+        "--max-rounds",
+        "2",
+        "--no-store",
+    ]);
+    let finding = &run["verdicts"][0];
+    let text = finding["text"].as_str().unwrap();
+    assert!(
+        text.starts_with("undecided between A")
+            && text.contains("2 interleaved round(s), fewer than the 9 a 99.5% interval needs"),
+        "{text}"
+    );
+    assert!(!text.contains("interval 0"), "{text}");
+    let figures: Vec<&str> = finding["figures"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(figures, ["ratio_b_over_a", "rounds"]);
+}
+
+/// Without a count of their own, both cases' batches are sized by time:
+/// the rounds say how, and the count is no larger than planned.
+#[test]
+fn rounds_are_sized_by_time_unless_the_spec_fixes_the_count() {
+    let sb = Sandbox::new();
+    let spec = "pingpong --mech pipe --placement same-cpu";
+    let run = sb.run_json(&[
+        "ab",
+        spec,
+        spec,
+        "--json",
+        "-",
+        "--min-rounds",
+        "9",
+        "--max-rounds",
+        "9",
+        "--no-store",
+    ]);
+    for r in results(&run) {
+        let batch = r["rounds"]["batch"].as_str().unwrap();
+        let count: u64 = batch
+            .strip_prefix("count=")
+            .and_then(|b| b.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("{batch}"));
+        assert!((64..=10_000).contains(&count), "{batch}");
+        assert!(batch.contains("3 repetitions a round"), "{batch}");
+        assert_eq!(r["params"]["count"], 10_000, "the planned count is kept");
+    }
+    let fixed = ab(&sb, &["--no-store"]);
+    assert!(results(&fixed)[0]["rounds"]["batch"].is_null(), "{fixed}");
 }
 
 #[test]

@@ -22,7 +22,7 @@ fn run_e1(sb: &Sandbox, extra: &[&str]) -> String {
         "-p",
         "count=20000",
         "--repeat",
-        "1",
+        "3",
         "--json",
         "-",
     ];

@@ -46,6 +46,9 @@ pub(crate) fn one_case(which: &str, spec: &str) -> Result<Plan, UsageError> {
         return Err(bad(format!("{option} is not an option of a compared case")));
     }
     let mut plan = crate::plan::build(&args).map_err(|e| bad(e.to_string()))?;
+    if args.placement.is_empty() {
+        one_placement(&mut plan.cases);
+    }
     let names: Vec<String> = plan.cases.iter().map(|c| c.name()).collect();
     if names.len() != 1 {
         return Err(bad(format!(
@@ -63,6 +66,23 @@ pub(crate) fn one_case(which: &str, spec: &str) -> Result<Plan, UsageError> {
     let work = plan.cases[0].scenario.batch_work().map(|p| p.name);
     plan.cases[0].work_fixed = work.is_some_and(|name| sets(&args.params, name));
     Ok(plan)
+}
+
+/// A spec that names no placement compares its cases across CPUs, the
+/// placement two processes of a real program most often have: of cases
+/// that differ only in placement, the cross-cpu one stays.
+fn one_placement(cases: &mut Vec<CaseSpec>) {
+    use crate::measure::pin::Placement;
+    let cross = |c: &CaseSpec| c.placement == Some(Placement::CrossCpu) && c.unsupported.is_none();
+    if cases.len() == 2 && cases.iter().any(cross) {
+        let same_but_placement = {
+            let (a, b) = (&cases[0], &cases[1]);
+            a.values == b.values && a.mech.map(|m| m.name()) == b.mech.map(|m| m.name())
+        };
+        if same_but_placement {
+            cases.retain(cross);
+        }
+    }
 }
 
 /// Whether `--param` values set `key`.

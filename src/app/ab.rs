@@ -21,11 +21,13 @@ pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
     comparison.plan.fastest_canary = calibrate_canary(&mut environment, store.as_mut());
     let bar = rounds_bar(args.quiet);
     let started = Instant::now();
+    crate::measure::host::start();
     let results = crate::ab::measure(&comparison, &|done, max| {
         bar.set_length(max as u64);
         bar.set_position(done as u64);
     })?;
     bar.finish_and_clear();
+    environment.host = crate::measure::host::finish();
     let finding = crate::ab::finding(&comparison, &results, started.elapsed());
     let suite = comparison.plan.targets.clone();
     let mut run = finished_run(started_at, args.label.clone(), suite, environment, results);
@@ -85,5 +87,8 @@ fn print_outcome(args: &AbArgs, run: &Run) {
     match run.verdicts.first() {
         Some(v) => println!("{}", v.text),
         None => println!("no verdict: a case did not complete its rounds"),
+    }
+    if let Some(host) = crate::report::host_line(run) {
+        println!("{host}");
     }
 }

@@ -129,10 +129,12 @@ fn run_once(
     environment.peer = plan.peer_environment()?.map(Box::new);
     plan.fastest_canary = calibrate_canary(&mut environment, store.as_deref_mut());
     let bar = Bar::new(args.quiet);
+    crate::measure::host::start();
     let mut results = match prints_tables(args) {
         true => runner::run(plan, &LiveTables::stdout(&bar, args.verbose))?,
         false => runner::run(plan, &bar)?,
     };
+    environment.host = crate::measure::host::finish();
     runner::annotate_limits(&mut results);
     if let Some(store) = store.as_deref_mut() {
         read_past(store, &environment, &mut results);
@@ -150,6 +152,10 @@ fn run_once(
     );
     run.verdicts = crate::claims::verdicts(&run.results);
     run.claims = crate::claims::evaluate(&run.results, Some(&plan.targets));
+    let host = run.environment.host.as_ref();
+    if let Some(summary) = host.and_then(crate::measure::host::summary) {
+        crate::claims::note_the_host(&mut run.claims, &summary);
+    }
     // The table and files first: a store failing now loses nothing shown.
     let written = write_outputs(args, &run);
     let kept = store.map_or(Ok(()), |store| {

@@ -84,6 +84,18 @@ pub(crate) fn evaluate(results: &[CaseResult], targets: Option<&str>) -> Vec<Cla
         .collect()
 }
 
+/// Says the host's state on every claim whose figure follows it.
+pub(crate) fn note_the_host(claims: &mut [ClaimVerdict], host: &crate::measure::host::Summary) {
+    for verdict in claims.iter_mut() {
+        let follows = CLAIMS
+            .iter()
+            .any(|c| c.id == verdict.id && c.rule.follows_the_host());
+        if follows {
+            verdict.host = Some(format!("judged with the host {}", host.text()));
+        }
+    }
+}
+
 /// The claims a run of `targets` left out, each with why.
 pub(crate) fn left_out(
     results: &[CaseResult],

@@ -54,6 +54,9 @@ pub(crate) fn write(
         if let Some(decide) = &c.to_decide {
             below(format!("to decide: {decide}"))?;
         }
+        if let Some(host) = &c.host {
+            below(host.clone())?;
+        }
         below(format!("original: {}", c.original))?;
         if !c.form.is_empty() {
             below(format!("form: {}", c.form))?;
@@ -77,13 +80,25 @@ pub(crate) fn write_compact(out: &mut dyn Write, run: &Run) -> std::io::Result<(
     if claims.is_empty() {
         return Ok(());
     }
-    match kernel.is_empty() {
+    let mut measured_on = Vec::new();
+    if !kernel.is_empty() {
+        measured_on.push(format!("measured on kernel {kernel}"));
+    }
+    let host = run.environment.host.as_ref();
+    if let Some(summary) = host.and_then(crate::measure::host::summary) {
+        measured_on.push(format!("host {}", summary.mode()));
+    }
+    match measured_on.is_empty() {
         true => writeln!(out, "== Claims ==")?,
-        false => writeln!(out, "== Claims == (measured on kernel {kernel})")?,
+        false => writeln!(out, "== Claims == ({})", measured_on.join("; "))?,
     }
     for c in by_seed(claims) {
         let figure = c.figure.split("; ").next().unwrap_or_default();
-        let line = format!("{:<26} {:<13} {figure}", c.id, c.verdict_text());
+        let mark = match (&c.host, host.and_then(crate::measure::host::summary)) {
+            (Some(_), Some(s)) => format!("({} host) ", s.mode()),
+            _ => String::new(),
+        };
+        let line = format!("{:<26} {:<13} {mark}{figure}", c.id, c.verdict_text());
         writeln!(out, "{}", cut(&line, COMPACT_WIDTH))?;
     }
     Ok(())

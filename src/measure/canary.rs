@@ -69,6 +69,15 @@ const ROUND_TRIPS: u32 = 100;
 /// batches; None where two threads cannot be started and pinned.
 pub(crate) fn wake_ns_per_round_trip(batches: u32) -> Option<f64> {
     let cpu = *super::pin::allowed_cpus().first()?;
+    let each = wake_batches([cpu, cpu], batches)?;
+    Some(each.into_iter().fold(f64::INFINITY, f64::min)).filter(|ns| ns.is_finite())
+}
+
+/// Nanoseconds per round trip of each of `batches` batches between a
+/// thread pinned to `cpus[0]` and one pinned to `cpus[1]`; None where two
+/// threads cannot be started and pinned.
+pub(crate) fn wake_batches(cpus: [usize; 2], batches: u32) -> Option<Vec<f64>> {
+    let [cpu, echo_cpu] = cpus;
     // Semaphore reads take one signal each, so a timer that fails can
     // release the echo thread's remaining reads with one write.
     let flags = EventfdFlags::CLOEXEC | EventfdFlags::SEMAPHORE;
@@ -82,7 +91,9 @@ pub(crate) fn wake_ns_per_round_trip(batches: u32) -> Option<f64> {
     // stack cannot be mapped, and the canary is then unknown, not a panic.
     std::thread::scope(|scope| {
         let echo = std::thread::Builder::new()
-            .spawn_scoped(scope, || echo(cpu, &there, &back, batches * ROUND_TRIPS))
+            .spawn_scoped(scope, || {
+                echo(echo_cpu, &there, &back, batches * ROUND_TRIPS)
+            })
             .ok()?;
         let timer = std::thread::Builder::new().spawn_scoped(scope, || {
             let timed = super::pin::pin_current(Some(cpu)).ok().and_then(|()| {
@@ -102,8 +113,7 @@ pub(crate) fn wake_ns_per_round_trip(batches: u32) -> Option<f64> {
         };
         let timed = timer.join().ok().flatten();
         let echoed = echo.join().ok().flatten();
-        let fastest = timed?.into_iter().fold(f64::INFINITY, f64::min);
-        echoed.and(fastest.is_finite().then_some(fastest))
+        echoed.and(timed)
     })
 }
 

@@ -6,6 +6,7 @@ pub(crate) mod bootstrap;
 pub(crate) mod canary;
 pub mod clock;
 pub mod histogram;
+pub(crate) mod host;
 pub(crate) mod kcounters;
 pub(crate) mod noise;
 pub(crate) mod paired;

@@ -21,6 +21,8 @@ const NOISY_NAMED: usize = 3;
 pub(crate) struct Findings {
     /// "151 results: 143 ok, 0 failed, 8 unsupported; 15 claims: ..."
     pub(crate) summary: String,
+    /// "host: busy (steal 8%): cross-CPU wake-up 85 us ...", where sampled.
+    pub(crate) host: Option<String>,
     pub(crate) claims: Vec<ClaimLine>,
     /// One group per scenario with verdicts, in page order.
     pub(crate) verdicts: Vec<Group>,
@@ -75,6 +77,8 @@ pub(crate) struct ClaimLine {
     pub(crate) margin: Option<String>,
     /// What would decide an inconclusive verdict.
     pub(crate) to_decide: Option<String>,
+    /// The host's state, for a claim whose figure follows it.
+    pub(crate) host: Option<String>,
     /// A claim of several statements: each one's verdict and figure.
     pub(crate) parts: Vec<(String, String)>,
     /// The claim's own element, its evidence folded in it (`claim-ID`).
@@ -100,6 +104,7 @@ pub(crate) fn build(run: &Run) -> Findings {
     let claims: Vec<ClaimLine> = by_seed.into_iter().map(claim_line).collect();
     Findings {
         summary: headline_counts(run),
+        host: super::table::host_line(run),
         claims,
         verdicts: verdicts(run),
         limits: limits(run),
@@ -157,6 +162,7 @@ fn claim_line(c: &crate::model::ClaimVerdict) -> ClaimLine {
         kernel_evidence: c.kernel_evidence.clone(),
         margin: crate::claims::render::margin_line(c),
         to_decide: c.to_decide.clone(),
+        host: c.host.clone(),
         parts: c
             .parts
             .iter()

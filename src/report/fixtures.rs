@@ -65,6 +65,7 @@ pub(crate) fn run() -> Run {
             }),
             noise: None,
             parts: Vec::new(),
+            host: None,
         }],
     }
 }

@@ -39,12 +39,15 @@ impl Reporter for MarkdownReporter<'_> {
 /// The findings as lists, each scenario named as its heading reads.
 fn write_findings(text: &mut String, f: &Findings) {
     text.push_str(&format!("\n## Findings\n\n{}.\n", escape(&f.summary)));
+    if let Some(host) = &f.host {
+        text.push_str(&format!("\n{}.\n", escape(host)));
+    }
     if !f.claims.is_empty() {
         text.push_str("\n### Classic claims\n\n");
         for c in &f.claims {
             let (id, claim, figure) = (escape(&c.id), escape(&c.claim), escape(&c.figure));
             let scenario = escape(&c.scenario.label);
-            let margin: String = [&c.margin, &c.to_decide]
+            let margin: String = [&c.margin, &c.to_decide, &c.host]
                 .into_iter()
                 .flatten()
                 .map(|m| format!("; {}", escape(m)))

@@ -22,6 +22,7 @@ mod openmetrics;
 mod page;
 mod profile_text;
 mod table;
+pub(crate) use table::host_line;
 mod trust;
 
 #[cfg(test)]

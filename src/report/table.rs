@@ -91,8 +91,21 @@ impl Reporter for TableReporter {
             writeln!(out, "{tally}")?;
         }
         writeln!(out, "{}", summary(&run.results))?;
+        if let Some(host) = host_line(run) {
+            writeln!(out, "{host}")?;
+        }
         Ok(())
     }
+}
+
+/// "host: busy (steal 8%): cross-CPU wake-up 85.2 us ...", for a run whose
+/// host was sampled.
+pub(crate) fn host_line(run: &Run) -> Option<String> {
+    let state = run.environment.host.as_ref()?;
+    Some(format!(
+        "host: {}",
+        crate::measure::host::summary(state)?.text()
+    ))
 }
 
 impl TableReporter {

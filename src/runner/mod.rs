@@ -99,6 +99,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
         if cleanup::cancelled() {
             break;
         }
+        crate::measure::host::between_cases();
         let name = format!("{}: {}", case.scenario.name(), case_label(&case.name()));
         let group = groups.iter().find(|g| g.cases.contains(&index));
         let result = match (ahead[index].take(), group, plan.interleave) {

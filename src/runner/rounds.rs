@@ -107,6 +107,7 @@ pub(crate) fn run_in(
         if cleanup::cancelled() || (!floor && past_cap(started.elapsed(), round, schedule)) {
             break;
         }
+        crate::measure::host::between_cases();
         for (position, &index) in order.iter().enumerate() {
             let batch = one_batch(
                 &sized[index],
@@ -255,8 +256,8 @@ fn add(t: &mut Track, batch: CaseResult, position: usize) {
     }
 }
 
-/// Each case's result with its rounds and noise grade; a case that is not
-/// ok keeps no figures.
+/// Each case's result with its rounds and noise grade, named and with
+/// the parameters as planned; a case that is not ok keeps no figures.
 fn finish(
     cases: &[&CaseSpec],
     tracks: Vec<Track>,
@@ -270,6 +271,9 @@ fn finish(
             let mut out = t
                 .out
                 .unwrap_or_else(|| super::failed(case, "no round ran".into()));
+            // As planned: how each batch was sized is the rounds' `batch`.
+            out.case = case.name();
+            out.params = case.params_json();
             if out.status == Status::Ok {
                 out.noise = Some(judge_noise(case, &out, before, fastest_canary));
                 out.rounds = Some(t.rounds);

@@ -21,6 +21,7 @@ use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
 use crate::exec::peers::SideResult;
+use crate::measure::histogram::Latencies;
 use crate::mechanism::{self, BoxEndpoint};
 use crate::model::{CaseResult, Finding};
 
@@ -57,13 +58,27 @@ const BYTES_PER_S: MetricSpec = MetricSpec {
     about: "throughput at the receiver (all pairs together)",
 };
 
+/// A round's value in interleaved rounds (`Scenario::round_value`).
+const CHUNK_BYTES_PER_S: MetricSpec = MetricSpec {
+    name: "chunk_bytes_per_s",
+    unit: "bytes/s",
+    about: "throughput of the median chunk (about 64 KiB) the receiver timed (all pairs \
+            together): what the stream does while no preemption stalls it",
+};
+
 pub(crate) const MSGS_PER_S: MetricSpec = MetricSpec {
     name: "msgs_per_s",
     unit: "1/s",
     about: "messages per second at the receiver (all pairs together)",
 };
 
-const METRICS: &[MetricSpec] = &[BYTES_PER_S, MSGS_PER_S, SYSCALLS_PER_MSG, FAIRNESS];
+const METRICS: &[MetricSpec] = &[
+    BYTES_PER_S,
+    MSGS_PER_S,
+    SYSCALLS_PER_MSG,
+    FAIRNESS,
+    CHUNK_BYTES_PER_S,
+];
 
 impl Scenario for Stream {
     fn name(&self) -> &'static str {
@@ -83,6 +98,13 @@ impl Scenario for Stream {
     }
     fn batch_work(&self) -> Option<&'static ParamSpec> {
         Some(&BYTES)
+    }
+    /// The batch's median chunk: a repetition's rate is moved by one
+    /// descheduled moment, the median of its chunks' rates is not.
+    fn round_value(&self, batch: &CaseResult) -> Option<f64> {
+        CHUNK_BYTES_PER_S
+            .value(batch)
+            .or_else(|| BYTES_PER_S.value(batch))
     }
     /// A repetition's bytes at the rate the pilot measured.
     fn work_from_pilot(&self, pilot: &CaseResult, per_rep: std::time::Duration) -> Option<u64> {
@@ -255,8 +277,25 @@ fn fill_metrics(out: &mut CaseResult, settled: &[[SideOut; 2]], size: usize, sch
     });
     BYTES_PER_S.set(out, rates.total.iter().map(|r| r * size as f64).collect());
     MSGS_PER_S.set(out, rates.total.clone());
+    if let Some(rate) = median_chunks_rate(settled, size) {
+        CHUNK_BYTES_PER_S.set(out, vec![rate]);
+    }
     pairs::record(out, &rates, settled, size as u64);
     BYTES_PER_S.set_headline(out);
+}
+
+/// The receivers' median chunk rates, summed over the pairs; None where a
+/// receiver timed no chunk.
+fn median_chunks_rate(settled: &[[SideOut; 2]], size: usize) -> Option<f64> {
+    let bytes = (chunk_messages(size) * size as u64) as f64;
+    settled
+        .iter()
+        .map(|[_, receiver]| {
+            let times = Latencies::from_v2(receiver.histogram.as_deref()?).ok()?;
+            let median = *times.quantiles(&[0.5]).first()?;
+            (times.count() > 0 && median > 0).then(|| bytes * 1e9 / median as f64)
+        })
+        .sum()
 }
 
 /// Messages in flight allowed over an unreliable mechanism, and how often
@@ -326,6 +365,7 @@ pub(super) fn receiver(
     let mut out = SideOut::default();
     let mut reps = Reps::start(&sched, &mut out);
     let step = credit(&ep, size).map(|(_, step)| step);
+    let mut chunks = Chunks::new(size, sched.warmup);
     for seq in 0..sched.total() {
         ep.recv(&mut msg)?;
         if let Err(why) = payload.check(&msg, seq, seq + 1 == sched.total()) {
@@ -334,6 +374,7 @@ pub(super) fn receiver(
         }
         out.messages += 1;
         out.bytes += size as u64;
+        chunks.received(seq);
         reps.begin(seq + 1);
         let last = seq + 1 == sched.total();
         if step.is_some_and(|s| (seq + 1).is_multiple_of(s) || last) {
@@ -341,8 +382,54 @@ pub(super) fn receiver(
         }
         reps.end(seq, &mut out);
     }
+    out.histogram = Some(chunks.times.to_v2());
     out.syscalls = ep.syscalls();
     Ok(out)
+}
+
+/// The receiver's clock every `CHUNK_BYTES` after the warm-up: each
+/// chunk's time in a histogram, from which the median chunk's rate comes.
+struct Chunks {
+    every: u64,
+    warmup: u64,
+    clock: &'static crate::measure::ticks::TickClock,
+    last: Option<u64>,
+    times: Latencies,
+}
+
+/// About this much a timed chunk, at least one message.
+const CHUNK_BYTES: u64 = 64 << 10;
+
+/// Messages a chunk holds for messages of `size` bytes.
+fn chunk_messages(size: usize) -> u64 {
+    (CHUNK_BYTES / size.max(1) as u64).max(1)
+}
+
+impl Chunks {
+    fn new(size: usize, warmup: u64) -> Chunks {
+        Chunks {
+            every: chunk_messages(size),
+            warmup,
+            clock: crate::measure::ticks::tick_clock(),
+            last: None,
+            times: Latencies::new(),
+        }
+    }
+
+    /// Message `seq` arrived: a chunk ends with every `every`-th after the
+    /// warm-up's last.
+    fn received(&mut self, seq: u64) {
+        let Some(timed) = (seq + 1).checked_sub(self.warmup) else {
+            return;
+        };
+        if !timed.is_multiple_of(self.every) {
+            return;
+        }
+        let now = self.clock.now();
+        if let Some(start) = self.last.replace(now) {
+            self.times.record(self.clock.ns(now - start));
+        }
+    }
 }
 
 /// eventfd: adds 1 per message (2 once, under the test-only fault). A

@@ -106,20 +106,39 @@ pub(crate) fn band(lo: f64, hi: f64) -> (Vec<f64>, Vec<ClaimStatus>) {
 
 /// "10.0-100" or "at least 1.00".
 pub(crate) fn range_text(lo: f64, hi: f64) -> String {
+    shown_range(lo, hi, num)
+}
+
+/// "1.00-3.00", or "at least 1.00", each end shown by `show`.
+fn shown_range(lo: f64, hi: f64, show: fn(f64) -> String) -> String {
     match hi.is_finite() {
-        true => format!("{}-{}", num(lo), num(hi)),
-        false => format!("at least {}", num(lo)),
+        true => format!("{}-{}", show(lo), show(hi)),
+        false => format!("at least {}", show(lo)),
     }
 }
 
 pub(crate) fn within(name: &str, v: &Value, lo: f64, hi: f64) -> Outcome {
-    let figure = format!("{name} {} (the claim: {})", v.text(), range_text(lo, hi));
+    let show: fn(f64) -> String = match v.unit.trim() {
+        "ns" => |x| crate::format::human(x, "ns"),
+        _ => num,
+    };
+    let figure = format!(
+        "{name} {} (the claim: {})",
+        v.text(),
+        shown_range(lo, hi, show)
+    );
     let (edges, verdicts) = band(lo, hi);
     let bands = Bands {
         edges: &edges,
         verdicts: &verdicts,
     };
-    Outcome::judged(v.estimate(), &bands, vec![v.uncertainty(name)], figure, num)
+    Outcome::judged(
+        v.estimate(),
+        &bands,
+        vec![v.uncertainty(name)],
+        figure,
+        show,
+    )
 }
 
 /// The ratio of `pair` (lower is faster) weighed against `1 ± tolerance`.

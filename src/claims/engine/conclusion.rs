@@ -192,6 +192,7 @@ impl Conclusion {
             weighed: self.weighed.clone(),
             noise: self.noise.clone(),
             parts: self.parts.clone(),
+            host: None,
         })
     }
 }

@@ -6,6 +6,10 @@
 use super::relative;
 use super::rule::Rule;
 use super::select::Select;
+
+/// The form of an absolute band on a count or share per operation.
+pub(crate) const PER_OPERATION: &str =
+    "an absolute band on a count per operation, which does not scale with the machine's speed";
 use crate::model::CaseResult;
 
 impl Rule {
@@ -18,11 +22,7 @@ impl Rule {
                  slower machine"
                     .into()
             }
-            Rule::Within { .. } => {
-                "an absolute band on a count per operation, which does not scale with the \
-                 machine's speed"
-                    .into()
-            }
+            Rule::Within { why, .. } => why.to_string(),
             Rule::Linear { .. } | Rule::Flat { .. } => {
                 "the shape of one sweep within the run (its far end over its near end)".into()
             }
@@ -45,6 +45,19 @@ impl Rule {
             Rule::Judged { of, .. } => of.iter().collect(),
             Rule::Observed { .. } => Vec::new(),
             Rule::Each { rules } => rules.iter().flat_map(Rule::selects).collect(),
+        }
+    }
+
+    /// Whether the rule reads its figure in wake-up round trips, which
+    /// follow the host's mode (a busy host's wake-ups cost several times a
+    /// quiet one's): its verdict says which mode it was judged in.
+    pub(crate) fn follows_the_host(&self) -> bool {
+        match self {
+            Rule::Relative { reference, .. } => {
+                reference.metric.name == crate::scenario::limits::WAKE_RTT_NS.name
+            }
+            Rule::Each { rules } => rules.iter().any(Rule::follows_the_host),
+            _ => false,
         }
     }
 

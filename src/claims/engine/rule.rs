@@ -55,12 +55,14 @@ pub enum Rule {
     /// Every one of `rules` holds (`each.rs`): one statement about several
     /// figures.
     Each { rules: &'static [Rule] },
-    /// The value lies in `lo..hi` over its whole spread.
+    /// The value lies in `lo..hi` over its whole spread; `why` says why
+    /// an absolute band fits the claim (its form).
     Within {
         q: Quantity,
         at: Select,
         lo: f64,
         hi: f64,
+        why: &'static str,
     },
     /// The original's absolute band `lo..hi` (in `q`'s unit) read relative
     /// to this machine: `q` over this run's `limits` reference point lies
@@ -141,7 +143,7 @@ impl Rule {
                 let outcomes = rules.iter().map(|r| r.try_decide(results));
                 Ok(each::combine(outcomes.collect::<Found<_>>()?))
             }
-            Rule::Within { q, at, lo, hi } => {
+            Rule::Within { q, at, lo, hi, .. } => {
                 let r = at.one(results)?;
                 Ok(within(&at.name(r), &q.of(r)?, lo, hi))
             }

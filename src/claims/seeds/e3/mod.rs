@@ -101,6 +101,7 @@ const fn sleeps(q: Quantity, lo: f64, hi: f64) -> Rule {
         at: e3("fifo both", &[("mech", "fifo"), ("test", "both")]),
         lo,
         hi,
+        why: crate::claims::engine::form::PER_OPERATION,
     }
 }
 
