@@ -318,6 +318,32 @@ pub struct Environment {
     /// (`measure::host`); absent for runs before it was sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<HostState>,
+    /// The physical bounds the run held its figures to (`runner::plausible`),
+    /// how often they were measured again before a case could fail, and
+    /// the figure that came closest to them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsSeen>,
+}
+
+/// The run's physical bounds as they ended: the loosest of every reading.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct BoundsSeen {
+    /// The fastest cache-resident copy read, in bytes/s.
+    pub(crate) memcpy_bytes_per_s: f64,
+    /// The cheapest system call read, in ns.
+    pub(crate) syscall_ns: f64,
+    /// Times a figure past the bounds had them measured again.
+    pub(crate) measured_again: u32,
+    /// The ok figure nearest its bound: its case and figure/bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) closest: Option<Closest>,
+}
+
+/// A case's figure over the bound it was held to.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct Closest {
+    pub(crate) case: String,
+    pub(crate) ratio: f64,
 }
 
 /// The host's state through a run: one sample every few seconds, taken

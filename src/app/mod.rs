@@ -135,6 +135,7 @@ fn run_once(
         false => runner::run(plan, &bar)?,
     };
     environment.host = crate::measure::host::finish();
+    environment.bounds = runner::bounds_seen();
     runner::annotate_limits(&mut results);
     if let Some(store) = store.as_deref_mut() {
         read_past(store, &environment, &mut results);
