@@ -1,8 +1,31 @@
-//! The command line, as clap derive types only; meaning is given in app.rs
-//! and validation in plan/.
+//! The command line, as clap derive types; meaning is given in app.rs
+//! and validation in plan/. What `--help` shows after the options (notes,
+//! examples, exit statuses) is each command's page of the manual
+//! (`cli/manual.rs`), put there by `command()`.
 
-use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum, ValueHint};
+pub(crate) mod manual;
+
+use clap::{ArgGroup, Args, CommandFactory, Parser, Subcommand, ValueEnum, ValueHint};
 use std::path::PathBuf;
+
+/// The command line iolab parses: the derive types with each command's
+/// notes, examples and exit statuses after its options.
+pub fn command() -> clap::Command {
+    let with_page = |cmd: clap::Command| match manual::page(cmd.get_name()) {
+        Some(page) => cmd.after_help(manual::after_help(page)),
+        None => cmd,
+    };
+    let mut cmd = Cli::command();
+    let names: Vec<String> = cmd
+        .get_subcommands()
+        .map(|c| c.get_name().to_string())
+        .collect();
+    for name in names {
+        cmd = cmd.mut_subcommand(name, with_page);
+    }
+    let top = manual::page("").expect("iolab's own page");
+    cmd.after_help(manual::after_help(top))
+}
 
 /// The smallest change that counts, in percent, unless `--min-effect`
 /// says otherwise: the repetitions of one run do not see what drifts
@@ -36,7 +59,7 @@ pub(crate) enum Command {
     Env(EnvArgs),
     /// List the runs in the store
     History(HistoryArgs),
-    /// Show a stored run as the table or as JSON
+    /// Show a stored run as the table, or write it as JSON, CSV, Markdown or an export
     Show(ShowArgs),
     /// Write a stored run as an HTML page with charts, as Markdown, or for Prometheus, Bencher, github-action-benchmark
     Report(ReportArgs),
@@ -71,18 +94,6 @@ pub(crate) enum ModeArg {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab run                                   the quick suite (about a minute)\n  \
-iolab run pingpong --mech pipe,eventfd      round trips over two mechanisms\n  \
-iolab run stream --param size=64,65536 --placement cross-cpu\n  \
-iolab run pingpong --json - --no-store      JSON on stdout, nothing stored\n\n\
-`iolab list --scenario NAME` shows a scenario's parameters and metrics.\n\n\
-EXIT STATUS:\n  \
-0    every case ok or unsupported (a capability this machine lacks)\n  \
-1    a case failed (or, with --fail-on-unsupported, was unsupported): the run is\n       \
-still printed, written and stored; or iolab failed (e.g. storing the run)\n  \
-2    bad input or an unusable store: one line naming it, nothing measured or stored\n  \
-130  stopped by Ctrl-C (128 + the signal; 143 for SIGTERM), nothing stored")]
 pub(crate) struct RunArgs {
     /// Scenarios or suites to run (see `iolab list`); default: quick
     #[arg(value_name = "SCENARIO|SUITE")]
@@ -148,9 +159,11 @@ pub(crate) struct RunArgs {
     #[arg(long)]
     pub(crate) no_store: bool,
     /// Once the run is stored here, push it, and every run still pending
-    /// for DB, to the store DB (e.g. the team's postgresql:// fleet store);
-    /// a run that cannot reach DB stays stored here and pending, for the
-    /// next --push or `iolab push --pending --to DB`
+    /// for DB, to the store DB (e.g. the team's postgresql:// fleet store;
+    /// default: $IOLAB_PUSH); a run that cannot reach DB stays stored here
+    /// and pending, for the next --push or `iolab push --pending --to DB`.
+    /// A password comes the libpq way: PGPASSWORD, ~/.pgpass or PGPASSFILE,
+    /// a service (?service=NAME or PGSERVICE), never needed in the URL
     #[arg(long, value_name = "DB", conflicts_with = "no_store")]
     pub(crate) push: Option<PathBuf>,
     /// Exit 1 when a case is unsupported here too, not only when one failed
@@ -233,10 +246,6 @@ pub(crate) struct HistoryArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab push latest --to postgresql://iolab@db.example/iolab     the latest run\n  \
-iolab push latest~2 latest~1 latest --to \"$IOLAB_FLEET\"         the last three\n  \
-iolab push --pending --to \"$IOLAB_FLEET\"                       what `run --push` could not send")]
 pub(crate) struct PushArgs {
     /// The runs to copy: run ids, `latest` or `latest~N`
     #[arg(value_name = "RUN", required_unless_present = "pending")]
@@ -246,17 +255,15 @@ pub(crate) struct PushArgs {
     #[arg(long)]
     pub(crate) pending: bool,
     /// The store to copy them into: a postgresql:// URL (or a file)
+    /// (default: $IOLAB_PUSH)
     #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
-    pub(crate) to: PathBuf,
+    pub(crate) to: Option<PathBuf>,
     /// The store to copy them from (default: $IOLAB_DB, else $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "DB", value_hint = ValueHint::FilePath)]
     pub(crate) db: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab fleet pingpong --metric rtt_ns --db postgresql://iolab@db.example/iolab\n  \
-iolab fleet pingpong --metric rtt_ns --case pipe/cross-cpu/processes/64B")]
 pub(crate) struct FleetArgs {
     /// The scenario whose cases are compared (see `iolab list`)
     #[arg(value_name = "SCENARIO")]
@@ -279,8 +286,13 @@ pub(crate) struct ShowArgs {
     #[arg(value_name = "RUN", default_value = "latest")]
     pub(crate) run: String,
     /// Write the run as JSON to FILE ('-' for stdout) instead of the table
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) json: Option<PathBuf>,
+    /// Write one CSV row per result to FILE ('-' for stdout) instead of the table
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) csv: Option<PathBuf>,
+    #[command(flatten)]
+    pub(crate) exports: ExportArgs,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
     /// else $XDG_DATA_HOME/iolab/results.db)
     #[arg(long, value_name = "DB")]
@@ -319,7 +331,7 @@ pub(crate) struct ImportArgs {
 /// clap's own usage line would show RUN as required (`<RUN>`) in an error
 /// about a command line that gave it.
 const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> [RUN]
-       iolab report [OPTIONS] <--openmetrics <FILE>|--bmf <FILE>|--smaller-is-better <FILE>|--bigger-is-better <FILE>> [RUN]
+       iolab report [OPTIONS] <--openmetrics <FILE>|--bmf <FILE>|--smaller-is-better <FILE>|--bigger-is-better <FILE>|--hdr <FILE>> [RUN]
        iolab report [OPTIONS] <--html <FILE>|--markdown <FILE>> --compare <A> <B>
        iolab report [OPTIONS] --html <FILE> [RUN] --diff <CASE_A> <CASE_B>
        iolab report [OPTIONS] --fleet --html <FILE>";
@@ -328,17 +340,8 @@ const REPORT_USAGE: &str = "iolab report [OPTIONS] <--html <FILE>|--markdown <FI
 #[command(
     override_usage = REPORT_USAGE,
     group(ArgGroup::new("output").required(true).multiple(true).args(
-        ["html", "markdown", "openmetrics", "bmf", "smaller_is_better", "bigger_is_better"]
-    )),
-    after_help = "EXAMPLES:\n  \
-iolab report --html r.html                      the latest run, with charts\n  \
-iolab report latest~1 --markdown r.md           tables to paste into an issue\n  \
-iolab report --openmetrics /var/lib/prometheus/node-exporter/iolab.prom   for Prometheus\n  \
-iolab report --bmf bmf.json                     for Bencher\n  \
-iolab report --compare latest~1 latest --html c.html   both runs on the same charts\n  \
-iolab report --html r.html --diff pipe/cross-cpu/threads/64B eventfd/cross-cpu/threads/64B\n  \
-iolab report --fleet --html f.html --db \"$IOLAB_FLEET\"   every host and kernel on one page"
-)]
+        ["html", "markdown", "openmetrics", "bmf", "smaller_is_better", "bigger_is_better", "hdr"]
+    )))]
 pub(crate) struct ReportArgs {
     /// A run id, `latest` or `latest~N`
     #[arg(
@@ -350,14 +353,11 @@ pub(crate) struct ReportArgs {
     /// Write a self-contained HTML page (inline CSS and SVG) to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) html: Option<PathBuf>,
-    /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub(crate) markdown: Option<PathBuf>,
     #[command(flatten)]
     pub(crate) exports: ExportArgs,
     /// Report two runs together: A (the baseline, dashed or lighter) and B
     #[arg(long, num_args = 2, value_names = ["A", "B"],
-          conflicts_with_all = ["openmetrics", "bmf", "smaller_is_better", "bigger_is_better"])]
+          conflicts_with_all = ["openmetrics", "bmf", "smaller_is_better", "bigger_is_better", "hdr"])]
     pub(crate) compare: Vec<String>,
     /// Add the differential flame graph from CASE_A to CASE_B (cases of the run profiled with `run --profile`)
     #[arg(long, num_args = 2, value_names = ["CASE_A", "CASE_B"], requires = "html")]
@@ -369,7 +369,7 @@ pub(crate) struct ReportArgs {
         long,
         requires = "html",
         conflicts_with_all = ["run", "compare", "diff", "markdown", "openmetrics", "bmf",
-            "smaller_is_better", "bigger_is_better"]
+            "smaller_is_better", "bigger_is_better", "hdr"]
     )]
     pub(crate) fleet: bool,
     /// The result store: a file, or a postgresql:// URL (default: $IOLAB_DB,
@@ -379,9 +379,6 @@ pub(crate) struct ReportArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab compare latest~1 latest                          the last two runs\n  \
-iolab compare BASE latest --fail-on-regression 10      exit 1 on a >10% regression")]
 pub(crate) struct CompareArgs {
     /// The baseline run: a run id, `latest` or `latest~N`
     #[arg(value_name = "A")]
@@ -405,22 +402,6 @@ pub(crate) struct CompareArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab agent --listen 0.0.0.0:5207 --token \"$SECRET\"     on the far host\n  \
-iolab run pingpong --mech tcp --peer far-host --token \"$SECRET\"   on the near one\n  \
-iolab agent --listen 127.0.0.1:5207 --once             one client, then exit\n\n\
-A connection must send its whole hello, token included, within 5 s (or --idle-timeout, \
-if shorter); until then it holds no session, and its hello is read as soon as it arrives, \
-so neither silent or trickling strangers nor a flood of them can lock a client out. At \
-most 8 connections from one address (an IPv6 /64) may be saying hello at once, 256 in \
-all: a newer one takes the place of the oldest of its address (or, when all 256 are \
-taken, of the address with the most). A client told the agent is busy tries again for up \
-to 20 s. Strangers' refusals are logged as counts every 10 s. --once ends after the \
-first client that authenticated.\n\n\
-Each test a client asks for is checked before anything starts, and refused in one error \
-line past these limits: messages of 1 B to 64 MiB, at most 2^34 messages and 10,000 \
-repetitions per test (a far side keeps each repetition's figures until it reports), files \
-of at most 1 TiB, and at most 600 s per test.")]
 pub(crate) struct AgentArgs {
     /// The address and port clients connect to (port default 5207)
     #[arg(long, value_name = "ADDR[:PORT]", default_value = "0.0.0.0:5207")]
@@ -441,29 +422,6 @@ pub(crate) struct AgentArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(
-    after_help = "Each round runs one short batch of A and of B in a fresh random order \
-(seeded; the seed is printed and stored), so a host that changes speed for a while slows \
-both sides of the rounds it spans alike. A batch is sized by time: a pilot measures each \
-case, then a batch runs three repetitions of about 10 ms (unless the spec sets the count \
-itself, e.g. -p count=2000), and the round's value is their median (pingpong: the median \
-round trip of the batch), so one preemption does not move it. The figure is the median of \
-the per-round ratios B/A with its 99.5% interval from the rounds' order statistics (it \
-assumes nothing of their shape); fewer than 9 rounds give no interval and no verdict. The \
-rounds are looked at after 9, 14, 21, 32, ... of them; the comparison stops at the first \
-look whose interval lies inside the equivalence band (about the same) or wholly beyond it \
-(one is faster), or at --max-rounds or --time-cap (undecided: it says what would decide). \
-A spec that names no --placement runs across CPUs.\n\n\
-EXAMPLES:\n  \
-iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech eventfd --placement cross-cpu'\n  \
-iolab ab 'stream --mech unix-stream -p size=4096' 'stream --mech tcp -p size=4096' --band 10\n  \
-iolab ab 'pingpong --mech pipe --placement cross-cpu' 'pingpong --mech pipe --placement cross-cpu'\n  \
-iolab ab 'pingpong --mech pipe --repeat 10' 'pingpong --mech pipe --repeat 10 --explain'\n\n\
-EXIT STATUS:\n  \
-0    compared (whatever the verdict)\n  \
-1    a case failed\n  \
-2    bad input: a spec that is not one case, or two cases with different headline metrics"
-)]
 pub(crate) struct AbArgs {
     /// The first case, as `iolab run` arguments naming exactly one case
     #[arg(value_name = "A")]
@@ -507,21 +465,6 @@ pub(crate) struct AbArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "HOW IT WATCHES:\n  \
-It reads the program's descriptors and threads from /proc (no privileges needed for your own \
-processes), and opens a tracer on its threads for --window out of every --period: system calls \
-with their descriptors and sizes, wake-ups, switches and sampled kernel stacks. Between windows \
-nothing is traced. It never signals, stops or writes to the program; the summary states what the \
-tracer cost (the drop in the program's read/write call rate while it was on).\n\n\
-EXAMPLES:\n  \
-iolab doctor --pid 1234 --for 10s\n  \
-iolab doctor --pid $(pidof redis-server) --json redis.json\n  \
-iolab doctor --alternatives 0 --for 5s --pid 1234   (the watch alone)\n  \
-iolab doctor -- sh -c 'dd if=/dev/zero bs=64 count=1000000 | cat > /dev/null'\n\n\
-EXIT STATUS:\n  \
-0    watched (with --pid)\n  \
-N    the command's own exit status (with -- CMD; 128 + signal if it was killed)\n  \
-2    bad input: no such process, not yours, a command that cannot start, --for 0")]
 pub(crate) struct DoctorArgs {
     /// The process to watch (all its threads)
     #[arg(long, value_name = "PID", conflicts_with = "command")]
@@ -555,10 +498,15 @@ pub(crate) struct DoctorArgs {
     pub(crate) command: Vec<String>,
 }
 
-/// The run's figures for the tools that track them, shared by `run` and
-/// `report` (`src/report/openmetrics.rs`, `bmf.rs`, `benchmark_action.rs`).
+/// A run's files in other formats, shared by `run`, `show` and `report`:
+/// Markdown tables, the figures for the tools that track them
+/// (`src/report/openmetrics.rs`, `bmf.rs`, `benchmark_action.rs`), and the
+/// latency histograms (`src/report/hdr.rs`).
 #[derive(Debug, Default, Args)]
 pub(crate) struct ExportArgs {
+    /// Write GitHub-flavoured Markdown tables to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) markdown: Option<PathBuf>,
     /// Write every metric of the run as OpenMetrics text gauges in base
     /// units (e.g. iolab_pingpong_rtt_seconds), for Prometheus through
     /// node_exporter's textfile collector, to FILE ('-' for stdout); a file
@@ -577,16 +525,23 @@ pub(crate) struct ExportArgs {
     /// github-action-benchmark's customBiggerIsBetter JSON to FILE ('-' for stdout)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub(crate) bigger_is_better: Option<PathBuf>,
+    /// Write each case's latency histogram as an HdrHistogram interval log
+    /// (one interval per case, tagged SCENARIO/CASE, values in ns), for
+    /// HistogramLogAnalyzer or HistogramLogProcessor, to FILE ('-' for stdout)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub(crate) hdr: Option<PathBuf>,
 }
 
 impl ExportArgs {
     /// Each export asked for: its option and its path.
     pub(crate) fn given(&self) -> Vec<(&'static str, &std::path::Path)> {
         [
+            ("--markdown", &self.markdown),
             ("--openmetrics", &self.openmetrics),
             ("--bmf", &self.bmf),
             ("--smaller-is-better", &self.smaller_is_better),
             ("--bigger-is-better", &self.bigger_is_better),
+            ("--hdr", &self.hdr),
         ]
         .into_iter()
         .filter_map(|(option, path)| Some((option, path.as_deref()?)))
@@ -595,11 +550,6 @@ impl ExportArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-source <(iolab completions bash)                                  in this bash\n  \
-iolab completions bash > ~/.local/share/bash-completion/completions/iolab\n  \
-iolab completions zsh > ~/.zfunc/_iolab            (with fpath+=~/.zfunc)\n  \
-iolab completions fish > ~/.config/fish/completions/iolab.fish")]
 pub(crate) struct CompletionsArgs {
     /// The shell to complete in
     #[arg(value_name = "SHELL", value_enum)]
@@ -607,9 +557,6 @@ pub(crate) struct CompletionsArgs {
 }
 
 #[derive(Debug, Args)]
-#[command(after_help = "EXAMPLES:\n  \
-iolab man | man -l -                                  read it now\n  \
-iolab man --dir ~/.cargo/share/man/man1               iolab.1, iolab-run.1, ... for `man iolab-run`")]
 pub(crate) struct ManArgs {
     /// Write one page per command (iolab.1, iolab-run.1, ...) into DIR
     /// instead of iolab's page on stdout

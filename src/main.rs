@@ -2,11 +2,17 @@
 
 #![deny(unsafe_code)]
 
-use clap::Parser;
+use clap::FromArgMatches;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
-    let cli = iolab::cli::Cli::parse();
+    // Asked by a completion script (IOLAB_COMPLETE): answer and exit.
+    iolab::app::complete_if_asked();
+    let matches = iolab::app::command().get_matches();
+    let cli = match iolab::cli::Cli::from_arg_matches(&matches) {
+        Ok(cli) => cli,
+        Err(err) => err.exit(),
+    };
     match iolab::app::dispatch(cli) {
         Ok(code) => code,
         Err(err) => report_error(&err),

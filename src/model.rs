@@ -2,17 +2,20 @@
 //! runner, the store, every report format and the JSON contract in the README.
 //! Fields are only ever added, never renamed.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+mod document;
 mod trust;
+pub use document::{Document, SCHEMA_VERSION};
 pub(crate) use trust::{ClaimNoise, Grade, Noise, Precision};
 pub(crate) use trust::{ONE_BATCH_STOP, REPEAT_STOP, RUN_WIDE_STOPS, SUITE_STOP};
 
 pub const IOLAB_VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// One invocation of `iolab run`.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Run {
     pub iolab_version: String,
     pub run_id: String,
@@ -36,7 +39,7 @@ pub struct Run {
 
 /// One classic claim answered by a run: its verdict, the figure that
 /// decided it and the original's figure beside it.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct ClaimVerdict {
     /// e.g. "E5-poll-linear".
     pub(crate) id: String,
@@ -97,7 +100,7 @@ pub struct ClaimVerdict {
 }
 
 /// One statement of a claim of several, with its own verdict.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct ClaimPart {
     pub(crate) verdict: ClaimStatus,
     pub(crate) figure: String,
@@ -105,7 +108,7 @@ pub struct ClaimPart {
 
 /// A claim's figure with its interval, and the bands of its rule: the
 /// verdict below the first edge, between each pair and above the last.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Weighed {
     pub(crate) value: f64,
     pub(crate) lo: f64,
@@ -126,7 +129,7 @@ impl ClaimVerdict {
     }
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 pub enum ClaimStatus {
     #[serde(rename = "holds")]
     Holds,
@@ -159,7 +162,7 @@ impl ClaimStatus {
 
 /// A case's part in interleaved rounds: its headline in each round and
 /// where it ran in each round's order (0: first).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Rounds {
     pub(crate) seed: u64,
     pub(crate) interleaved: bool,
@@ -177,7 +180,7 @@ pub(crate) struct Rounds {
 
 /// One finding of a scenario, stored with the run: its sentence, and
 /// (in runs since findings became data) its id and the figures it cites.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Verdict {
     pub(crate) scenario: String,
     pub(crate) text: String,
@@ -211,7 +214,7 @@ pub struct Finding {
 
 /// A figure a finding cites: its name, value and unit (`ratio`,
 /// `ns`, `calls`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Figure {
     pub(crate) name: String,
     pub(crate) value: f64,
@@ -250,7 +253,7 @@ impl Finding {
 }
 
 /// The environment fingerprint, read from /proc and /sys.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Environment {
     pub kernel: String,
     #[serde(default)]
@@ -315,17 +318,43 @@ pub struct Environment {
     /// (`measure::host`); absent for runs before it was sampled.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<HostState>,
+    /// The physical bounds the run held its figures to (`runner::plausible`),
+    /// how often they were measured again before a case could fail, and
+    /// the figure that came closest to them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bounds: Option<BoundsSeen>,
+}
+
+/// The run's physical bounds as they ended: the loosest of every reading.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct BoundsSeen {
+    /// The fastest cache-resident copy read, in bytes/s.
+    pub(crate) memcpy_bytes_per_s: f64,
+    /// The cheapest system call read, in ns.
+    pub(crate) syscall_ns: f64,
+    /// Times a figure past the bounds had them measured again.
+    pub(crate) measured_again: u32,
+    /// The ok figure nearest its bound: its case and figure/bound.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) closest: Option<Closest>,
+}
+
+/// A case's figure over the bound it was held to.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct Closest {
+    pub(crate) case: String,
+    pub(crate) ratio: f64,
 }
 
 /// The host's state through a run: one sample every few seconds, taken
 /// between cases so that sampling never overlaps a measurement.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct HostState {
     pub(crate) samples: Vec<HostSample>,
 }
 
 /// One look at the host.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct HostSample {
     /// Seconds since the run's first sample.
     pub(crate) at_s: f64,
@@ -344,14 +373,14 @@ pub struct HostSample {
 }
 
 /// Whether a kernel facility can be used here, and why not.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Availability {
     pub(crate) available: bool,
     #[serde(default)]
     pub(crate) detail: String,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Status {
     Ok,
@@ -370,7 +399,7 @@ impl Status {
 }
 
 /// What one case produced.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct CaseResult {
     pub scenario: String,
     pub(crate) case: String,
@@ -448,7 +477,7 @@ pub(crate) struct Earlier {
 
 /// One pair of sides among several run at once: what it carried and how
 /// fast (median over repetitions).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct PairFigures {
     /// 0 to pairs - 1; the sides' roles carry the same number.
     pub(crate) pair: u64,
@@ -460,7 +489,7 @@ pub(crate) struct PairFigures {
 
 /// A square table over CPUs: `values[i][j]` is the figure between
 /// `cpus[i]` and `cpus[j]`, null where nothing was measured (the diagonal).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Matrix {
     pub cpus: Vec<usize>,
     pub unit: String,
@@ -471,7 +500,7 @@ pub struct Matrix {
 
 /// One call a `probe` check made and what the kernel answered: evidence a
 /// reader can check against the claim it bears on.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Observation {
     /// Names the observation within its check, e.g. `fill_until_eagain`.
     pub(crate) name: String,
@@ -490,7 +519,7 @@ pub(crate) struct Observation {
 }
 
 /// A warning attached to a result: its name and why it was raised.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Flag {
     pub(crate) name: String,
     pub(crate) reason: String,
@@ -540,7 +569,7 @@ impl CaseResult {
 }
 
 /// One named line of values over time within a case.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Series {
     pub name: String,
     /// The unit of the values (y), e.g. "bytes/s".
@@ -549,7 +578,7 @@ pub struct Series {
     pub points: Vec<[f64; 2]>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Verified {
     pub(crate) ok: bool,
     pub(crate) messages: u64,
@@ -558,7 +587,7 @@ pub(crate) struct Verified {
 
 /// A metric's headline value is the median over repetitions; `min`, `max`
 /// and `reps` carry the spread.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct Metric {
     pub value: f64,
     pub(crate) unit: String,
@@ -570,7 +599,7 @@ pub struct Metric {
     pub(crate) reps: Vec<f64>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub enum LatencyKind {
     RoundTrip,
@@ -588,7 +617,7 @@ impl LatencyKind {
     }
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct LatencySummary {
     pub(crate) kind: LatencyKind,
     pub(crate) unit: String,
@@ -601,7 +630,7 @@ pub struct LatencySummary {
     pub(crate) max: u64,
 }
 
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct CpuUsage {
     pub(crate) user_s: f64,
     pub(crate) sys_s: f64,
@@ -610,14 +639,14 @@ pub(crate) struct CpuUsage {
 }
 
 /// One side of a case: its role, the CPUs it was seen on, and its cost.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Side {
     pub(crate) role: String,
     pub(crate) cpus: Vec<usize>,
     pub(crate) cpu: CpuUsage,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct LimitRatio {
     /// The `limits` metric compared against, e.g. "wake_rtt_ns".
     pub(crate) limit: String,
@@ -628,7 +657,7 @@ pub(crate) struct LimitRatio {
 
 /// Where one operation's time went: measured components per operation,
 /// the components that could not be measured and why, and what is left.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Explain {
     /// Operations the figures are divided by (those of the timed repetitions).
     pub(crate) ops: u64,
@@ -652,7 +681,7 @@ pub(crate) struct Explain {
 }
 
 /// One measured component, per operation.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Component {
     pub(crate) name: String,
     /// The side it was measured on; none when it covers both sides' CPUs.
@@ -669,7 +698,7 @@ pub(crate) struct Component {
 }
 
 /// A component that was not measured, and why.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Missing {
     pub(crate) name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -679,7 +708,7 @@ pub(crate) struct Missing {
 
 /// A CPU profile of one case: sampled while it ran, over iolab's threads
 /// and every process it started.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Profile {
     /// How the samples were taken, e.g. "perf_event_open cpu-clock 4999 Hz".
     pub(crate) method: String,
@@ -705,7 +734,7 @@ pub(crate) struct Profile {
     pub(crate) folded: Vec<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Symbol {
     pub(crate) name: String,
     /// Fraction of all samples, 0..1.

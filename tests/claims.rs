@@ -120,10 +120,9 @@ fn seeds_quick_answers_every_claim_and_claims_prints_them() {
     }
     assert_eq!(text.matches("original: ").count(), all.len(), "{text}");
     let out = sb.iolab(&["claims", "--json", "-"]).assert().success();
-    assert_eq!(
-        json(&out.get_output().stdout).as_array().unwrap().len(),
-        all.len()
-    );
+    let claims = json(&out.get_output().stdout);
+    assert_eq!(claims["run_id"], run["run_id"]);
+    assert_eq!(claims["claims"].as_array().unwrap().len(), all.len());
 }
 
 /// Claims whose evidence does not depend on timing on any Linux, with the

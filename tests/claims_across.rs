@@ -111,7 +111,7 @@ fn across_as_json_gives_each_run_its_claims_with_margins() {
             .get_output()
             .stdout,
     );
-    let runs = runs.as_array().unwrap();
+    let runs = runs["runs"].as_array().unwrap();
     assert_eq!(runs.len(), 2);
     assert_eq!(runs[0]["run_id"], "run-a");
     assert_eq!(runs[1]["selector"], "run-b");

@@ -50,7 +50,10 @@ fn stored_e1(sb: &Sandbox) -> (Vec<String>, String) {
         .collect();
     let out = sb.iolab(&["claims", "--json", "-"]).assert().success();
     let claims = json(&out.get_output().stdout);
-    let evidence = claims[0]["kernel_evidence"].as_str().unwrap().to_string();
+    let evidence = claims["claims"][0]["kernel_evidence"]
+        .as_str()
+        .unwrap()
+        .to_string();
     (lines, evidence)
 }
 

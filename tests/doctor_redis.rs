@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::net::free_port;
 use common::{is_root, json, on_path, require, Sandbox};
 use serde_json::Value;
 use std::path::Path;
@@ -42,12 +43,6 @@ fn processes_mentioning(needles: &[String]) -> Vec<String> {
                 .then(|| format!("{}: {line}", e.file_name().to_string_lossy()))
         })
         .collect()
-}
-
-/// A TCP port free on loopback a moment ago.
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
 }
 
 /// Waits (10 s at most) until redis answers PONG on `socket`.

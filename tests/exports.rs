@@ -10,9 +10,9 @@
 
 mod common;
 
+use common::net::{free_port, http_get};
 use common::{find_program, pipe_pingpong, require, results, Sandbox};
 use serde_json::Value;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -267,6 +267,52 @@ fn bmf_and_github_action_benchmark_files_hold_one_entry_per_headline() {
     }
 }
 
+/// A pingpong run has times alone: `--bigger-is-better` would be an empty
+/// list, on which github-action-benchmark fails. The run is still measured,
+/// written and stored; that file is refused in one line (exit 2), and
+/// `report` refuses it likewise before writing anything.
+#[test]
+fn an_export_with_nothing_its_way_is_refused_in_one_line_and_not_written() {
+    let sb = Sandbox::new();
+    let [bigger, smaller] = ["bigger.json", "smaller.json"].map(|n| path_in(&sb, n));
+    let out = sb
+        .iolab(&pipe_pingpong(&[
+            "--quick",
+            "--json",
+            "-",
+            "--bigger-is-better",
+            bigger.to_str().unwrap(),
+            "--smaller-is-better",
+            smaller.to_str().unwrap(),
+        ]))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8(out.stderr).unwrap();
+    let line = err.lines().find(|l| l.starts_with("error:")).expect(&err);
+    assert_eq!(err.matches("error:").count(), 1, "{err}");
+    assert!(
+        line.contains(&format!("nothing to write to {}", bigger.display())),
+        "{line}"
+    );
+    assert!(
+        line.contains("pingpong rtt_ns") && line.contains("--smaller-is-better"),
+        "{line}"
+    );
+    assert!(!bigger.exists());
+    let run = common::json(&out.stdout);
+    let written = read_json(&smaller).as_array().unwrap().len();
+    assert_eq!(written, headlines(&run).len(), "the other file is written");
+    let history = sb.stdout(&["history"]);
+    assert!(
+        history.contains(run["run_id"].as_str().unwrap()),
+        "{history}"
+    );
+    let err = sb.usage_error(&["report", "latest", "--bigger-is-better", "-"]);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("nothing to write to -"), "{err}");
+}
+
 #[test]
 fn report_exports_a_stored_run_as_the_run_did() {
     let sb = Sandbox::new();
@@ -289,12 +335,6 @@ fn report_exports_a_stored_run_as_the_run_did() {
     assert!(prom.contains("iolab_limits_clock_seconds{"), "{prom}");
     let bmf = sb.stdout(&["report", "latest", "--bmf", "-"]);
     assert_eq!(bmf, std::fs::read_to_string(&b).unwrap());
-}
-
-/// A port nothing listens on (the probe is closed at once).
-fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
 }
 
 /// node_exporter and Prometheus, killed and their temp dir (textfile
@@ -342,24 +382,6 @@ impl Drop for Servers {
             let _ = child.wait();
         }
     }
-}
-
-/// The body of `GET path` on a loopback port, when it answers 200.
-fn http_get(port: u16, path: &str) -> Option<String> {
-    let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
-    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
-    write!(
-        stream,
-        "GET {path} HTTP/1.0\r\nHost: 127.0.0.1:{port}\r\n\r\n"
-    )
-    .ok()?;
-    let mut answer = String::new();
-    stream.read_to_string(&mut answer).ok()?;
-    let (head, body) = answer.split_once("\r\n\r\n")?;
-    head.split_whitespace()
-        .nth(1)
-        .filter(|status| *status == "200")
-        .map(|_| body.to_string())
 }
 
 /// `text` percent-encoded for a URL's query.

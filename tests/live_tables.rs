@@ -46,10 +46,15 @@ fn tables_come_in_scenario_order_and_the_summary_last() {
     let summary = position(&text, "\n2 results: 2 ok, 0 failed, 0 unsupported\n");
     assert!(limits < syscall && syscall < pingpong, "{text}");
     assert!(pingpong < row && row < summary, "{text}");
+    // The summary, then the host's state through the run, last.
+    let host = position(&text, "\nhost: ");
+    assert!(summary < host, "{text}");
+    let last = text.trim_end().lines().last().unwrap();
     assert!(
-        text.ends_with("2 results: 2 ok, 0 failed, 0 unsupported\n"),
+        last.starts_with("host: quiet: ") || last.starts_with("host: busy ("),
         "{text}"
     );
+    assert!(last.contains(" samples over "), "{last}");
     assert_eq!(text.matches("== limits ==").count(), 1, "{text}");
     assert_eq!(text.matches("== pingpong ==").count(), 1, "{text}");
     sb.assert_tmp_empty();

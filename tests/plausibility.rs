@@ -96,6 +96,12 @@ fn a_bound_read_at_a_slow_moment_fails_no_valid_case() {
     for r in rs {
         assert_eq!(r["status"], "ok", "{r}");
     }
+    // The slowed bound did bite: a valid figure went past it, and the
+    // bounds were measured again rather than the case failed.
+    let bounds = &run["environment"]["bounds"];
+    assert!(bounds["measured_again"].as_u64().unwrap() >= 1, "{bounds}");
+    let closest = bounds["closest"]["ratio"].as_f64().unwrap();
+    assert!(closest > 0.0 && closest <= 1.0, "{bounds}");
     sb.assert_tmp_empty();
     let failed = phantom_stream("pipe");
     assert_beyond_the_machine(&failed);

@@ -98,7 +98,58 @@ fn the_quick_suite_report_opens_with_what_it_found() {
     let sb = Sandbox::new();
     let (html, page) = suite_report(&sb, &[]);
     let _ = check_page(&sb, &html, &page, 15);
+    nothing_assumed_and_every_case_its_own_id(&sb, &page);
     sb.assert_tmp_empty();
+}
+
+/// Every output of the stored run (the terminal's table and claims, the
+/// Markdown and HTML reports, the JSON) says nothing it assumed: no
+/// interval that was not computed from measurements. And no two results
+/// share a case id.
+fn nothing_assumed_and_every_case_its_own_id(sb: &Sandbox, page: &str) {
+    let db = sb.db();
+    let db = db.to_str().unwrap();
+    let md = sb.dir.path().join("report.md");
+    let said = |args: &[&str]| {
+        let out = sb.iolab(args).assert().success();
+        String::from_utf8_lossy(&out.get_output().stdout).into_owned()
+    };
+    let table = said(&["show", "latest", "--db", db]);
+    let claims = said(&["claims", "latest", "--db", db]);
+    let json = said(&["show", "latest", "--db", db, "--json", "-"]);
+    said(&[
+        "report",
+        "latest",
+        "--db",
+        db,
+        "--markdown",
+        md.to_str().unwrap(),
+    ]);
+    let markdown = std::fs::read_to_string(&md).unwrap();
+    std::fs::remove_file(&md).unwrap();
+    for (what, text) in [
+        ("table", &table),
+        ("claims", &claims),
+        ("json", &json),
+        ("markdown", &markdown),
+        ("html", &page.to_string()),
+    ] {
+        assert!(!text.is_empty(), "{what} is empty");
+        let at = text.to_lowercase().find("assumed");
+        let context = at.and_then(|i| text.get(i.saturating_sub(120)..i + 20));
+        assert_eq!(at, None, "{what} says 'assumed': {context:?}");
+    }
+    let run: serde_json::Value = serde_json::from_str(&json).unwrap();
+    let mut ids: Vec<String> = run["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| format!("{} {}", r["scenario"], r["case"]))
+        .collect();
+    let all = ids.len();
+    ids.sort();
+    ids.dedup();
+    assert_eq!(ids.len(), all, "two results share a case id");
 }
 
 #[test]

@@ -1,14 +1,20 @@
-//! `iolab completions SHELL` and `iolab man`: each shell's script parses in
-//! that shell and names every command (bash, zsh and fish), the names clap
-//! cannot know complete (scenarios, mechanisms, parameters), and the man
-//! pages render with `man -l`. A shell or man that is missing skips its
-//! part, saying why (`require`).
+//! `iolab completions SHELL` and `iolab man`. Completion is tried as a
+//! person meets it: bash and zsh run interactively in tmux, where TAB is
+//! pressed and the screen read; fish answers `complete -C` as it would at
+//! a prompt. In each, a comma list completes its last item, `run`
+//! completes scenarios, `--param` its keys and values, `show` and
+//! `compare` `latest` and the stored runs, and the hidden `--fault` never
+//! appears. Every man page renders with `man -l`, with its EXAMPLES, EXIT
+//! STATUS, ENVIRONMENT, FILES and SEE ALSO sections and iolab's version in
+//! its footer. A shell, tmux or man that is missing skips its part, saying
+//! why (`require`).
 
 mod common;
 
 use common::{find_program, require, Sandbox};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 /// The commands `iolab --help` lists (but `help`).
 fn commands(sb: &Sandbox) -> Vec<String> {
@@ -26,102 +32,287 @@ fn commands(sb: &Sandbox) -> Vec<String> {
         .map(String::from)
         .collect();
     assert!(names.len() >= 16, "{names:?}");
-    for name in ["run", "push", "completions", "man"] {
-        assert!(names.iter().any(|n| n == name), "{name}: {names:?}");
-    }
     names
 }
 
 /// `iolab completions SHELL`, written into the sandbox; returns its path.
-fn script(sb: &Sandbox, shell: &str) -> std::path::PathBuf {
+fn script(sb: &Sandbox, shell: &str) -> PathBuf {
     let text = sb.stdout(&["completions", shell]);
-    assert!(!text.trim().is_empty(), "no {shell} script");
-    for command in commands(sb) {
-        assert!(text.contains(&command), "{shell} script lacks {command}");
-    }
+    let iolab = assert_cmd::cargo::cargo_bin("iolab");
+    assert!(
+        text.contains(&iolab.display().to_string()) && text.contains("IOLAB_COMPLETE"),
+        "the {shell} script calls this iolab back: {text}"
+    );
     let path = sb.dir.path().join(format!("iolab.{shell}"));
     std::fs::write(&path, text).unwrap();
     path
-}
-
-/// `program ARGS`, which must succeed; its stdout.
-fn ok(program: &str, args: &[&str]) -> String {
-    let out = Command::new(program).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{program} {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
 }
 
 fn has(program: &str, why: &str) -> bool {
     require(find_program(&[program]).is_some(), why)
 }
 
-#[test]
-fn the_bash_script_parses_and_completes_scenarios_and_mechanisms() {
+/// A sandbox with one stored run, whose id the run selectors complete.
+fn with_a_stored_run() -> (Sandbox, String) {
     let sb = Sandbox::new();
-    let path = script(&sb, "bash");
-    let path = path.to_str().unwrap();
-    ok("bash", &["-n", path]);
-    // What bash asks the script on TAB after `iolab run ping`, and after
-    // `iolab run --mech ev`.
-    let complete = |words: &str| {
-        let call = format!(
-            "source {path}; COMP_WORDS=({words}); COMP_CWORD=$((${{#COMP_WORDS[@]}} - 1)); \
-             COMP_LINE='{words}'; COMP_POINT=${{#COMP_LINE}}; \
-             _iolab iolab \"${{COMP_WORDS[COMP_CWORD]}}\" \"${{COMP_WORDS[COMP_CWORD-1]}}\"; \
-             printf '%s\\n' \"${{COMPREPLY[@]}}\""
+    let run = sb.run_json(&common::pipe_pingpong(&["--quick", "--json", "-"]));
+    let id = run["run_id"].as_str().unwrap().to_string();
+    (sb, id)
+}
+
+/// An interactive shell in a tmux server of its own, 200x100, killed with
+/// the server when dropped.
+struct Terminal {
+    socket: String,
+}
+
+impl Terminal {
+    /// `shell` started in the sandbox's environment, after `setup` ran.
+    fn start(sb: &Sandbox, shell: &str, setup: &str) -> Terminal {
+        let socket = format!(
+            "iolab-test-{}",
+            sb.dir.path().file_name().unwrap().to_string_lossy()
         );
-        ok("bash", &["-c", &call])
-    };
-    assert_eq!(complete("iolab run ping").trim(), "pingpong");
-    assert!(complete("iolab run --mech ev")
+        let term = Terminal { socket };
+        let env = format!(
+            "env -i PATH=/usr/bin:/bin HOME={dir} TERM=xterm TMPDIR={tmp} XDG_DATA_HOME={dir}/data {shell}",
+            dir = sb.dir.path().display(),
+            tmp = sb.tmp().display(),
+        );
+        term.tmux(&["new-session", "-d", "-x", "200", "-y", "100", &env]);
+        term.tmux(&[
+            "send-keys",
+            "-l",
+            &format!("{setup}; PS1='{PROMPT} '; PROMPT=$PS1"),
+        ]);
+        term.tmux(&["send-keys", "Enter"]);
+        term.wait_for_prompt();
+        term
+    }
+
+    /// Waits until the shell's prompt is the screen's last line: it reads
+    /// keys itself now, so none is echoed by the terminal before it.
+    fn wait_for_prompt(&self) {
+        let at_prompt = |screen: &str| {
+            let last = screen.lines().rev().find(|l| !l.trim().is_empty());
+            last.is_some_and(|l| l.trim_end() == PROMPT)
+        };
+        self.wait_until(at_prompt, "the prompt");
+    }
+
+    fn tmux(&self, args: &[&str]) -> String {
+        let out = Command::new("tmux")
+            .args(["-L", &self.socket])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "tmux {args:?}: {out:?}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    }
+
+    fn screen(&self) -> String {
+        self.tmux(&["capture-pane", "-p", "-J"])
+    }
+
+    fn wait_for(&self, text: &str) -> String {
+        self.wait_until(|screen| screen.contains(text), text)
+    }
+
+    /// The screen once `shows` holds for it (20 s at most: a hang guard).
+    fn wait_until(&self, shows: impl Fn(&str) -> bool, what: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let screen = self.screen();
+            if shows(&screen) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "never showed {what:?}:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Types `line`, presses TAB `tabs` times, then a marker the shell
+    /// reads only once the completion is done; returns the screen then,
+    /// and clears it for the next.
+    fn complete(&self, line: &str, tabs: usize) -> String {
+        self.tmux(&["send-keys", "-l", line]);
+        for _ in 0..tabs {
+            self.tmux(&["send-keys", "Tab"]);
+        }
+        self.tmux(&["send-keys", "-l", MARK]);
+        let screen = self.wait_for(MARK);
+        self.tmux(&["send-keys", "C-e", "C-u"]);
+        self.tmux(&["send-keys", "-l", "clear"]);
+        self.tmux(&["send-keys", "Enter"]);
+        self.wait_until(|s| !s.contains(MARK), "a cleared screen");
+        self.wait_for_prompt();
+        screen
+    }
+}
+
+/// What is typed after TAB, to know the completion is over.
+const MARK: &str = "#DONE";
+
+/// The shells' prompt.
+const PROMPT: &str = "iolab-test>";
+
+impl Drop for Terminal {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .output();
+    }
+}
+
+/// The command line as completed: the last line with the mark.
+fn completed(screen: &str) -> &str {
+    screen
         .lines()
-        .any(|l| l == "eventfd"));
-    assert!(complete("iolab run --placement cross")
-        .lines()
-        .any(|l| l == "cross-cpu"));
-    assert!(complete("iolab com").lines().any(|l| l == "completions"));
+        .rfind(|l| l.contains(MARK))
+        .unwrap_or_default()
+}
+
+/// The completions every shell must give, checked through `tab`, which
+/// returns what the screen shows after TAB.
+fn check_completions(shell: &str, id: &str, tab: impl Fn(&str, usize) -> String) {
+    let line = tab("iolab run --mech pipe,ev", 1);
+    assert!(
+        completed(&line).contains("--mech pipe,eventfd"),
+        "{shell}: {line}"
+    );
+    let listed = tab("iolab run ", 2);
+    for scenario in ["pingpong", "stream", "limits", "quick", "seeds"] {
+        assert!(
+            listed.contains(scenario),
+            "{shell}: no {scenario}: {listed}"
+        );
+    }
+    assert!(!listed.contains("--fault"), "{shell}: {listed}");
+    let hidden = tab("iolab run --fau", 1);
+    assert!(
+        completed(&hidden).ends_with(&format!("--fau{MARK}")),
+        "{shell}: {hidden}"
+    );
+    let options = tab("iolab run --f", 2);
+    assert!(
+        options.contains("--fail-on-unsupported"),
+        "{shell}: {options}"
+    );
+    assert!(!options.contains("--fault"), "{shell}: {options}");
+    let key = tab("iolab run -p siz", 1);
+    assert!(
+        completed(&key).contains(&format!("-p size={MARK}")),
+        "{shell}: {key}"
+    );
+    let value = tab("iolab run -p pipe=anon,fi", 1);
+    assert!(
+        completed(&value).contains("-p pipe=anon,fifo"),
+        "{shell}: {value}"
+    );
+    let runs = tab("iolab show ", 2);
+    assert!(
+        runs.contains("latest") && runs.contains(id),
+        "{shell}: {runs}"
+    );
+    let compared = tab("iolab compare lat", 1);
+    assert!(
+        completed(&compared).contains("compare latest"),
+        "{shell}: {compared}"
+    );
 }
 
 #[test]
-fn the_zsh_script_parses_and_names_every_command() {
-    let sb = Sandbox::new();
-    let path = script(&sb, "zsh");
-    let text = std::fs::read_to_string(&path).unwrap();
-    assert!(text.starts_with("#compdef iolab"), "{}", &text[..40]);
-    assert!(text.contains("pingpong") && text.contains("eventfd"));
+fn bash_completes_from_iolabs_own_knowledge() {
     if !has(
-        "zsh",
-        "zsh, to parse the zsh completions (Debian: apt-get install zsh)",
+        "tmux",
+        "tmux, to press TAB in bash and zsh (Debian: apt-get install tmux)",
     ) {
         return;
     }
-    ok("zsh", &["-n", path.to_str().unwrap()]);
+    let (sb, id) = with_a_stored_run();
+    let script = script(&sb, "bash");
+    let term = Terminal::start(
+        &sb,
+        "bash --norc --noprofile -i",
+        &format!("source {}", script.display()),
+    );
+    check_completions("bash", &id, |line, tabs| term.complete(line, tabs));
+    // bash splits a word at `=`: an option's value after it completes too.
+    let after = term.complete("iolab run --placement=cross-c", 1);
+    assert!(
+        completed(&after).contains("--placement=cross-cpu"),
+        "{after}"
+    );
 }
 
 #[test]
-fn the_fish_script_parses_and_completes_parameters() {
-    let sb = Sandbox::new();
-    let path = script(&sb, "fish");
+fn zsh_completes_from_iolabs_own_knowledge() {
+    let why = "zsh and tmux, to press TAB in zsh (Debian: apt-get install zsh tmux)";
+    if !(has("zsh", why) && has("tmux", why)) {
+        return;
+    }
+    let (sb, id) = with_a_stored_run();
+    let script = script(&sb, "zsh");
+    let text = std::fs::read_to_string(&script).unwrap();
+    assert!(text.starts_with("#compdef iolab"), "{}", &text[..40]);
+    let term = Terminal::start(
+        &sb,
+        "zsh -f -i",
+        &format!(
+            "autoload -Uz compinit && compinit -u && source {}",
+            script.display()
+        ),
+    );
+    check_completions("zsh", &id, |line, tabs| term.complete(line, tabs));
+}
+
+/// fish answers `complete -C LINE` with what it would offer at the prompt.
+#[test]
+fn fish_completes_from_iolabs_own_knowledge() {
     if !has(
         "fish",
-        "fish, to parse the fish completions (Debian: apt-get install fish)",
+        "fish, to complete in fish (Debian: apt-get install fish)",
     ) {
         return;
     }
-    let path = path.to_str().unwrap();
-    ok("fish", &["--no-execute", path]);
+    let (sb, id) = with_a_stored_run();
+    let path = script(&sb, "fish");
     let complete = |line: &str| {
-        let call = format!("source {path}; complete -C '{line}'");
-        ok("fish", &["--no-config", "-c", &call])
+        let call = format!("source {}; complete -C '{line}'", path.display());
+        let out = Command::new("fish")
+            .args(["--no-config", "-c", &call])
+            .env("XDG_DATA_HOME", sb.dir.path().join("data"))
+            .env("HOME", sb.dir.path())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        text.lines()
+            .map(|l| l.split('\t').next().unwrap().to_string())
+            .collect::<Vec<_>>()
     };
-    let params = complete("iolab run --param si");
-    assert!(params.lines().any(|l| l.starts_with("size=")), "{params}");
-    let mechs = complete("iolab run --mech ev");
-    assert!(mechs.lines().any(|l| l.starts_with("eventfd")), "{mechs}");
+    assert!(complete("iolab run --mech pipe,ev").contains(&"pipe,eventfd".into()));
+    let targets = complete("iolab run ");
+    for scenario in ["pingpong", "stream", "limits", "quick", "seeds"] {
+        assert!(targets.contains(&scenario.to_string()), "{targets:?}");
+    }
+    for line in ["iolab run --f", "iolab run --fau", "iolab run -"] {
+        let offered = complete(line);
+        assert!(
+            !offered.iter().any(|o| o.starts_with("--fault")),
+            "{line}: {offered:?}"
+        );
+    }
+    assert!(complete("iolab run --param si").contains(&"size=".into()));
+    assert_eq!(complete("iolab run -p pipe=anon,fi"), ["pipe=anon,fifo"]);
+    let runs = complete("iolab show ");
+    assert!(
+        runs.contains(&"latest".into()) && runs.contains(&id),
+        "{runs:?}"
+    );
 }
 
 /// `man -l PAGE` as a reader sees it, checked for groff's warnings.
@@ -142,8 +333,19 @@ fn rendered(page: &Path) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// The sections every page has, as its roff names them.
+const SECTIONS: [&str; 7] = [
+    ".SH NAME",
+    ".SH SYNOPSIS",
+    ".SH DESCRIPTION",
+    ".SH EXAMPLES",
+    ".SH \"EXIT STATUS\"",
+    ".SH \"SEE ALSO\"",
+    ".TH ",
+];
+
 #[test]
-fn the_man_pages_render() {
+fn every_man_page_has_examples_exit_status_and_iolabs_version() {
     let sb = Sandbox::new();
     let page = sb.stdout(&["man"]);
     assert!(
@@ -151,34 +353,63 @@ fn the_man_pages_render() {
         "not roff: {}",
         &page[..40]
     );
+    let dir = sb.dir.path().join("man1");
+    sb.stdout(&["man", "--dir", dir.to_str().unwrap()]);
+    let version = format!("\"iolab {}\"", env!("CARGO_PKG_VERSION"));
+    let mut pages = vec!["iolab".to_string()];
+    pages.extend(commands(&sb).iter().map(|c| format!("iolab-{c}")));
+    let written = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(written, pages.len(), "one page per command and iolab's");
+    for name in &pages {
+        let roff = std::fs::read_to_string(dir.join(format!("{name}.1"))).unwrap();
+        for section in SECTIONS {
+            assert!(
+                roff.lines().any(|l| l.starts_with(section)),
+                "{name}: no {section}"
+            );
+        }
+        let title = roff.lines().find(|l| l.starts_with(".TH ")).unwrap();
+        assert!(title.starts_with(&format!(".TH {name} 1 ")), "{title}");
+        assert!(title.contains(&version), "{name}: {title}");
+        assert!(!roff.contains(".SH EXTRA"), "{name}");
+    }
+    let top = std::fs::read_to_string(dir.join("iolab.1")).unwrap();
+    assert_eq!(top, page, "`iolab man` prints iolab.1");
+    for section in [".SH ENVIRONMENT", ".SH FILES"] {
+        assert!(top.lines().any(|l| l == section), "{section}");
+    }
     if !has(
         "man",
-        "man, to render the man page (Debian: apt-get install man-db)",
+        "man, to render the man pages (Debian: apt-get install man-db)",
     ) {
         return;
     }
-    let main = sb.dir.path().join("iolab.1");
-    std::fs::write(&main, &page).unwrap();
-    let text = rendered(&main);
-    assert!(
-        text.contains("NAME") && text.contains("iolab - A laboratory"),
-        "{text}"
-    );
+    let text = rendered(&dir.join("iolab.1"));
+    assert!(text.contains("iolab - A laboratory"), "{text}");
     for command in commands(&sb) {
         assert!(
             text.contains(&format!("iolab-{command}(1)")),
             "{command}: {text}"
         );
     }
-    let dir = sb.dir.path().join("man1");
-    sb.stdout(&["man", "--dir", dir.to_str().unwrap()]);
-    for command in commands(&sb) {
-        let page = dir.join(format!("iolab-{command}.1"));
-        let text = rendered(&page);
-        assert!(text.contains(&format!("iolab-{command}")), "{text}");
+    for name in &pages {
+        let text = rendered(&dir.join(format!("{name}.1")));
+        for section in ["EXAMPLES", "EXIT STATUS", "SEE ALSO"] {
+            assert!(
+                text.lines().any(|l| l == section),
+                "{name}: {section}\n{text}"
+            );
+        }
     }
     let run = rendered(&dir.join("iolab-run.1"));
-    for option in ["--openmetrics", "--bmf", "--push"] {
-        assert!(run.contains(option), "{option}: {run}");
+    for shown in [
+        "--openmetrics",
+        "--push",
+        "IOLAB_PUSH",
+        "PGPASSFILE",
+        "results.db",
+    ] {
+        assert!(run.contains(shown), "{shown}: {run}");
     }
+    assert!(!run.contains("--fault"), "{run}");
 }

@@ -118,3 +118,56 @@ fn json_and_csv_files_follow_the_contract() {
     assert_eq!(csv.lines().count(), 2, "{csv}");
     assert!(csv.contains("pipe/same-cpu/processes/1B"));
 }
+
+/// A stored run in every format `run` writes: `show --csv` and
+/// `--markdown` give what `run` gave, and `--hdr` each pingpong case's
+/// histogram as an HdrHistogram interval log whose counts are the cases'.
+#[test]
+fn show_writes_a_stored_run_as_csv_markdown_and_an_hdr_log() {
+    use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+    let sb = Sandbox::new();
+    let [csv, md] = ["run.csv", "run.md"].map(|n| sb.dir.path().join(n));
+    let ran = sb.run_json(&common::pipe_pingpong(&[
+        "--quick",
+        "--json",
+        "-",
+        "--csv",
+        csv.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+    ]));
+    let id = ran["run_id"].as_str().unwrap();
+    assert_eq!(
+        sb.stdout(&["show", id, "--csv", "-"]),
+        std::fs::read_to_string(&csv).unwrap()
+    );
+    let markdown = sb.stdout(&["show", "latest", "--markdown", "-"]);
+    assert_eq!(markdown, std::fs::read_to_string(&md).unwrap());
+    assert!(markdown.contains("| "), "{markdown}");
+    let log = sb.stdout(&["show", "latest", "--hdr", "-"]);
+    let intervals: Vec<_> = IntervalLogIterator::new(log.as_bytes())
+        .map(|e| e.unwrap())
+        .filter_map(|e| match e {
+            LogEntry::Interval(i) => Some(i),
+            _ => None,
+        })
+        .collect();
+    let cases = results(&ran);
+    assert_eq!(intervals.len(), cases.len(), "{log}");
+    for (interval, case) in intervals.iter().zip(cases) {
+        let tag = format!("pingpong/{}", case["case"].as_str().unwrap());
+        assert_eq!(interval.tag().unwrap().as_str(), tag.replace(' ', "_"));
+        let max_ns = case["latency"]["max"].as_f64().unwrap();
+        // The log's max is HdrHistogram's, within its 3 significant digits.
+        assert!(
+            (interval.max() - max_ns).abs() <= max_ns / 500.0,
+            "{} vs {max_ns}",
+            interval.max()
+        );
+    }
+    let both = sb.usage_error(&["show", "latest", "--csv", "-", "--hdr", "-"]);
+    assert!(
+        both.contains("would both write to standard output"),
+        "{both}"
+    );
+}

@@ -185,7 +185,7 @@ fn an_older_store_is_read_as_it_is_when_read_only_and_migrated_when_writable() {
     );
     drop(ro);
     stdout(&mut sb.iolab(&["history"]));
-    assert_eq!(user_version(&sb.db()), 4, "a writable store is migrated");
+    assert_eq!(user_version(&sb.db()), 5, "a writable store is migrated");
 }
 
 #[test]
@@ -388,6 +388,25 @@ fn import_refuses_a_run_it_could_not_read_back() {
             msg.contains(says) && msg.contains("nothing stored"),
             "{what}: {msg}"
         );
+    }
+    // A run that does not say its schema version, or says a newer one.
+    for (version, says) in [
+        (None, "no schema_version"),
+        (Some(99), "schema_version 99 is not"),
+    ] {
+        let mut run = good.clone();
+        match version {
+            None => run.as_object_mut().unwrap().remove("schema_version"),
+            Some(v) => run
+                .as_object_mut()
+                .unwrap()
+                .insert("schema_version".into(), v.into()),
+        };
+        let file = sb.dir.path().join("unversioned.json");
+        std::fs::write(&file, run.to_string()).unwrap();
+        let msg = sb.usage_error(&["import", file.to_str().unwrap()]);
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(msg.contains(&format!("unversioned.json: {says}")), "{msg}");
     }
     assert!(!sb.db().exists(), "a refused import created the store");
     let ok = stdout(&mut sb.iolab(&["import", written.to_str().unwrap()]));

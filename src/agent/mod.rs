@@ -236,12 +236,11 @@ fn announce(listener: &TcpListener, opts: &Options) -> anyhow::Result<()> {
 mod tests {
     use super::session::MAX_TIMEOUT;
     use crate::scenario::far::{MAX_FILE, MAX_MESSAGES, MAX_REPS, MAX_SIZE};
-    use clap::CommandFactory;
 
     /// `agent --help` states the limits a far side is checked against.
     #[test]
     fn agent_help_states_the_limits_a_far_side_enforces() {
-        let mut cli = crate::cli::Cli::command();
+        let mut cli = crate::cli::command();
         let help = cli.find_subcommand_mut("agent").unwrap().render_long_help();
         let help = help
             .to_string()

@@ -30,6 +30,7 @@ pub(super) fn ab(args: &AbArgs) -> anyhow::Result<ExitCode> {
     })?;
     bar.finish_and_clear();
     environment.host = crate::measure::host::finish();
+    environment.bounds = crate::runner::bounds_seen();
     let finding = crate::ab::finding(&comparison, &results, started.elapsed());
     let suite = comparison.plan.targets.clone();
     let mut run = finished_run(started_at, args.label.clone(), suite, environment, results);

@@ -40,8 +40,9 @@ pub(super) fn keep(
     };
     let file = store::save_beside(run, store.place().file())
         .map_err(|saving| anyhow::anyhow!("{err:#}; {saving:#}"))?;
+    // The store as shown: a server's URL without its password.
     let db = match db {
-        Some(db) => format!(" --db {}", db.display()),
+        Some(_) => format!(" --db {}", store.place()),
         None => String::new(),
     };
     anyhow::bail!(
@@ -75,6 +76,19 @@ pub(super) fn calibrate_canary(
 /// `--db`, else `$IOLAB_DB`, else the default file.
 pub(super) fn db_place(explicit: &Option<PathBuf>) -> anyhow::Result<Place> {
     Place::chosen(explicit.as_deref())
+}
+
+/// The store runs are pushed to: the option's value, else `$IOLAB_PUSH`
+/// (set by a unit's environment file, so the URL is on no command line),
+/// else none.
+pub(super) fn push_place(explicit: &Option<PathBuf>) -> anyhow::Result<Option<Place>> {
+    let value = match explicit {
+        Some(value) => Some(value.clone()),
+        None => std::env::var_os("IOLAB_PUSH")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from),
+    };
+    Ok(value.as_deref().map(Place::of).transpose()?)
 }
 
 pub(super) fn now_rfc3339() -> String {

@@ -1,11 +1,18 @@
 //! The commands, each a short pipeline: run / list / env / history / show /
 //! report / compare / claims / import / push / fleet / ab / completions /
-//! man.
+//! man; and the command line they are parsed from, with its completers
+//! (`complete.rs`).
 
 mod ab;
+mod complete;
+mod documents;
 mod keep;
+mod man;
 mod push;
 mod shell;
+
+pub use complete::command;
+pub use shell::complete_if_asked;
 
 use crate::cli::{
     AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, ExportArgs, FleetArgs, HistoryArgs,
@@ -15,18 +22,18 @@ use crate::error::UsageError;
 use crate::format::{printable, printable_text, shown, shown_run, STORED_WIDTH};
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
-use crate::plan::outputs::{Output, Outputs};
 use crate::report::{
-    self, BenchmarkActionReporter, BmfReporter, CsvReporter, HtmlReporter, JsonReporter,
-    MarkdownReporter, OpenMetricsReporter, TableReporter,
+    self, BenchmarkActionReporter, BmfReporter, CsvReporter, HdrReporter, HtmlReporter,
+    JsonReporter, MarkdownReporter, OpenMetricsReporter, TableReporter,
 };
+use crate::plan::outputs::{Output, Outputs};
 use crate::runner::{self, progress::Bar};
 use crate::store::{self, HistoryFilter, Place, Store};
 use crate::{env, listing, plan};
 use anyhow::Context;
 use keep::{calibrate_canary, db_place, finished_run, keep, now_rfc3339, open_store};
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
@@ -36,7 +43,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Env(args) => {
             let fingerprint = env::fingerprint();
             if args.json {
-                out(&(serde_json::to_string_pretty(&fingerprint)? + "\n"))?;
+                out(&documents::text(&fingerprint)?)?;
             } else {
                 out(&printable_text(&env::render(&fingerprint)))?;
             }
@@ -54,7 +61,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Ab(args) => ab::ab(&args),
         Command::Doctor(args) => crate::doctor::doctor(&args),
         Command::Completions(args) => shell::completions(&args),
-        Command::Man(args) => shell::man(&args),
+        Command::Man(args) => man::man(&args),
     }
 }
 
@@ -68,7 +75,11 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     // space may give, and a failed allocation aborts.
     crate::mem::run_headroom()?;
     let mut plan = plan::build(args)?;
-    let push = args.push.as_deref().map(Place::of);
+    // `$IOLAB_PUSH` pushes what is stored: nothing with --no-store.
+    let push = match args.no_store {
+        true => None,
+        false => keep::push_place(&args.push)?,
+    };
     if let Some(target) = &push {
         target.refuse_unsupported()?;
     }
@@ -126,6 +137,7 @@ fn run_once(
         false => runner::run(plan, &bar)?,
     };
     environment.host = crate::measure::host::finish();
+    environment.bounds = runner::bounds_seen();
     runner::annotate_limits(&mut results);
     if let Some(store) = store.as_deref_mut() {
         read_past(store, &environment, &mut results);
@@ -195,48 +207,73 @@ fn fastest_reading(
 /// `--json`, `--csv`, the exports (made before the run, `plan::outputs`)
 /// and the table.
 fn write_outputs(outputs: &mut Outputs, args: &RunArgs, run: &Run) -> anyhow::Result<()> {
-    if let Some(path) = &args.json {
-        report::write(outputs.take_or_make("--json", path)?, &JsonReporter, run)?;
-    }
-    if let Some(path) = &args.csv {
-        report::write(outputs.take_or_make("--csv", path)?, &CsvReporter, run)?;
-    }
-    write_exports(outputs, &args.exports, run)?;
+    write_files(outputs, args.json.as_deref(), args.csv.as_deref(), run)?;
+    let shown = shown_run(run);
+    write_exports(outputs, &args.exports, run, (&shown, None))?;
     if prints_tables(args) {
-        print_table(&shown_run(run), false, args.verbose)?;
+        print_table(&shown, false, args.verbose)?;
     }
     Ok(())
 }
 
-/// `--openmetrics`, `--bmf`, `--smaller-is-better`, `--bigger-is-better`
-/// of `run` and `report`; each file replaced in one step.
-fn write_exports(outputs: &mut Outputs, exports: &ExportArgs, run: &Run) -> anyhow::Result<()> {
-    use crate::compare::Direction;
-    let mut export =
-        |option: &str, path: &Option<std::path::PathBuf>, reporter: &dyn report::Reporter| {
-            match path {
-                Some(path) => report::write(outputs.take_or_make(option, path)?, reporter, run),
-                None => Ok(()),
-            }
-        };
-    export("--openmetrics", &exports.openmetrics, &OpenMetricsReporter)?;
-    export("--bmf", &exports.bmf, &BmfReporter)?;
-    let directions = [
-        (
-            "--smaller-is-better",
-            &exports.smaller_is_better,
-            Direction::LowerIsBetter,
-        ),
-        (
-            "--bigger-is-better",
-            &exports.bigger_is_better,
-            Direction::HigherIsBetter,
-        ),
-    ];
-    for (option, path, direction) in directions {
-        export(option, path, &BenchmarkActionReporter { direction })?;
+/// `--json` and `--csv` of `run` and `show`.
+fn write_files(
+    outputs: &mut Outputs,
+    json: Option<&Path>,
+    csv: Option<&Path>,
+    run: &Run,
+) -> anyhow::Result<()> {
+    if let Some(path) = json {
+        report::write(outputs.take_or_make("--json", path)?, &JsonReporter, run)?;
+    }
+    if let Some(path) = csv {
+        report::write(outputs.take_or_make("--csv", path)?, &CsvReporter, run)?;
     }
     Ok(())
+}
+
+/// `--markdown`, `--openmetrics`, `--bmf`, `--smaller-is-better`,
+/// `--bigger-is-better` and `--hdr` of `run`, `show` and `report` (the
+/// Markdown with `baseline`'s figures beside, for `report --compare`);
+/// each file replaced in one step. One the run gives nothing to write is
+/// refused (exit 2) once the others are written. The Markdown, a document
+/// a person reads, is of `text`: the run and baseline as `format::shown_run`
+/// shows them; the machine formats keep what the run holds.
+fn write_exports(
+    outputs: &mut Outputs,
+    exports: &ExportArgs,
+    run: &Run,
+    text: (&Run, Option<&Run>),
+) -> anyhow::Result<()> {
+    use crate::compare::Direction;
+    let smaller = BenchmarkActionReporter {
+        direction: Direction::LowerIsBetter,
+    };
+    let bigger = BenchmarkActionReporter {
+        direction: Direction::HigherIsBetter,
+    };
+    let markdown = MarkdownReporter { baseline: text.1 };
+    let each: [(&str, &Option<PathBuf>, &dyn report::Reporter, &Run); 6] = [
+        ("--markdown", &exports.markdown, &markdown, text.0),
+        ("--openmetrics", &exports.openmetrics, &OpenMetricsReporter, run),
+        ("--bmf", &exports.bmf, &BmfReporter, run),
+        ("--smaller-is-better", &exports.smaller_is_better, &smaller, run),
+        ("--bigger-is-better", &exports.bigger_is_better, &bigger, run),
+        ("--hdr", &exports.hdr, &HdrReporter, run),
+    ];
+    let mut first_failure = None;
+    for (option, path, reporter, run) in each {
+        if let Some(path) = path {
+            let written = outputs
+                .take_or_make(option, path)
+                .map_err(anyhow::Error::from)
+                .and_then(|output| report::write(output, reporter, run));
+            if let Err(err) = written {
+                first_failure.get_or_insert(err);
+            }
+        }
+    }
+    first_failure.map_or(Ok(()), Err)
 }
 
 /// The tables go to stdout unless `--quiet` or an output to `-` takes it.
@@ -282,16 +319,23 @@ fn history(args: &HistoryArgs) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// A stored run as the table, or in the formats asked for.
 fn show(args: &ShowArgs) -> anyhow::Result<ExitCode> {
+    let files = [("--json", &args.json), ("--csv", &args.csv)];
+    let mut outputs: Vec<(&str, &Path)> = files
+        .into_iter()
+        .filter_map(|(option, path)| Some((option, path.as_deref()?)))
+        .collect();
+    outputs.extend(args.exports.given());
+    let mut made = crate::plan::outputs::prepare(&outputs)?;
     let mut store = Store::open_existing(db_place(&args.db)?)?;
     let run = store.load(&args.run)?;
-    match &args.json {
-        Some(path) => {
-            let output = Outputs::default().take_or_make("--json", path)?;
-            report::write(output, &JsonReporter, &run)?
-        }
-        None => print_table(&shown_run(&run), true, true)?,
+    let shown = shown_run(&run);
+    if outputs.is_empty() {
+        print_table(&shown, true, true)?;
     }
+    write_files(&mut made, args.json.as_deref(), args.csv.as_deref(), &run)?;
+    write_exports(&mut made, &args.exports, &run, (&shown, None))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -319,11 +363,7 @@ fn report(args: &ReportArgs) -> anyhow::Result<ExitCode> {
         let output = outputs.take_or_make("--html", path)?;
         report::write(output, &HtmlReporter { baseline, diff }, &text_run)?;
     }
-    if let Some(path) = &args.markdown {
-        let output = outputs.take_or_make("--markdown", path)?;
-        report::write(output, &MarkdownReporter { baseline }, &text_run)?;
-    }
-    write_exports(&mut outputs, &args.exports, &run)?;
+    write_exports(&mut outputs, &args.exports, &run, (&text_run, baseline))?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -385,7 +425,13 @@ fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     }
     let (run_id, kernel, claims) = stored_claims(&mut store, &args.run)?;
     match &args.json {
-        Some(path) => write_json(path, &claims)?,
+        Some(path) => write_json(
+            path,
+            &documents::ClaimsOfRun {
+                run_id: run_id.clone(),
+                claims: claims.clone(),
+            },
+        )?,
         None if claims.is_empty() => out(&format!(
             "run {run_id} answers no claim: run `iolab run seeds` to re-test them\n"
         ))?,
@@ -425,7 +471,7 @@ fn claims_across(store: &mut Store, args: &ClaimsArgs) -> anyhow::Result<ExitCod
         });
     }
     match &args.json {
-        Some(path) => write_json(path, &runs)?,
+        Some(path) => write_json(path, &documents::ClaimsAcross { runs })?,
         None => {
             for run in runs.iter_mut() {
                 run.claims = shown(&run.claims);
@@ -468,8 +514,9 @@ fn regression_pct(pct: f64) -> anyhow::Result<f64> {
     .into())
 }
 
+/// `value` as a JSON document (`documents.rs`) to `path` (`-`: stdout).
 fn write_json(path: &Path, value: &impl serde::Serialize) -> anyhow::Result<()> {
-    let text = serde_json::to_string_pretty(value)? + "\n";
+    let text = documents::text(value)?;
     if path == Path::new("-") {
         return out(&text);
     }

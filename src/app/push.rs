@@ -5,8 +5,9 @@
 //! once: a run DB already holds is left as it is, so pushing again sends
 //! nothing. A DB that cannot be reached leaves the marks for the next push.
 
-use super::keep::db_place;
+use super::keep::{db_place, push_place};
 use crate::cli::PushArgs;
+use crate::error::UsageError;
 use crate::model::Run;
 use crate::store::{Imported, Place, Store};
 use std::process::ExitCode;
@@ -24,7 +25,9 @@ pub(super) fn push(args: &PushArgs) -> anyhow::Result<ExitCode> {
         .iter()
         .map(|selector| from.load(selector))
         .collect::<anyhow::Result<Vec<_>>>()?;
-    let target = Place::of(&args.to);
+    let target = push_place(&args.to)?.ok_or_else(|| {
+        UsageError::new("no store to push to: pass --to DB, or set IOLAB_PUSH to it")
+    })?;
     let mut to = Store::open_at(target.clone())?;
     for run in &runs {
         let imported = to.import(run)?;

@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::io::Write;
 
 /// One stored run's claims, as `--across` shows them.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct RunClaims {
     pub(crate) run_id: String,
     /// How the user named it, e.g. `latest~1`.

@@ -23,7 +23,7 @@ const PLANNED: [&str; 6] = ["mech", "placement", "mode", REPEAT, "peer", "peer_c
 pub(crate) type Inputs = BTreeMap<String, String>;
 
 /// One input in which two results differ; None where one has no value.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub(crate) struct Difference {
     pub(crate) param: String,
     pub(crate) a: Option<String>,

@@ -34,7 +34,7 @@ default 5%) and whose repetitions' ranges [min, max] do not overlap; a case the 
 guard graded noisy in either run needs twice the minimum effect, and one graded disturbed \
 is never significant; anything less is within the noise";
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct Comparison {
     pub(crate) a: RunRef,
     pub(crate) b: RunRef,
@@ -72,13 +72,13 @@ impl Comparison {
     }
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct RunRef {
     pub(crate) run_id: String,
     pub(crate) label: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, schemars::JsonSchema, PartialEq)]
 pub(crate) struct CaseRef {
     pub(crate) scenario: String,
     pub(crate) case: String,
@@ -88,7 +88,7 @@ pub(crate) struct CaseRef {
 }
 
 /// A case in both runs that cannot be compared, and why.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct NotComparable {
     pub(crate) scenario: String,
     pub(crate) case: String,
@@ -97,7 +97,7 @@ pub(crate) struct NotComparable {
 }
 
 /// A case of A and one of B with the same name but other parameters.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct Mismatch {
     pub(crate) scenario: String,
     pub(crate) case: String,
@@ -107,7 +107,7 @@ pub(crate) struct Mismatch {
     pub(crate) differences: Vec<Difference>,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Direction {
     LowerIsBetter,
@@ -115,7 +115,7 @@ pub(crate) enum Direction {
     Unknown,
 }
 
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, schemars::JsonSchema, PartialEq, Eq)]
 #[serde(rename_all = "kebab-case")]
 pub(crate) enum Change {
     Better,
@@ -127,7 +127,7 @@ pub(crate) enum Change {
     Unknown,
 }
 
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, schemars::JsonSchema)]
 pub(crate) struct CaseComparison {
     pub(crate) scenario: String,
     pub(crate) case: String,

@@ -18,7 +18,7 @@ use std::time::Duration;
 const MAX_ROUNDS: usize = 30;
 
 /// The observed pattern of one channel, in iolab's terms.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct Pattern {
     /// `pingpong` (round trips) or `stream` (one way).
     pub(crate) scenario: &'static str,
@@ -28,7 +28,7 @@ pub(crate) struct Pattern {
 }
 
 /// One measured option (a mechanism and placement).
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct Choice {
     /// As `iolab run` arguments, to measure it again.
     pub(crate) spec: String,
@@ -41,7 +41,7 @@ pub(crate) struct Choice {
     pub(crate) ratio: [f64; 3],
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct Alternatives {
     pub(crate) channel: String,
     pub(crate) pattern: Pattern,

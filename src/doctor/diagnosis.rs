@@ -10,7 +10,7 @@ use super::watch::{Ending, Observed};
 use crate::measure::profile::KernelSymbols;
 use std::collections::BTreeMap;
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct Diagnosis {
     pub(crate) pid: i32,
     pub(crate) command: String,
@@ -32,7 +32,7 @@ pub(crate) struct Diagnosis {
     pub(crate) alternatives: Vec<super::alternatives::Alternatives>,
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct Tracer {
     pub(crate) windows: u64,
     pub(crate) on_ms: u64,
@@ -46,7 +46,7 @@ pub(crate) struct Tracer {
     pub(crate) overhead: Option<Overhead>,
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct Overhead {
     pub(crate) calls_per_s_traced: f64,
     pub(crate) calls_per_s_untraced: f64,
@@ -56,7 +56,7 @@ pub(crate) struct Overhead {
     pub(crate) cost: f64,
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct ChannelCost {
     /// The command of the process holding the descriptor.
     pub(crate) process: String,
@@ -73,7 +73,7 @@ pub(crate) struct ChannelCost {
     pub(crate) hot_kernel: Vec<(String, u64)>,
 }
 
-#[derive(Debug, Default, serde::Serialize)]
+#[derive(Debug, Default, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct CallRow {
     pub(crate) syscall: String,
     pub(crate) direction: syscalls::Direction,
@@ -87,7 +87,7 @@ pub(crate) struct CallRow {
     pub(crate) on_cpu_median_ns: f64,
 }
 
-#[derive(Debug, Default, serde::Serialize)]
+#[derive(Debug, Default, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct WakeStats {
     /// Wake-ups its calls caused, per second.
     pub(crate) per_s: f64,
@@ -99,14 +99,14 @@ pub(crate) struct WakeStats {
     pub(crate) pairs: Vec<(String, String, u64)>,
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct ProcessCalls {
     pub(crate) pid: i32,
     pub(crate) comm: String,
     pub(crate) calls: Vec<CallRow>,
 }
 
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct ThreadTime {
     pub(crate) pid: i32,
     pub(crate) tid: i32,

@@ -14,6 +14,9 @@ mod render;
 mod syscalls;
 mod watch;
 
+#[cfg(test)]
+pub(crate) use diagnosis::Diagnosis;
+
 use crate::cli::DoctorArgs;
 use crate::error::UsageError;
 use crate::exec::program::Watched;
@@ -124,7 +127,7 @@ fn write_json(
     output: crate::plan::outputs::Output,
     d: &diagnosis::Diagnosis,
 ) -> anyhow::Result<()> {
-    let text = serde_json::to_string_pretty(d)? + "\n";
+    let text = serde_json::to_string_pretty(&crate::model::Document::new(d))? + "\n";
     output.write(|out| Ok(out.write_all(text.as_bytes())?))
 }
 

@@ -7,7 +7,7 @@ use crate::sys::kernel_text::read_text;
 use std::path::Path;
 
 /// One reading of a thread's counters.
-#[derive(Debug, Clone, PartialEq, Default, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, serde::Serialize, schemars::JsonSchema)]
 pub(crate) struct ThreadCounters {
     pub(crate) pid: i32,
     pub(crate) tid: i32,

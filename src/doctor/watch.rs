@@ -53,7 +53,7 @@ impl Target {
 }
 
 /// Why the watch ended.
-#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum Ending {
     TimeUp,

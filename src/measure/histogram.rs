@@ -30,6 +30,12 @@ impl Latencies {
         self.hist.saturating_record(ns.max(1));
     }
 
+    /// The HdrHistogram itself, for a format that writes one whole
+    /// (`report::hdr`).
+    pub(crate) fn hdr(&self) -> &Histogram<u64> {
+        &self.hist
+    }
+
     pub(crate) fn count(&self) -> u64 {
         self.hist.len()
     }

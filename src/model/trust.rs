@@ -2,6 +2,7 @@
 //! headline (`--precision`) and the noise guard's grade. Part of `model`,
 //! in its own file to keep that one short.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// Why the default goal runs no further batch in a suite or `--quick`.
@@ -17,7 +18,7 @@ pub(crate) const RUN_WIDE_STOPS: [&str; 3] = [SUITE_STOP, REPEAT_STOP, ONE_BATCH
 
 /// The bootstrap 95% interval of the headline's median after the
 /// repetitions `--precision` asked for, and whether it is narrow enough.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Precision {
     /// The metric it is about (the headline).
     pub(crate) metric: String,
@@ -37,7 +38,9 @@ pub(crate) struct Precision {
 }
 
 /// The noise guard's grade of a result.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, Serialize, Deserialize, JsonSchema, PartialEq, Eq, PartialOrd, Ord,
+)]
 #[serde(rename_all = "lowercase")]
 pub(crate) enum Grade {
     Clean,
@@ -58,7 +61,7 @@ impl Grade {
 /// The noise guard's grades over the results a claim read: the worst of
 /// them and every cause that set one, so a report can mark a figure
 /// measured while the host was slow or busy.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct ClaimNoise {
     pub(crate) grade: Grade,
     /// Each distinct cause, e.g. "host wake-ups 132% slower than its fastest".
@@ -70,7 +73,7 @@ pub(crate) struct ClaimNoise {
 
 /// What went on around a case while it ran, read before and after it, and
 /// the grade the thresholds give it (`measure::noise`).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub(crate) struct Noise {
     pub(crate) grade: Grade,
     /// Each finding that set the grade, e.g. "steal 8%".

@@ -3,9 +3,9 @@
 //! cannot write its output has wasted them. Permission bits prove nothing
 //! (root passes `access(W_OK)` on /proc and /sys), so each file is proven
 //! writable by making the very file its report goes to: a regular file (or
-//! one still to come) is written to a temp file in its directory, made now
-//! and renamed over it once written, so a reader sees the old file or the
-//! new one, never half of one; anything else (a device such as /dev/full,
+//! one still to come) is written to a temp file in its directory, made now,
+//! flushed to disk and renamed over it once written, so a reader sees the
+//! old file or the new one, never half of one, even after a crash; anything else (a device such as /dev/full,
 //! a symlink such as /dev/stdout) is opened now and given an empty write,
 //! and written in place; a FIFO, whose opening waits for a reader, is
 //! opened when its report is written. A path must name a file (not a
@@ -88,6 +88,11 @@ impl Output {
         }
     }
 
+    /// Where it goes, as given (`-`: stdout).
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
+    }
+
     /// `path` (`-`: stdout) made ready, or why it cannot be written.
     fn make(path: &Path) -> Result<Output, String> {
         if path == Path::new("-") {
@@ -114,6 +119,9 @@ impl Output {
                 fill(&mut out).with_context(cannot)?;
                 out.flush().with_context(cannot)?;
                 drop(out);
+                // On disk before it takes the name: a crash never leaves
+                // the name on an empty or partial file.
+                temp.as_file().sync_all().with_context(cannot)?;
                 temp.persist(&self.path)
                     .map_err(|e| e.error)
                     .with_context(cannot)?;

@@ -5,7 +5,9 @@
 //! which way is better: times in the first, rates in the second (a headline
 //! whose unit has no better direction, a count, is in neither). `range` is
 //! `± HALF` of the 95% interval of the median, when the run has it; `extra`
-//! the interval, the noise grade and where the run was made.
+//! the interval, the noise grade and where the run was made. A run with no
+//! headline going the file's way is refused (the action fails on an empty
+//! list), naming the headlines it has and the option that takes them.
 
 use super::bmf::{benchmark_name, headlines, interval};
 use super::Reporter;
@@ -39,6 +41,45 @@ impl Reporter for BenchmarkActionReporter {
         let text = serde_json::to_string_pretty(&entries)?;
         writeln!(out, "{text}")?;
         Ok(())
+    }
+
+    fn nothing_to_write(&self, run: &Run) -> Option<String> {
+        let mut others: Vec<String> = Vec::new();
+        for (result, metric, m) in headlines(run) {
+            if direction(&m.unit) == self.direction {
+                return None;
+            }
+            let other = format!(
+                "{} {metric} ({})",
+                result.scenario,
+                what(direction(&m.unit))
+            );
+            if !others.contains(&other) {
+                others.push(other);
+            }
+        }
+        if others.is_empty() {
+            return Some("the run has no ok result with a headline".into());
+        }
+        let wanted = what(self.direction);
+        let option = match self.direction {
+            Direction::LowerIsBetter => "--bigger-is-better",
+            _ => "--smaller-is-better",
+        };
+        Some(format!(
+            "no ok result's headline is {wanted}, the run's are {}: those go to {option} \
+             (a count to neither)",
+            others.join(", ")
+        ))
+    }
+}
+
+/// A direction in words.
+fn what(direction: Direction) -> &'static str {
+    match direction {
+        Direction::LowerIsBetter => "a time, smaller is better",
+        Direction::HigherIsBetter => "a rate, bigger is better",
+        Direction::Unknown => "a count",
     }
 }
 
@@ -83,6 +124,7 @@ fn round(value: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::Status;
     use crate::report::fixtures;
 
     fn render(direction: Direction) -> Vec<serde_json::Value> {
@@ -110,6 +152,27 @@ mod tests {
         assert_eq!(bigger.len(), 1, "{bigger:?}");
         assert_eq!(bigger[0]["unit"], "bytes/s");
         assert!(bigger[0].get("range").is_none(), "no interval, no range");
+    }
+
+    #[test]
+    fn a_file_with_no_headline_its_way_is_refused_naming_the_other_option() {
+        let mut run = fixtures::run();
+        run.results.retain(|r| r.scenario == "pingpong");
+        let bigger = BenchmarkActionReporter {
+            direction: Direction::HigherIsBetter,
+        };
+        let why = bigger.nothing_to_write(&run).unwrap();
+        assert!(why.contains("pingpong rtt_ns (a time"), "{why}");
+        assert!(why.contains("--smaller-is-better"), "{why}");
+        let smaller = BenchmarkActionReporter {
+            direction: Direction::LowerIsBetter,
+        };
+        assert_eq!(smaller.nothing_to_write(&run), None);
+        run.results
+            .iter_mut()
+            .for_each(|r| r.status = Status::Failed);
+        let none = smaller.nothing_to_write(&run).unwrap();
+        assert!(none.contains("no ok result"), "{none}");
     }
 
     #[test]

@@ -47,6 +47,13 @@ impl Reporter for BmfReporter {
         writeln!(out, "{text}")?;
         Ok(())
     }
+
+    fn nothing_to_write(&self, run: &Run) -> Option<String> {
+        match headlines(run).next() {
+            Some(_) => None,
+            None => Some("the run has no ok result with a headline".into()),
+        }
+    }
 }
 
 /// Every ok result's headline metric: the figures the benchmark formats carry.

@@ -1,8 +1,9 @@
 //! The JSON contract (README): the whole run, pretty-printed straight
-//! from the serde types in `model.rs`, so the schema has one definition.
+//! from the serde types in `model.rs`, so the schema has one definition,
+//! with its `schema_version` (`model::Document`).
 
 use super::Reporter;
-use crate::model::Run;
+use crate::model::{Document, Run};
 use std::io::Write;
 
 /// Pretty JSON of the whole run, newline-terminated.
@@ -10,7 +11,7 @@ pub(crate) struct JsonReporter;
 
 impl Reporter for JsonReporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
-        serde_json::to_writer_pretty(&mut *out, run)?;
+        serde_json::to_writer_pretty(&mut *out, &Document::new(run))?;
         writeln!(out)?;
         Ok(())
     }
@@ -32,14 +33,15 @@ mod tests {
         let run = fixtures::run();
         let text = render(&run);
         assert!(text.ends_with("}\n"));
-        let back: Run = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, run);
+        let back: Document<Run> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, Document::new(run));
     }
 
     #[test]
     fn follows_the_contract_field_names() {
         let value: serde_json::Value = serde_json::from_str(&render(&fixtures::run())).unwrap();
         let first = &value["results"][0];
+        assert_eq!(value["schema_version"], crate::model::SCHEMA_VERSION);
         assert_eq!(value["run_id"], "r-20240101-0001");
         assert_eq!(first["status"], "ok");
         assert_eq!(first["latency"]["kind"], "round-trip");

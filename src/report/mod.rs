@@ -13,6 +13,7 @@ mod findings;
 mod flame;
 mod fleet_view;
 mod glance;
+mod hdr;
 mod html;
 mod json;
 mod markdown;
@@ -32,12 +33,14 @@ pub(crate) use self::bmf::BmfReporter;
 pub(crate) use self::csv::CsvReporter;
 pub(crate) use self::flame::profiled_case;
 pub(crate) use self::fleet_view::write_fleet;
+pub(crate) use self::hdr::HdrReporter;
 pub(crate) use self::html::HtmlReporter;
 pub(crate) use self::json::JsonReporter;
 pub(crate) use self::markdown::MarkdownReporter;
 pub(crate) use self::openmetrics::OpenMetricsReporter;
 pub(crate) use self::table::TableReporter;
 
+use crate::error::UsageError;
 use crate::model::Run;
 use crate::plan::outputs::Output;
 use std::io::Write;
@@ -45,14 +48,28 @@ use std::io::Write;
 /// One output format: renders a whole run onto a byte sink.
 pub(crate) trait Reporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()>;
+
+    /// Why the run gives this format nothing to write (an export whose
+    /// consumer fails on an empty file), or None.
+    fn nothing_to_write(&self, _run: &Run) -> Option<String> {
+        None
+    }
 }
 
 /// Renders `run` with `reporter` into `output` (`plan::outputs`: stdout,
-/// or a file replaced in one step by what was written). Every sink goes
-/// through anstream, which drops colour codes when it is not a terminal
-/// (and honours the global colour choice), so colour never leaks into
-/// files or pipes.
+/// or a file replaced in one step by what was written); a format the run
+/// gives nothing is refused first (exit 2), with no file written. Every
+/// sink goes through anstream, which drops colour codes when it is not a
+/// terminal (and honours the global colour choice), so colour never leaks
+/// into files or pipes.
 pub(crate) fn write(output: Output, reporter: &dyn Reporter, run: &Run) -> anyhow::Result<()> {
+    if let Some(why) = reporter.nothing_to_write(run) {
+        return Err(UsageError::new(format!(
+            "nothing to write to {}: {why}; no file written",
+            output.path().display()
+        ))
+        .into());
+    }
     output.write(|out| {
         reporter.write(run, out)?;
         out.flush()?;
@@ -82,8 +99,8 @@ mod tests {
         let run = fixtures::run();
         to(&path, &JsonReporter, &run).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
-        let back: Run = serde_json::from_str(&text).unwrap();
-        assert_eq!(back, run);
+        let back: crate::model::Document<Run> = serde_json::from_str(&text).unwrap();
+        assert_eq!(back.body, run);
         to(&path, &OpenMetricsReporter, &run).unwrap();
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(text.ends_with("# EOF\n"), "{text}");

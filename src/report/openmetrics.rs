@@ -1,5 +1,7 @@
 //! OpenMetrics text for Prometheus (`--openmetrics FILE`), the format
-//! node_exporter's textfile collector reads from `*.prom` files. Every
+//! node_exporter's textfile collector reads from `*.prom` files, written
+//! by prometheus-client's encoder (its escaping, numbers and `# EOF`); this
+//! file says which families and samples a run makes, in a fixed order. Every
 //! metric of every ok result is a gauge, one family per scenario and
 //! metric, named in base units (`rtt_ns` of pingpong is
 //! `iolab_pingpong_rtt_seconds`, in seconds); each sample is labelled with
@@ -13,8 +15,11 @@
 
 use super::Reporter;
 use crate::model::{CaseResult, Grade, Run, Status};
+use prometheus_client::collector::Collector;
+use prometheus_client::encoding::DescriptorEncoder;
+use prometheus_client::metrics::MetricType;
+use prometheus_client::registry::{Registry, Unit};
 use std::collections::BTreeMap;
-use std::fmt::Write as _;
 use std::io::Write;
 
 /// The whole run as OpenMetrics text, ending in `# EOF`.
@@ -22,17 +27,43 @@ pub(crate) struct OpenMetricsReporter;
 
 impl Reporter for OpenMetricsReporter {
     fn write(&self, run: &Run, out: &mut dyn Write) -> anyhow::Result<()> {
-        out.write_all(render(run).as_bytes())?;
+        out.write_all(render(run)?.as_bytes())?;
         Ok(())
     }
 }
 
-/// One gauge family: its help, its unit (a suffix of its name) and samples.
-#[derive(Default)]
+/// One label set: (name, value) pairs in order.
+type Labels = Vec<(&'static str, String)>;
+
+/// One gauge family: its help, its unit (the end of its name) and samples.
+#[derive(Debug, Default)]
 struct Family {
     help: String,
     unit: &'static str,
-    samples: Vec<(String, f64)>,
+    samples: Vec<(Labels, f64)>,
+}
+
+/// Every family of a run by name, encoded in name order, each sample in
+/// the order the run holds its results.
+#[derive(Debug, Default)]
+struct Families(BTreeMap<String, Family>);
+
+impl Collector for Families {
+    fn encode(&self, mut encoder: DescriptorEncoder) -> Result<(), std::fmt::Error> {
+        for (name, family) in &self.0 {
+            let stem = name
+                .strip_suffix(&format!("_{}", family.unit))
+                .filter(|_| !family.unit.is_empty());
+            let unit = stem.map(|_| Unit::Other(family.unit.to_string()));
+            let stem = stem.unwrap_or(name);
+            let mut metric =
+                encoder.encode_descriptor(stem, &family.help, unit.as_ref(), MetricType::Gauge)?;
+            for (labels, value) in &family.samples {
+                metric.encode_family(labels)?.encode_gauge(value)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// A unit as OpenMetrics names it, and the factor into it.
@@ -114,14 +145,14 @@ fn sanitize(name: &str) -> String {
         .collect()
 }
 
-pub(crate) fn render(run: &Run) -> String {
-    let mut families: BTreeMap<String, Family> = BTreeMap::new();
+pub(crate) fn render(run: &Run) -> anyhow::Result<String> {
+    let mut families = Families::default();
     for result in &run.results {
         if result.status == Status::Unsupported {
             continue;
         }
         let labels = case_labels(run, result);
-        let failed = families.entry("iolab_case_failed".into()).or_default();
+        let failed = families.0.entry("iolab_case_failed".into()).or_default();
         failed.help = "1 when the case failed (its data did not arrive intact, or it could not \
                        finish), 0 when it is ok; unsupported cases are left out"
             .into();
@@ -129,26 +160,18 @@ pub(crate) fn render(run: &Run) -> String {
             .samples
             .push((labels.clone(), f64::from(result.status == Status::Failed)));
         if result.status == Status::Ok {
-            measured(result, &labels, &mut families);
+            measured(result, &labels, &mut families.0);
         }
     }
+    let mut registry = Registry::default();
+    registry.register_collector(Box::new(families));
     let mut text = String::new();
-    for (name, family) in &families {
-        let _ = writeln!(text, "# HELP {name} {}", escape_help(&family.help));
-        let _ = writeln!(text, "# TYPE {name} gauge");
-        if !family.unit.is_empty() {
-            let _ = writeln!(text, "# UNIT {name} {}", family.unit);
-        }
-        for (labels, value) in &family.samples {
-            let _ = writeln!(text, "{name}{{{labels}}} {}", number(*value));
-        }
-    }
-    text.push_str("# EOF\n");
-    text
+    prometheus_client::encoding::text::encode(&mut text, &registry)?;
+    Ok(text)
 }
 
 /// Every metric of an ok result, its headline's interval and its grade.
-fn measured(result: &CaseResult, labels: &str, families: &mut BTreeMap<String, Family>) {
+fn measured(result: &CaseResult, labels: &Labels, families: &mut BTreeMap<String, Family>) {
     let about = about_of(&result.scenario);
     for (metric, m) in &result.metrics {
         let unit = base_unit(&m.unit);
@@ -156,9 +179,10 @@ fn measured(result: &CaseResult, labels: &str, families: &mut BTreeMap<String, F
         let family = families.entry(name.clone()).or_default();
         family.unit = unit.suffix;
         family.help = help(&result.scenario, metric, &m.unit, &unit, &about);
-        family
-            .samples
-            .push((labels.to_string(), m.value / unit.divisor));
+        let value = m.value / unit.divisor;
+        if value.is_finite() {
+            family.samples.push((labels.clone(), value));
+        }
         let interval = result.precision.as_ref().filter(|p| &p.metric == metric);
         if let Some(p) = interval {
             let family = families.entry(interval_name(&name, &unit)).or_default();
@@ -168,7 +192,8 @@ fn measured(result: &CaseResult, labels: &str, families: &mut BTreeMap<String, F
                  its low and high bound"
             );
             for (bound, value) in [("low", p.ci[0]), ("high", p.ci[1])] {
-                let labels = format!("{labels},bound=\"{bound}\"");
+                let mut labels = labels.clone();
+                labels.push(("bound", bound.to_string()));
                 family.samples.push((labels, value / unit.divisor));
             }
         }
@@ -181,7 +206,7 @@ fn measured(result: &CaseResult, labels: &str, families: &mut BTreeMap<String, F
             Grade::Noisy => 1.0,
             Grade::Disturbed => 2.0,
         };
-        family.samples.push((labels.to_string(), grade));
+        family.samples.push((labels.clone(), grade));
     }
 }
 
@@ -216,56 +241,21 @@ fn help(
 }
 
 /// The labels of a case: where and how it ran, on which host and kernel.
-fn case_labels(run: &Run, r: &CaseResult) -> String {
+fn case_labels(run: &Run, r: &CaseResult) -> Labels {
     let param = |keys: &[&str]| {
         keys.iter()
             .find_map(|k| r.param_str(k))
             .unwrap_or_else(|| "none".into())
     };
-    label_set(&[
-        ("scenario", &r.scenario),
-        ("case", &r.case),
-        ("mechanism", &param(&["mech", "copier", "poller"])),
-        ("placement", &param(&["placement"])),
-        ("size", &param(&["size"])),
-        ("host", &run.environment.hostname),
-        ("kernel", &run.environment.kernel),
-    ])
-}
-
-fn label_set(labels: &[(&str, &str)]) -> String {
-    let parts: Vec<String> = labels
-        .iter()
-        .map(|(name, value)| format!("{name}=\"{}\"", escape_label(value)))
-        .collect();
-    parts.join(",")
-}
-
-/// A label value as the text format quotes it: `\`, `"` and newlines escaped.
-fn escape_label(value: &str) -> String {
-    value
-        .replace('\\', "\\\\")
-        .replace('"', "\\\"")
-        .replace('\n', "\\n")
-}
-
-fn escape_help(text: &str) -> String {
-    text.replace('\\', "\\\\").replace('\n', "\\n")
-}
-
-/// A sample's value: a decimal to 15 significant digits (so 94133.384 ns
-/// is 0.000094133384 s, not 0.00009413338400000001), or the format's
-/// spelling of infinities and NaN.
-fn number(value: f64) -> String {
-    match value {
-        v if v.is_nan() => "NaN".into(),
-        v if v == f64::INFINITY => "+Inf".into(),
-        v if v == f64::NEG_INFINITY => "-Inf".into(),
-        v => {
-            let rounded: f64 = format!("{v:.14e}").parse().unwrap_or(v);
-            format!("{rounded}")
-        }
-    }
+    vec![
+        ("scenario", r.scenario.clone()),
+        ("case", r.case.clone()),
+        ("mechanism", param(&["mech", "copier", "poller"])),
+        ("placement", param(&["placement"])),
+        ("size", param(&["size"])),
+        ("host", run.environment.hostname.clone()),
+        ("kernel", run.environment.kernel.clone()),
+    ]
 }
 
 #[cfg(test)]
@@ -370,7 +360,7 @@ mod tests {
             stopped_by: None,
         });
         ok.noise = Some(crate::model::Noise::graded(Grade::Noisy, &["steal 3%"]));
-        let text = render(&run);
+        let text = render(&run).unwrap();
         assert!(text.ends_with("\n# EOF\n"), "{text}");
         let labels = format!(
             "scenario=\"pingpong\",case=\"{}\",mechanism=\"unix-stream\",\
@@ -378,35 +368,35 @@ mod tests {
             fixtures::OK_CASE
         );
         for line in [
-            "# TYPE iolab_pingpong_rtt_seconds gauge".to_string(),
-            "# UNIT iolab_pingpong_rtt_seconds seconds".to_string(),
-            format!("iolab_pingpong_rtt_seconds{{{labels}}} 0.00000521"),
-            format!("iolab_pingpong_rtt_interval_seconds{{{labels},bound=\"low\"}} 0.000005"),
-            format!("iolab_pingpong_rtt_interval_seconds{{{labels},bound=\"high\"}} 0.0000054"),
-            format!("iolab_noise_grade{{{labels}}} 1"),
-            format!("iolab_case_failed{{{labels}}} 0"),
+            "# TYPE iolab_pingpong_rtt_seconds gauge",
+            "# UNIT iolab_pingpong_rtt_seconds seconds",
         ] {
             assert!(text.lines().any(|l| l == line), "no line {line}:\n{text}");
         }
+        let value = |series: String| -> f64 {
+            let line = text.lines().find(|l| l.starts_with(&format!("{series} ")));
+            let line = line.unwrap_or_else(|| panic!("no {series}:\n{text}"));
+            line.rsplit(' ').next().unwrap().parse().unwrap()
+        };
+        let rtt = value(format!("iolab_pingpong_rtt_seconds{{{labels}}}"));
+        assert_eq!(rtt, 5210.0 / 1e9);
+        let low = format!("iolab_pingpong_rtt_interval_seconds{{{labels},bound=\"low\"}}");
+        assert_eq!(value(low), 5000.0 / 1e9);
+        let high = format!("iolab_pingpong_rtt_interval_seconds{{{labels},bound=\"high\"}}");
+        assert_eq!(value(high), 5400.0 / 1e9);
+        assert_eq!(value(format!("iolab_noise_grade{{{labels}}}")), 1.0);
+        assert_eq!(value(format!("iolab_case_failed{{{labels}}}")), 0.0);
         // The failed case: its status, no figures; the unsupported one: nothing.
         let failed = format!("case=\"{}\"", fixtures::FAILED_CASE);
         let lines: Vec<&str> = text.lines().filter(|l| l.contains(&failed)).collect();
         assert_eq!(lines.len(), 1, "{lines:?}");
-        assert!(lines[0].starts_with("iolab_case_failed{") && lines[0].ends_with(" 1"));
+        assert!(lines[0].starts_with("iolab_case_failed{"), "{lines:?}");
+        assert_eq!(lines[0].rsplit(' ').next(), Some("1.0"), "{lines:?}");
         assert!(!text.contains(fixtures::UNSUPPORTED_CASE), "{text}");
         // Every family is declared once, before its samples.
         let declared: Vec<&str> = text.lines().filter(|l| l.starts_with("# TYPE")).collect();
         let mut unique = declared.clone();
         unique.dedup();
         assert_eq!(declared, unique);
-    }
-
-    #[test]
-    fn values_are_numbers_the_format_reads() {
-        assert_eq!(number(6.4602e-6), "0.0000064602");
-        assert_eq!(number(f64::INFINITY), "+Inf");
-        assert_eq!(number(f64::NAN), "NaN");
-        assert_eq!(number(2.0), "2");
-        assert_eq!(number(94133.384 / 1e9), "0.000094133384");
     }
 }

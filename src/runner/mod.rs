@@ -13,6 +13,7 @@ pub(crate) mod sizing;
 pub(crate) mod stale;
 mod summary;
 
+pub(crate) use plausible::seen as bounds_seen;
 pub(crate) use summary::annotate_limits;
 
 use crate::error::Interrupted;
@@ -47,6 +48,7 @@ pub(crate) trait Observer {
 }
 
 pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
+    plausible::start_run();
     in_private_dir(|tmp| {
         let results = run_cases(plan, tmp, observer);
         observer.finish();

@@ -12,7 +12,7 @@
 //! reading taken at one slow moment never fails a valid case.
 
 use crate::format::human;
-use crate::model::{CaseResult, Metric};
+use crate::model::{BoundsSeen, CaseResult, Closest, Metric};
 use crate::scenario::Fault;
 use std::sync::Mutex;
 
@@ -38,6 +38,29 @@ pub(crate) struct Bounds {
 
 /// The loosest bounds the run has read so far.
 static SEEN: Mutex<Option<Bounds>> = Mutex::new(None);
+
+/// What the run's checks found: how often the bounds were measured again,
+/// and the ok figure nearest its bound.
+static FOUND: Mutex<(u32, Option<Closest>)> = Mutex::new((0, None));
+
+/// Starts a run afresh: its bounds are measured at their first use.
+pub(crate) fn start_run() {
+    *SEEN.lock().unwrap_or_else(|e| e.into_inner()) = None;
+    *FOUND.lock().unwrap_or_else(|e| e.into_inner()) = (0, None);
+}
+
+/// The run's bounds as they ended, with what its checks found; None when
+/// no case was held to them.
+pub(crate) fn seen() -> Option<BoundsSeen> {
+    let bounds = (*SEEN.lock().unwrap_or_else(|e| e.into_inner()))?.floored();
+    let (measured_again, closest) = FOUND.lock().unwrap_or_else(|e| e.into_inner()).clone();
+    Some(BoundsSeen {
+        memcpy_bytes_per_s: bounds.memcpy_bytes_per_s,
+        syscall_ns: bounds.syscall_ns,
+        measured_again,
+        closest,
+    })
+}
 
 impl Bounds {
     /// This run's bounds as they stand: measured at first use, loosened
@@ -108,11 +131,44 @@ fn measured() -> Bounds {
 /// the run's bounds and, where they say impossible, against the bounds
 /// measured again there and then; or None.
 pub(crate) fn beyond_doubt(out: &CaseResult, fault: Option<Fault>, reach: Reach) -> Option<String> {
-    beyond(out, &Bounds::of_this_run(fault), reach)?;
-    let why = beyond(out, &Bounds::measured_again(), reach)?;
+    let first = Bounds::of_this_run(fault);
+    let Some(_) = beyond(out, &first, reach) else {
+        note_closest(out, &first, reach);
+        return None;
+    };
+    FOUND.lock().unwrap_or_else(|e| e.into_inner()).0 += 1;
+    let again = Bounds::measured_again();
+    let Some(why) = beyond(out, &again, reach) else {
+        note_closest(out, &again, reach);
+        return None;
+    };
     Some(format!(
         "{why} (its bounds measured again before failing it, the loosest of {READINGS} readings)"
     ))
+}
+
+/// Keeps `out` as the run's closest figure if it came nearer its bound.
+fn note_closest(out: &CaseResult, bounds: &Bounds, reach: Reach) {
+    let Some(ratio) = nearest(out, bounds, reach) else {
+        return;
+    };
+    let mut found = FOUND.lock().unwrap_or_else(|e| e.into_inner());
+    if found.1.as_ref().is_none_or(|c| ratio > c.ratio) {
+        let case = format!("{} {}", out.scenario, out.case);
+        found.1 = Some(Closest { case, ratio });
+    }
+}
+
+/// The highest of `out`'s figure/bound ratios (bytes and messages).
+fn nearest(out: &CaseResult, bounds: &Bounds, reach: Reach) -> Option<f64> {
+    let cpus = reach.cpus.max(1) as f64;
+    let bytes = |_: &str, m: &Metric| m.unit == "bytes/s";
+    let msgs = |name: &str, _: &Metric| reach.calls_per_send && name == MSGS_PER_S;
+    let of_bytes =
+        highest(out, bytes).map(|(_, r)| r / (bounds.memcpy_bytes_per_s * HOST_SHIFT * cpus));
+    let of_msgs =
+        highest(out, msgs).map(|(_, r)| r * bounds.syscall_ns / (HOST_SHIFT * cpus * 1e9));
+    of_bytes.into_iter().chain(of_msgs).reduce(f64::max)
 }
 
 fn clock_resolution_ns() -> f64 {

@@ -58,6 +58,7 @@ pub(crate) fn run(
     watch: &dyn Watch,
 ) -> anyhow::Result<Vec<CaseResult>> {
     let cases: Vec<&CaseSpec> = plan.cases.iter().collect();
+    super::plausible::start_run();
     in_private_dir(|tmp| Ok(run_in(plan, &cases, schedule, watch, tmp)))
 }
 

@@ -8,7 +8,9 @@
 //! the case up). A round's batch then runs `reps` such repetitions, and
 //! its value is their median. A case is never made larger than planned,
 //! nor smaller than `MIN_WORK` operations a repetition; a work parameter
-//! the user fixed (`CaseSpec::work_fixed`) is kept.
+//! the user fixed (`CaseSpec::work_fixed`) is kept. A scenario whose
+//! repetition is one short operation that cannot be sized runs the
+//! repetitions it names instead (`Scenario::round_reps`).
 
 use crate::model::CaseResult;
 use crate::params::{ParamKind, ParamSpec, Value};
@@ -116,7 +118,11 @@ fn factor(case: &CaseSpec, pilot: Option<&Piloted>, sizing: Sizing) -> Option<f6
 /// case without a work parameter to size stays as it is.
 fn one(case: &CaseSpec, pilot: Option<&Piloted>, factor: Option<f64>, sizing: Sizing) -> CaseSpec {
     let Some(spec) = work_param(case) else {
-        return case.clone();
+        let repeat = case.scenario.round_reps().unwrap_or(case.repeat);
+        return CaseSpec {
+            repeat,
+            ..case.clone()
+        };
     };
     let mut sized = CaseSpec {
         repeat: sizing.reps,
@@ -150,7 +156,10 @@ pub(crate) fn describe(sized: &CaseSpec, sizing: Sizing) -> String {
     let Some((name, work)) =
         work_param(sized).and_then(|spec| Some((spec.name, sized.values.get(spec.name)?)))
     else {
-        return String::new();
+        return match sized.scenario.round_reps() {
+            Some(reps) => format!("{reps} repetitions a round"),
+            None => String::new(),
+        };
     };
     format!(
         "{name}={work} a repetition, {} repetitions a round (each sized to {})",

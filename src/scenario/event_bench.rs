@@ -129,6 +129,11 @@ impl Scenario for EventBench {
     fn metrics(&self) -> &'static [MetricSpec] {
         METRICS
     }
+    /// A repetition is one dispatch loop of a few milliseconds: a round
+    /// runs nine, whose median no preempted loop moves.
+    fn round_reps(&self) -> Option<u64> {
+        Some(9)
+    }
     fn run(&self, case: &CaseSpec, ctx: &CaseCtx, out: &mut CaseResult) -> anyhow::Result<()> {
         let poller = poller_of(case)?;
         let shape = Shape {

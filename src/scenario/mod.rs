@@ -126,6 +126,12 @@ pub trait Scenario: Sync {
     fn batch_work(&self) -> Option<&'static ParamSpec> {
         None
     }
+    /// Repetitions a batch of interleaved rounds runs where a repetition
+    /// is one short operation that cannot be sized (`event-bench`'s loop):
+    /// their median is the round's value. None: as planned.
+    fn round_reps(&self) -> Option<u64> {
+        None
+    }
     /// Where `batch_work` is chosen by the scenario itself (`auto`): the
     /// work a repetition of `per_rep` takes, read off a pilot's result.
     fn work_from_pilot(&self, _pilot: &CaseResult, _per_rep: std::time::Duration) -> Option<u64> {

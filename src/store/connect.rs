@@ -6,7 +6,7 @@
 //! by `open.rs`; a PostgreSQL server by `pg.rs` when iolab is built with
 //! the `fleet` feature, and refused with the way to get it when not.
 
-use super::{one_line, open, schema, sqlite, Place, Store};
+use super::{one_line, open, schema, sqlite, Place, ServerUrl, Store};
 use crate::error::UsageError;
 use anyhow::Context;
 use rusqlite::Connection;
@@ -18,7 +18,7 @@ impl Store {
     /// its schema up to date. Fails, naming the store and the reason, when
     /// it cannot be written.
     pub fn open(path: &Path) -> anyhow::Result<Store> {
-        Store::open_at(Place::of(path))
+        Store::open_at(Place::of(path)?)
     }
 
     pub(crate) fn open_at(place: Place) -> anyhow::Result<Store> {
@@ -105,7 +105,7 @@ fn unusable(err: anyhow::Error) -> anyhow::Error {
 /// A server store for reading, as it is: a read command neither sets up
 /// an empty database nor migrates an older store (a fleet's store is
 /// shared, and an older iolab on another host would no longer read it).
-fn read_server(url: &str) -> anyhow::Result<(Box<dyn super::Db>, i64)> {
+fn read_server(url: &ServerUrl) -> anyhow::Result<(Box<dyn super::Db>, i64)> {
     let mut db = server(url)?;
     let version = db.schema_version()?;
     schema::refuse_unreadable(db.as_mut(), version)?;
@@ -113,12 +113,12 @@ fn read_server(url: &str) -> anyhow::Result<(Box<dyn super::Db>, i64)> {
 }
 
 #[cfg(feature = "fleet")]
-fn server(url: &str) -> anyhow::Result<Box<dyn super::Db>> {
+fn server(url: &ServerUrl) -> anyhow::Result<Box<dyn super::Db>> {
     Ok(Box::new(super::pg::connect(url)?))
 }
 
 #[cfg(not(feature = "fleet"))]
-fn server(_url: &str) -> anyhow::Result<Box<dyn super::Db>> {
+fn server(_url: &ServerUrl) -> anyhow::Result<Box<dyn super::Db>> {
     Err(no_fleet().into())
 }
 

@@ -3,7 +3,9 @@
 //! included): in one embedded SQLite file by default, or in a PostgreSQL
 //! server shared by a fleet of machines (`--db postgresql://...`, the
 //! `fleet` feature). Both engines run the same SQL through `trait Db`
-//! (`db.rs`; `sqlite.rs`, `pg.rs`). Where a store lives is `place.rs`,
+//! (`db.rs`; `sqlite.rs`, `pg.rs`). Where a store lives is `place.rs`
+//! (a server's URL shown without its password), how a server is reached
+//! the libpq way (service, environment, password file) `libpq/`,
 //! opening it `connect.rs` (an SQLite file: `open.rs`), the schema
 //! `schema.rs`, writing `write.rs`, reading `read.rs`, and a run saved as a
 //! JSON file when the store could not take it (for `iolab import`)
@@ -11,6 +13,8 @@
 
 mod connect;
 mod db;
+#[cfg(feature = "fleet")]
+mod libpq;
 mod open;
 mod past;
 mod pending;
@@ -28,7 +32,7 @@ mod write;
 #[cfg(test)]
 mod tests;
 
-pub(crate) use place::Place;
+pub(crate) use place::{Place, ServerUrl};
 pub(crate) use saved::{read_saved, save_beside};
 pub(crate) use vet::vet;
 

@@ -5,10 +5,11 @@
 //! transaction takes one advisory lock, so writers take turns as they do on
 //! SQLite; the schema version is the one row of `iolab_schema`. Connecting
 //! tells the user's mistakes (an unreachable server, a refused login, a
-//! missing database: exit 2) from the server's faults (exit 1).
+//! missing database, no password anywhere: exit 2) from the server's
+//! faults (exit 1).
 
 use super::db::{Db, Row, Value};
-use super::place::redact;
+use super::place::ServerUrl;
 use crate::error::UsageError;
 use anyhow::{anyhow, Context};
 use postgres::error::SqlState;
@@ -19,25 +20,27 @@ use std::time::Duration;
 /// The key of the advisory lock every write transaction takes ("iolab").
 const WRITE_LOCK: i64 = 0x0069_6f6c_6162;
 
-/// How long connecting may take when the URL does not say.
+/// How long connecting may take when the settings do not say.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Connects to the server `url` names.
-pub(crate) fn connect(url: &str) -> anyhow::Result<Client> {
-    let shown = redact(url);
-    let mut config: Config = url
-        .parse()
-        .map_err(|err| UsageError::new(format!("bad store URL {shown}: {}", describe(&err))))?;
+/// Connects to the server `url` names, with the settings libpq's
+/// conventions add to it (`libpq/`).
+pub(crate) fn connect(url: &ServerUrl) -> anyhow::Result<Client> {
+    let mut config = super::libpq::config(url)?;
     if config.get_connect_timeout().is_none() {
         config.connect_timeout(CONNECT_TIMEOUT);
     }
-    config.application_name("iolab");
-    config.connect(NoTls).map_err(|err| connect_error(&err))
+    if config.get_application_name().is_none() {
+        config.application_name("iolab");
+    }
+    config
+        .connect(NoTls)
+        .map_err(|err| connect_error(&err, &config))
 }
 
 /// A refused connection is the user's to fix (exit 2); anything else the
 /// server did is a fault (exit 1).
-fn connect_error(err: &postgres::Error) -> anyhow::Error {
+fn connect_error(err: &postgres::Error, config: &Config) -> anyhow::Error {
     let why = describe(err);
     let code = err.code();
     let refused_login = code.is_some_and(|c| {
@@ -48,7 +51,9 @@ fn connect_error(err: &postgres::Error) -> anyhow::Error {
         ]
         .contains(&c)
     });
-    let message = if refused_login || err.to_string() == "authentication error" {
+    let message = if why.ends_with("password missing") {
+        no_password(config)
+    } else if refused_login || err.to_string() == "authentication error" {
         format!("the server refused the connection: {why}")
     } else if err.as_db_error().is_none() {
         format!("cannot reach the server: {why} (is it running, and is the URL right?)")
@@ -56,6 +61,24 @@ fn connect_error(err: &postgres::Error) -> anyhow::Error {
         return anyhow!("the server failed: {why}");
     };
     UsageError::new(message).into()
+}
+
+/// The server asked for a password and none of libpq's places had one:
+/// the line of a password file that would.
+fn no_password(config: &Config) -> String {
+    let host = match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(host)) => host.clone(),
+        _ => "localhost".to_string(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let db = config.get_dbname().unwrap_or("*");
+    let user = config.get_user().unwrap_or("*");
+    format!(
+        "the server asks for a password and none was given: set PGPASSWORD, add the line \
+         {host}:{port}:{db}:{user}:PASSWORD to ~/.pgpass (or to the file PGPASSFILE names; \
+         mode 0600), or name a service of pg_service.conf that has it (?service=NAME or \
+         PGSERVICE)"
+    )
 }
 
 /// One line: the server's own message when it sent one, else the error

@@ -2,10 +2,11 @@
 //! by `iolab import`. The file is the JSON `iolab run --json` writes plus
 //! each result's latency histogram (which the JSON contract leaves out), so
 //! a run imported later is stored whole; a plain `--json` file imports too,
-//! without histograms.
+//! without histograms. Either must say its `schema_version`
+//! (`model::Document`), one this iolab reads.
 
 use crate::error::UsageError;
-use crate::model::Run;
+use crate::model::{Document, Run, SCHEMA_VERSION};
 use anyhow::bail;
 use serde::{Deserialize, Serialize};
 use std::fs::File;
@@ -72,7 +73,7 @@ fn fill(file: File, run: &Run) -> anyhow::Result<()> {
         false => Vec::new(),
     };
     let mut out = BufWriter::new(file);
-    serde_json::to_writer_pretty(&mut out, &Saved { run, histograms })?;
+    serde_json::to_writer_pretty(&mut out, &Document::new(Saved { run, histograms }))?;
     writeln!(out)?;
     out.into_inner().map_err(|e| e.into_error())?.sync_all()?;
     Ok(())
@@ -86,13 +87,38 @@ pub(crate) const MAX_FILE: u64 = 256 << 20;
 /// storing failed wrote it. Anything else is a usage error naming the file.
 pub(crate) fn read_saved(file: &Path) -> anyhow::Result<Run> {
     let text = read_bounded(file)?;
-    let saved: Saved<Run> = serde_json::from_str(&text).map_err(|e| {
+    let not_a_run = |e: serde_json::Error| {
         UsageError::new(format!(
             "{} is not a run as `iolab run --json` writes it: {e}",
             file.display()
         ))
-    })?;
-    Ok(attach_histograms(saved, file)?)
+    };
+    let version: Version = serde_json::from_str(&text).map_err(not_a_run)?;
+    readable_version(version.schema_version)
+        .map_err(|why| UsageError::new(format!("{}: {why}", file.display())))?;
+    let saved: Document<Saved<Run>> = serde_json::from_str(&text).map_err(not_a_run)?;
+    Ok(attach_histograms(saved.body, file)?)
+}
+
+/// The one field read before the rest.
+#[derive(Deserialize)]
+struct Version {
+    schema_version: Option<u32>,
+}
+
+/// A document's version this iolab reads: one it writes or an older one.
+fn readable_version(version: Option<u32>) -> Result<(), String> {
+    match version {
+        None => Err(format!(
+            "no schema_version: every JSON document iolab writes has one (this iolab's is \
+             {SCHEMA_VERSION}); write the run again with `iolab show RUN --json`"
+        )),
+        Some(v) if v > SCHEMA_VERSION || v == 0 => Err(format!(
+            "schema_version {v} is not one this iolab reads (1 to {SCHEMA_VERSION}): import it \
+             with the iolab that wrote it"
+        )),
+        Some(_) => Ok(()),
+    }
 }
 
 /// The text of `file` ('-' for stdin), refused past `MAX_FILE` bytes

@@ -58,7 +58,14 @@ pub(crate) const MIGRATIONS: &[&str] = &[
          since  TEXT NOT NULL,
          PRIMARY KEY (run_id, target)
      );",
+    // 5: no new table: the pending targets an older iolab recorded are
+    // rewritten as they are shown now (`pending::reshow`), which takes out
+    // a password given as `?password=`.
+    "",
 ];
+
+/// The migration after which `pending::reshow` runs.
+const PENDING_RESHOWN: usize = 5;
 
 /// The schema version this build of iolab writes and understands.
 pub(crate) fn latest_version() -> i64 {
@@ -82,6 +89,10 @@ pub(crate) fn migrate(db: &mut dyn Db) -> anyhow::Result<()> {
         }
         for (done, sql) in MIGRATIONS.iter().enumerate().skip(current as usize) {
             db.batch(sql)
+                .and_then(|()| match done + 1 {
+                    PENDING_RESHOWN => super::pending::reshow(db),
+                    _ => Ok(()),
+                })
                 .with_context(|| format!("applying store migration {}", done + 1))?;
         }
         db.set_schema_version(latest_version())

@@ -6,6 +6,7 @@
 
 pub mod agent;
 pub mod mech;
+pub mod net;
 pub mod observed;
 
 use assert_cmd::Command;

@@ -6,8 +6,9 @@
 //! Below the server, what the fleet tests share: runs made on given hosts
 //! and kernels, local stores holding them, and `push`.
 
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
+pub use crate::common::net::free_port;
 pub use crate::common::stdout;
 use crate::common::{find_program, is_root, require, Sandbox};
 use crate::runs;
@@ -52,12 +53,6 @@ fn postgres_user() -> Option<(u32, u32)> {
     let line = passwd.lines().find(|l| l.starts_with("postgres:"))?;
     let fields: Vec<&str> = line.split(':').collect();
     Some((fields.get(2)?.parse().ok()?, fields.get(3)?.parse().ok()?))
-}
-
-/// A port nothing listens on (the probe is closed at once).
-pub fn free_port() -> u16 {
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    listener.local_addr().unwrap().port()
 }
 
 impl Server {

@@ -53,9 +53,7 @@ impl Rule {
     /// quiet one's): its verdict says which mode it was judged in.
     pub(crate) fn follows_the_host(&self) -> bool {
         match self {
-            Rule::Relative { reference, .. } => {
-                reference.metric.name == crate::scenario::limits::WAKE_RTT_NS.name
-            }
+            Rule::Relative { reference, .. } => reference.follows_the_host,
             Rule::Each { rules } => rules.iter().any(Rule::follows_the_host),
             _ => false,
         }

@@ -33,6 +33,10 @@ pub struct Reference {
     pub(crate) hardware: &'static str,
     /// The original's own figure, in the unit of the claim's quantity.
     pub(crate) original: f64,
+    /// The reference follows the host's mode (a wake-up across CPUs costs
+    /// several times more on a busy host), so a verdict read in it says
+    /// which state the host was in.
+    pub(crate) follows_the_host: bool,
 }
 
 /// Nanoseconds per unit of a time metric.

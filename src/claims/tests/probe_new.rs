@@ -260,3 +260,30 @@ fn read_evicts_weighs_the_share_of_a_kept() {
         "probe check=read-evicts-cache unsupported: needs root to create a memory cgroup"
     );
 }
+
+/// A claim read in wake-up round trips says which state the host was in;
+/// one weighed in absolute terms does not need to.
+#[test]
+fn a_claim_that_follows_the_host_says_its_state() {
+    use crate::model::{HostSample, HostState};
+    let sample = |at_s, cross| HostSample {
+        at_s,
+        steal_pct: 0.0,
+        others_runnable: 1.0,
+        cross_cpu_wake_ns: Some(cross),
+        same_cpu_wake_ns: Some(5e3),
+    };
+    let state = HostState {
+        samples: vec![sample(0.0, 90e3), sample(5.0, 100e3)],
+    };
+    let summary = crate::measure::host::summary(&state).unwrap();
+    let mut claims = vec![
+        answer("E2-port-setup-1ms", &[ports(&[2e6, 2e6, 2e6])]),
+        answer("E2-port-tens-of-us", &[]),
+    ];
+    crate::claims::note_the_host(&mut claims, &summary);
+    assert_eq!(claims[0].host, None);
+    let said = claims[1].host.as_deref().unwrap();
+    assert!(said.starts_with("judged with the host busy ("), "{said}");
+    assert!(said.contains("cross-CPU wake-up 95.0 us"), "{said}");
+}

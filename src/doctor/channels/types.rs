@@ -5,7 +5,7 @@
 use serde::Serialize;
 
 /// Everything one scan found, and what it could not read.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, schemars::JsonSchema)]
 pub(crate) struct Scan {
     pub(crate) channels: Vec<Channel>,
     /// `/proc/sysvipc/msg` rows whose lspid or lrpid is a scanned pid.
@@ -17,7 +17,7 @@ pub(crate) struct Scan {
 }
 
 /// One IPC descriptor of a scanned process.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub(crate) struct Channel {
     pub(crate) pid: i32,
     pub(crate) fd: i32,
@@ -30,7 +30,7 @@ pub(crate) struct Channel {
 }
 
 /// A descriptor at the other end of a channel.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, schemars::JsonSchema)]
 pub(crate) struct Peer {
     pub(crate) pid: i32,
     pub(crate) fd: i32,
@@ -38,7 +38,7 @@ pub(crate) struct Peer {
 }
 
 /// What kind of channel a descriptor is, with what /proc says about it.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub(crate) enum Kind {
     /// Ends from the fdinfo flags (O_ACCMODE).
@@ -103,7 +103,7 @@ pub(crate) enum Kind {
 }
 
 /// A System V message queue one of the scanned processes used last.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub(crate) struct SysvQueue {
     pub(crate) key: i32,
     pub(crate) msqid: i32,
@@ -118,7 +118,7 @@ pub(crate) struct SysvQueue {
 }
 
 /// A mapping other processes can share.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub(crate) struct SharedMap {
     pub(crate) pid: i32,
     pub(crate) kind: ShmKind,
@@ -134,7 +134,7 @@ pub(crate) struct SharedMap {
 }
 
 /// What is mapped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub(crate) enum ShmKind {
     /// A POSIX shared memory object, `/dev/shm/*`.

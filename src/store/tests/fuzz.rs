@@ -22,6 +22,7 @@ fn saved_bytes() -> Vec<u8> {
 
 /// The fields a hostile value replaces, as JSON pointers.
 const FIELDS: &[&str] = &[
+    "/schema_version",
     "/run_id",
     "/started_at",
     "/finished_at",

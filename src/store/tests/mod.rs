@@ -469,8 +469,9 @@ fn pending_pushes_are_marked_with_the_run_and_cleared_once_pushed() {
     let (_dir, _path, mut store) = temp_store();
     let fleet = Place::of(std::path::Path::new(
         "postgresql://iolab:s3cret@db.example:5432/iolab",
-    ));
-    let other = Place::of(std::path::Path::new("other.db"));
+    ))
+    .unwrap();
+    let other = Place::of(std::path::Path::new("other.db")).unwrap();
     let r1 = run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]);
     let r2 = run("r2", "2024-05-02T10:00:00Z", vec![ok_result()]);
     store.save_pending(&r1, Some(&fleet)).unwrap();
@@ -486,11 +487,41 @@ fn pending_pushes_are_marked_with_the_run_and_cleared_once_pushed() {
         .unwrap();
     assert_eq!(
         targets[0].text(0).unwrap(),
-        "postgresql://iolab:***@db.example:5432/iolab"
+        "postgresql://iolab@db.example:5432/iolab"
     );
     store.pushed("r1", &fleet).unwrap();
     store.pushed("r1", &fleet).unwrap();
     assert_eq!(store.pending(&fleet).unwrap(), ["r2"]);
     store.pushed("r2", &fleet).unwrap();
     assert!(store.pending(&fleet).unwrap().is_empty());
+}
+
+/// A store of schema version 4 kept a password given as `?password=` in
+/// its pending targets: migrating takes it out, and the run stays pending
+/// once for the store however its URL was written.
+#[test]
+fn migrating_takes_passwords_out_of_the_pending_targets() {
+    let (_dir, path, mut store) = temp_store();
+    store
+        .save(&run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]))
+        .unwrap();
+    drop(store);
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch(
+        "INSERT INTO pending_pushes VALUES
+             ('r1', 'postgresql://iolab@db/iolab?password=WRONGpw', '2024-05-01T10:00:00Z'),
+             ('r1', 'postgresql://iolab:***@db/iolab', '2024-05-01T10:00:00Z');
+         PRAGMA user_version = 4;",
+    )
+    .unwrap();
+    drop(conn);
+    let mut store = Store::open(&path).unwrap();
+    let targets = store
+        .db
+        .query("SELECT target FROM pending_pushes", &[])
+        .unwrap();
+    assert_eq!(targets.len(), 1, "{targets:?}");
+    assert_eq!(targets[0].text(0).unwrap(), "postgresql://iolab@db/iolab");
+    let fleet = Place::of(std::path::Path::new("postgresql://iolab:new@db/iolab")).unwrap();
+    assert_eq!(store.pending(&fleet).unwrap(), ["r1"]);
 }

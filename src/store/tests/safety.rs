@@ -29,9 +29,26 @@ fn a_plain_json_run_reads_back_without_histograms() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("run.json");
     let mut saved = run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]);
-    std::fs::write(&file, serde_json::to_string(&saved).unwrap()).unwrap();
+    let document = crate::model::Document::new(&saved);
+    std::fs::write(&file, serde_json::to_string(&document).unwrap()).unwrap();
     saved.results[0].histogram = None;
     assert_eq!(read_saved(&file).unwrap(), saved);
+}
+
+#[test]
+fn a_run_without_a_schema_version_or_with_a_newer_one_is_refused_in_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("run.json");
+    let run = run("r1", "2024-05-01T10:00:00Z", vec![ok_result()]);
+    std::fs::write(&file, serde_json::to_string(&run).unwrap()).unwrap();
+    let msg = usage_message(read_saved(&file).unwrap_err());
+    assert!(msg.contains("run.json: no schema_version"), "{msg}");
+    assert_eq!(msg.lines().count(), 1, "{msg}");
+    let mut newer = crate::model::Document::new(&run);
+    newer.schema_version = crate::model::SCHEMA_VERSION + 1;
+    std::fs::write(&file, serde_json::to_string(&newer).unwrap()).unwrap();
+    let msg = usage_message(read_saved(&file).unwrap_err());
+    assert!(msg.contains("is not one this iolab reads"), "{msg}");
 }
 
 #[test]
@@ -66,11 +83,12 @@ fn what_is_not_a_saved_run_is_a_usage_error_naming_the_file() {
     );
 
     let garbage = dir.path().join("garbage.json");
-    std::fs::write(&garbage, "{\"run_id\": 3}").unwrap();
+    std::fs::write(&garbage, "{\"schema_version\": 1, \"run_id\": 3}").unwrap();
     let msg = usage_message(read_saved(&garbage).unwrap_err());
     assert!(msg.contains("garbage.json is not a run"), "{msg}");
 
-    let mut value = serde_json::to_value(run("r1", "2024-05-01T10:00:00Z", vec![])).unwrap();
+    let empty = run("r1", "2024-05-01T10:00:00Z", vec![]);
+    let mut value = serde_json::to_value(crate::model::Document::new(empty)).unwrap();
     value["histograms"] = serde_json::json!(["00"]);
     std::fs::write(&garbage, value.to_string()).unwrap();
     let msg = usage_message(read_saved(&garbage).unwrap_err());

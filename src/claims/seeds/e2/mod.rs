@@ -37,6 +37,7 @@ const E5200_WAKE: Reference = Reference {
     hardware: "the post's 2.5 GHz Pentium E5200 under Linux 2.6 (an estimated 5 us per \
                wake-up round trip, lmbench's pipe latency on Core 2 desktops of the time)",
     original: 30.0,
+    follows_the_host: true,
 };
 
 pub(super) static CLAIMS: &[Claim] = &[
