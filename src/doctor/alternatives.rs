@@ -1,17 +1,24 @@
-//! What the alternatives would cost here: for a busy channel, the pattern
-//! the watch observed (round trips or a one-way stream, the message size,
+//! What the alternatives would cost here: for a busy channel that moved
+//! bytes, the pattern read from what moved (`pattern`: round trips, or a
+//! one-way stream or bulk transfer, with the message size that moved;
 //! same CPU or across) run now in iolab's own micro-benchmark over the
 //! program's mechanism and over the alternatives that keep its semantics,
 //! as randomized interleaved rounds (`runner::rounds`, as `iolab ab`
-//! does), each compared with the program's mechanism by its paired ratio.
-//! A projection, labelled as one: it measures the pattern, not the program.
+//! does), each compared with the program's mechanism by its paired ratio,
+//! said one way ("N x faster" or "N x slower"). A micro-benchmark does
+//! not model the program: each option's gain on the program is bounded by
+//! the channel's Amdahl ceiling (`ceiling`), and a placement option is
+//! labelled as not tried on the program.
 
+use super::ceiling::{self, Ceiling};
 use super::channels::Kind;
 use super::diagnosis::ChannelCost;
+use super::pattern::Shape;
 use super::syscalls::Direction;
 use crate::measure::paired;
 use crate::model::CaseResult;
 use crate::runner::rounds::{self, Schedule, Watch};
+use std::fmt::Write;
 use std::time::Duration;
 
 /// Rounds at most; fewer when the time cap comes first.
@@ -39,6 +46,15 @@ pub(crate) struct Choice {
     /// This option over the program's mechanism, per round: median and
     /// its 99.5% interval.
     pub(crate) ratio: [f64; 3],
+    /// The same said one way: above 1 faster, below 1 slower (median,
+    /// low, high), whichever way the metric goes.
+    pub(crate) faster: [f64; 3],
+    /// The option keeps the mechanism and changes the placement: only a
+    /// micro-benchmark, it was not tried on the program.
+    pub(crate) placement_only: bool,
+    /// The most the program could gain with it (Amdahl with the
+    /// channel's ceiling and `faster`); None for a placement option.
+    pub(crate) program_at_most: Option<f64>,
 }
 
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -51,17 +67,25 @@ pub(crate) struct Alternatives {
     pub(crate) options: Vec<Choice>,
     /// Options that could not be measured, with why.
     pub(crate) not_measured: Vec<String>,
+    /// The channel's ceiling the options' gains are bounded by.
+    pub(crate) ceiling: Option<Ceiling>,
+    /// How long the rounds took (`--alternatives-time` bounds it).
+    pub(crate) spent_s: f64,
 }
 
-/// The pattern of `c`, when it is busy and its kind has an iolab mechanism.
-pub(crate) fn pattern_of(c: &ChannelCost, round_trips: bool) -> Option<Pattern> {
+/// The pattern of `c`, when it moved bytes and its kind has an iolab
+/// mechanism.
+pub(crate) fn pattern_of(c: &ChannelCost, all: &[ChannelCost]) -> Option<Pattern> {
     let mechanism = mechanism_of(&c.channel.kind)?;
-    let sizes = if c.bytes_out.is_empty() {
-        &c.bytes_in
-    } else {
-        &c.bytes_out
+    let size = c.moved.size?.max(1);
+    let round_trips = match c.moved.shape {
+        Shape::Nothing => return None,
+        Shape::RequestResponse => true,
+        Shape::Bulk => false,
+        // One end of a pipe sees one way: the answer may come back on
+        // another.
+        Shape::OneWay => is_round_trip(c, all),
     };
-    let size = sizes.first().map_or(64, |(bytes, _)| (*bytes).max(1));
     let placement = if c.wakeups.count > 0 && c.wakeups.cross_cpu_share < 0.5 {
         "same-cpu"
     } else {
@@ -78,9 +102,13 @@ pub(crate) fn pattern_of(c: &ChannelCost, round_trips: bool) -> Option<Pattern> 
 /// Whether the channel carries round trips: calls both ways on it (a
 /// socket), or, for a pipe or FIFO, a busy channel of the same process
 /// the other way to the same peer.
-pub(crate) fn is_round_trip(c: &ChannelCost, all: &[ChannelCost]) -> bool {
+fn is_round_trip(c: &ChannelCost, all: &[ChannelCost]) -> bool {
     let ways = |c: &ChannelCost| -> (bool, bool) {
-        let has = |d: Direction| c.calls.iter().any(|row| row.direction == d);
+        let has = |d: Direction| {
+            c.calls
+                .iter()
+                .any(|row| row.direction == d && row.calls > 0)
+        };
         (has(Direction::In), has(Direction::Out))
     };
     let (reads, writes) = ways(c);
@@ -90,7 +118,7 @@ pub(crate) fn is_round_trip(c: &ChannelCost, all: &[ChannelCost]) -> bool {
     all.iter().any(|other| {
         let (r, w) = ways(other);
         other.channel.pid == c.channel.pid
-            && other.channel.fd != c.channel.fd
+            && other.channel.inode != c.channel.inode
             && (r && writes || w && reads)
             && other.channel.peers.iter().any(|p| {
                 c.channel
@@ -148,23 +176,36 @@ fn spec(p: &Pattern, mechanism: &str, placement: &str) -> String {
         "{} --mech {mechanism} --placement {placement} --mode processes -p size={size}",
         p.scenario
     );
-    spec.push_str(match p.scenario {
-        "pingpong" => " -p count=2000",
-        _ => " -p rep_time=20ms",
-    });
+    match p.scenario {
+        "pingpong" => {
+            let _ = write!(spec, " -p count={}", round_trips(size));
+        }
+        _ => spec.push_str(" -p rep_time=20ms"),
+    }
     if mechanism == "shm" {
         spec.push_str(" -p wake=futex");
     }
     spec
 }
 
+/// Round trips per batch: 2000 of small messages, fewer of large ones
+/// (about 16 MiB each way), so a round of any size fits the time cap.
+fn round_trips(size: u64) -> u64 {
+    (16u64 << 20)
+        .checked_div(size)
+        .unwrap_or(2000)
+        .clamp(10, 2000)
+}
+
 /// Measures the options of `p` in interleaved rounds for at most `cap`.
 pub(crate) fn measure(
     channel: &str,
     p: &Pattern,
+    ceiling: Option<&Ceiling>,
     cap: Duration,
     progress: &dyn Fn(usize, usize),
 ) -> anyhow::Result<Alternatives> {
+    let started = std::time::Instant::now();
     let mut not_measured = Vec::new();
     let mut plan: Option<crate::plan::Plan> = None;
     let mut labels = Vec::new();
@@ -191,14 +232,15 @@ pub(crate) fn measure(
         interleaved: true,
     };
     let results = rounds::run(&plan, &schedule, &Never(progress))?;
-    Ok(rank(
-        channel,
-        p,
-        schedule.seed,
-        &labels,
-        &results,
-        not_measured,
-    ))
+    let mut found = rank(channel, p, schedule.seed, &labels, &results, not_measured);
+    for o in &mut found.options {
+        o.program_at_most = ceiling
+            .filter(|_| !o.programs && !o.placement_only)
+            .map(|c| ceiling::projected(c.share, o.faster[0]));
+    }
+    found.ceiling = ceiling.cloned();
+    found.spent_s = started.elapsed().as_secs_f64();
+    Ok(found)
 }
 
 /// Runs every round: the options are ranked, not decided.
@@ -226,7 +268,7 @@ fn rank(
     let programs = results.first().and_then(values).unwrap_or_default();
     let mut options = Vec::new();
     for (i, (r, (spec, label))) in results.iter().zip(labels).enumerate() {
-        let ratio = values(r).and_then(|v| paired::ratio(&programs, &v));
+        let ratio = values(r).and_then(|v| paired_or_range(&programs, &v));
         let ok = r.status == crate::model::Status::Ok;
         let Some(ratio) = ratio.filter(|_| ok) else {
             let why = r.reason.clone().unwrap_or_else(|| "no rounds".into());
@@ -240,14 +282,13 @@ fn rank(
             programs: i == 0,
             median: headline.map_or(f64::NAN, |m| m.value),
             unit: headline.map_or_else(String::new, |m| m.unit.clone()),
-            ratio: [ratio.median, ratio.lo, ratio.hi],
+            faster: faster(ratio, p.scenario == "stream"),
+            ratio,
+            placement_only: i > 0 && spec.contains(&format!("--mech {} ", p.mechanism)),
+            program_at_most: None,
         });
     }
-    let higher_is_better = p.scenario == "stream";
-    options.sort_by(|a, b| match higher_is_better {
-        true => b.ratio[0].total_cmp(&a.ratio[0]),
-        false => a.ratio[0].total_cmp(&b.ratio[0]),
-    });
+    options.sort_by(|a, b| b.faster[0].total_cmp(&a.faster[0]));
     Alternatives {
         channel: channel.to_string(),
         pattern: p.clone(),
@@ -255,6 +296,34 @@ fn rank(
         seed,
         options,
         not_measured,
+        ceiling: None,
+        spent_s: 0.0,
+    }
+}
+
+/// The paired ratio of `b` to `a` per round: its median with its 99.5%
+/// interval, or, with fewer rounds than that interval needs
+/// (`sequential::FIRST_LOOK`), with the lowest and highest round.
+fn paired_or_range(a: &[f64], b: &[f64]) -> Option<[f64; 3]> {
+    if let Some(r) = paired::ratio(a, b) {
+        return Some([r.median, r.lo, r.hi]);
+    }
+    let mut per_round = paired::per_round(a, b);
+    if per_round.is_empty() {
+        return None;
+    }
+    let lo = per_round.iter().copied().fold(f64::INFINITY, f64::min);
+    let hi = per_round.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some([crate::measure::stats::median(&mut per_round), lo, hi])
+}
+
+/// A ratio of values said as "times faster": the ratio itself where more
+/// is better (throughput), its inverse where less is (time per round
+/// trip), with the interval's ends swapped to match.
+fn faster(ratio: [f64; 3], higher_is_better: bool) -> [f64; 3] {
+    match higher_is_better {
+        true => ratio,
+        false => [1.0 / ratio[0], 1.0 / ratio[2], 1.0 / ratio[1]],
     }
 }
 

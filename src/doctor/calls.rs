@@ -14,10 +14,19 @@ use std::collections::{BTreeMap, HashMap};
 pub(crate) struct Call {
     pub(crate) tid: i32,
     pub(crate) nr: i64,
+    /// When it was entered.
+    pub(crate) start: u64,
     /// The descriptor, for calls that take one.
     pub(crate) fd: Option<i32>,
+    /// The object behind `fd` at the time (its inode), where the watch
+    /// could tell (`objects`).
+    pub(crate) object: Option<u64>,
     /// Bytes moved, for calls that move bytes and succeeded.
     pub(crate) bytes: Option<u64>,
+    /// The error of a failed call (EAGAIN, EINTR...).
+    pub(crate) error: Option<i32>,
+    /// The descriptor a successful accept, openat, dup... returned.
+    pub(crate) opened: Option<i32>,
     pub(crate) direction: Direction,
     pub(crate) total_ns: u64,
     /// Switched out asleep inside the call until it next ran.
@@ -34,6 +43,9 @@ pub(crate) struct Wake {
     pub(crate) cross_cpu: bool,
     /// The waker's call at the time (number and descriptor).
     pub(crate) during: Option<(i64, Option<i32>)>,
+    /// When that call began, and the object it acted on (`objects`).
+    pub(crate) call_start: Option<u64>,
+    pub(crate) object: Option<u64>,
     /// Until the woken thread's next event, when it is watched.
     pub(crate) latency_ns: Option<u64>,
 }
@@ -44,6 +56,9 @@ pub(crate) struct Wake {
 pub(crate) struct Tick {
     pub(crate) tid: i32,
     pub(crate) during: Option<(i64, Option<i32>)>,
+    /// When that call began, and the object it acted on (`objects`).
+    pub(crate) call_start: Option<u64>,
+    pub(crate) object: Option<u64>,
     pub(crate) stack: u32,
 }
 
@@ -80,6 +95,7 @@ pub(crate) fn analyse(log: &WindowLog) -> Analysis {
         let t = threads.entry(event.tid()).or_default();
         back_on_cpu(t, event.time());
         let during = t.call.as_ref().map(|c| (c.nr, fd_of(c.nr, c.arg0)));
+        let call_start = t.call.as_ref().map(|c| c.time);
         match *event {
             Event::Enter { time, nr, arg0, .. } => {
                 t.call = Some(Open {
@@ -109,10 +125,18 @@ pub(crate) fn analyse(log: &WindowLog) -> Analysis {
                     wakee,
                     cross_cpu: target_cpu >= 0 && target_cpu as u32 != cpu,
                     during,
+                    call_start,
+                    object: None,
                     latency_ns: None,
                 },
             )),
-            Event::Tick { tid, stack, .. } => out.ticks.push(Tick { tid, during, stack }),
+            Event::Tick { tid, stack, .. } => out.ticks.push(Tick {
+                tid,
+                during,
+                call_start,
+                object: None,
+                stack,
+            }),
         }
     }
     out.wakes = with_latencies(log, pending_wakes);
@@ -141,13 +165,21 @@ fn fd_of(nr: i64, arg0: u64) -> Option<i32> {
 
 fn finish(tid: i32, open: Open, exit_time: u64, ret: i64) -> Call {
     let known = syscalls::lookup(open.nr);
+    // The raw result: -errno on failure (the kernel's range -4095..-1).
+    let error = (-4095..0).contains(&ret).then(|| -ret as i32);
     Call {
         tid,
         nr: open.nr,
+        start: open.time,
         fd: fd_of(open.nr, open.arg0),
+        object: None,
         bytes: known
             .filter(|s| s.moves_bytes && ret >= 0)
             .map(|_| ret as u64),
+        error,
+        opened: known
+            .filter(|s| s.opens && ret >= 0)
+            .and_then(|_| i32::try_from(ret).ok()),
         direction: known.map_or(Direction::Other, |s| s.direction),
         total_ns: exit_time.saturating_sub(open.time),
         blocked_ns: open.blocked_ns,
@@ -305,6 +337,7 @@ mod tests {
         let a = analyse(&log(events));
         assert_eq!(a.calls[0].preempted_ns, 290);
         assert_eq!(a.calls[0].bytes, None, "a failed write moved nothing");
+        assert_eq!(a.calls[0].error, Some(11), "EAGAIN");
         assert_eq!(a.ticks[0].during, None);
         assert_eq!(a.ticks[1].during, Some((WRITE, Some(7))));
         assert_eq!(a.ticks[1].stack, 3);

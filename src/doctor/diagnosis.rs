@@ -1,10 +1,15 @@
-//! What the watch found, as figures: each channel's calls, bytes, time and
-//! wake-ups (observed in the traced windows, rates per second of traced
-//! time), each thread's time split (from its /proc counters over the whole
-//! watch), and what the tracer cost. The JSON of `iolab doctor --json`.
+//! What the watch found, as figures: each channel (one kernel object, all
+//! the descriptors it had in a process) with its calls, failed calls,
+//! bytes, time and wake-ups (observed in the traced windows; rates scaled
+//! to the untraced pace), the pattern of what moved (`pattern`), the most
+//! a transport could save (`ceiling`), each thread's time split (from its
+//! /proc counters over the whole watch), and what the tracer cost. The
+//! JSON of `iolab doctor --json`.
 
 use super::calls::{Call, Wake};
+use super::ceiling::{self, Ceiling};
 use super::channels::{Channel, SharedMap, SysvQueue};
+use super::pattern::{self, Moved};
 use super::syscalls;
 use super::watch::{Ending, Observed};
 use crate::measure::profile::KernelSymbols;
@@ -17,16 +22,21 @@ pub(crate) struct Diagnosis {
     pub(crate) watched_s: f64,
     pub(crate) ending: Ending,
     pub(crate) tracer: Tracer,
-    /// Busiest first: by time spent in calls on the channel per second.
+    /// Busiest first: by the program's time in calls on the channel per
+    /// second (on CPU in them, preempted and blocked on them).
     pub(crate) channels: Vec<ChannelCost>,
     /// Calls on no descriptor (futex, poll, select, System V queues), per
-    /// process.
+    /// process, and calls on a descriptor whose object the watch could not
+    /// tell (opened and closed inside one window).
     pub(crate) other_calls: Vec<ProcessCalls>,
     pub(crate) threads: Vec<ThreadTime>,
     pub(crate) sysv_queues: Vec<SysvQueue>,
     pub(crate) shared_memory: Vec<SharedMap>,
     pub(crate) unreadable: Vec<String>,
     pub(crate) exit_status: Option<i32>,
+    /// The signal that ended the command, when one did (`exit_status` is
+    /// then 128 + it, as a shell shows).
+    pub(crate) signal: Option<i32>,
     /// The busiest channels' patterns measured over the alternatives here
     /// (a projection, filled in after the watch).
     pub(crate) alternatives: Vec<super::alternatives::Alternatives>,
@@ -62,7 +72,13 @@ pub(crate) struct ChannelCost {
     pub(crate) process: String,
     pub(crate) label: String,
     pub(crate) channel: Channel,
+    /// Every descriptor the process had the object on while watched.
+    pub(crate) fds: Vec<i32>,
     pub(crate) calls: Vec<CallRow>,
+    /// What moved, each way, and the pattern it makes.
+    pub(crate) moved: Moved,
+    /// The most any transport could save here; None without calls.
+    pub(crate) ceiling: Option<Ceiling>,
     /// Bytes per call: (bytes, calls), most frequent first, by direction.
     pub(crate) bytes_in: Vec<(u64, u64)>,
     pub(crate) bytes_out: Vec<(u64, u64)>,
@@ -77,8 +93,15 @@ pub(crate) struct ChannelCost {
 pub(crate) struct CallRow {
     pub(crate) syscall: String,
     pub(crate) direction: syscalls::Direction,
+    /// Calls that succeeded; the figures below are theirs.
     pub(crate) calls: u64,
+    /// Successful calls per second of untraced time: per traced second,
+    /// scaled by the pace of the untraced windows (`Overhead`).
     pub(crate) per_s: f64,
+    /// Calls that failed, by error (EAGAIN, EINTR...), most first.
+    pub(crate) failed: u64,
+    pub(crate) errors: Vec<(String, u64)>,
+    pub(crate) failed_per_s: f64,
     pub(crate) median_bytes: Option<f64>,
     pub(crate) median_ns: f64,
     /// Of the calls' time: switched out asleep, and preempted.
@@ -104,6 +127,10 @@ pub(crate) struct ProcessCalls {
     pub(crate) pid: i32,
     pub(crate) comm: String,
     pub(crate) calls: Vec<CallRow>,
+    /// Calls on a descriptor that is neither a channel nor a file (a
+    /// terminal, /dev/null, a directory) or whose object opened and closed
+    /// inside one window.
+    pub(crate) unidentified: Vec<CallRow>,
 }
 
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -135,10 +162,13 @@ pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
     let traced_s = seen.traced_ns as f64 / 1e9;
     let symbols = KernelSymbols::load().ok();
     let names = Names::of(seen);
-    let mut channels: Vec<ChannelCost> = seen
-        .channels
-        .values()
-        .map(|c| channel_cost(seen, c, traced_s, symbols.as_ref(), &names))
+    let rates = Rates {
+        traced_s,
+        scale: untraced_scale(seen),
+    };
+    let mut channels: Vec<ChannelCost> = objects(seen)
+        .into_iter()
+        .map(|(c, fds)| channel_cost(seen, c, fds, &rates, symbols.as_ref(), &names))
         .collect();
     channels.sort_by(|a, b| b.busy_ns_per_s.total_cmp(&a.busy_ns_per_s));
     Diagnosis {
@@ -147,15 +177,66 @@ pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
         watched_s: (seen.ended - seen.started) as f64 / 1e9,
         ending: seen.ending,
         tracer: tracer(seen),
-        other_calls: other_calls(seen, traced_s, &names),
+        other_calls: other_calls(seen, &rates, &names),
         threads: threads(seen, &channels),
         channels,
         sysv_queues: seen.scan_rest.sysv_queues.clone(),
         shared_memory: seen.scan_rest.shared_memory.clone(),
         unreadable: seen.scan_rest.unreadable.clone(),
         exit_status: seen.exit.map(exit_code),
+        signal: seen.exit.and_then(|s| {
+            use std::os::unix::process::ExitStatusExt;
+            s.signal()
+        }),
         alternatives: Vec::new(),
     }
+}
+
+/// Counts over traced time, and the factor that turns a traced rate into
+/// an untraced one.
+struct Rates {
+    traced_s: f64,
+    scale: f64,
+}
+
+impl Rates {
+    fn per_s(&self, count: usize) -> f64 {
+        count as f64 / self.traced_s.max(1e-9) * self.scale
+    }
+}
+
+/// The untraced pace over the traced one (at least 1): the tracer slows
+/// every call it sees, so counts per traced second are scaled by it.
+fn untraced_scale(seen: &Observed) -> f64 {
+    overhead(seen, 0.0)
+        .map(|o| o.calls_per_s_untraced / o.calls_per_s_traced)
+        .filter(|s| s.is_finite())
+        .map_or(1.0, |s| s.clamp(1.0, 1000.0))
+}
+
+/// One channel per kernel object and process, with every descriptor it
+/// had there: a dup'd descriptor is the same channel, a reused number a
+/// new one. Objects without an inode (eventfd, epoll...) stay per
+/// descriptor.
+fn objects(seen: &Observed) -> Vec<(&Channel, Vec<i32>)> {
+    let mut by_object: BTreeMap<(i32, u64, i32), (&Channel, Vec<i32>)> = BTreeMap::new();
+    for c in seen.channels.values() {
+        let key = match c.inode {
+            0 => (c.pid, 0, c.fd),
+            inode => (c.pid, inode, 0),
+        };
+        let entry = by_object.entry(key).or_insert((c, Vec::new()));
+        if c.fd >= 0 && !entry.1.contains(&c.fd) {
+            entry.1.push(c.fd);
+        }
+    }
+    by_object
+        .into_values()
+        .map(|(c, mut fds)| {
+            fds.sort_unstable();
+            (c, fds)
+        })
+        .collect()
 }
 
 /// The status a shell would show: the code, or 128 + the signal.
@@ -227,36 +308,48 @@ fn overhead(seen: &Observed, traced_share: f64) -> Option<Overhead> {
 fn channel_cost(
     seen: &Observed,
     channel: &Channel,
-    traced_s: f64,
+    fds: Vec<i32>,
+    rates: &Rates,
     symbols: Option<&KernelSymbols>,
     names: &Names,
 ) -> ChannelCost {
-    let on_it =
-        |tid: i32, fd: Option<i32>| fd == Some(channel.fd) && seen.pid_of(tid) == Some(channel.pid);
+    let on_it = |tid: i32, fd: Option<i32>, object: Option<u64>| {
+        seen.pid_of(tid) == Some(channel.pid)
+            && match channel.inode {
+                0 => object.is_none() && fd == Some(channel.fd),
+                inode => object == Some(inode),
+            }
+    };
     let calls: Vec<&Call> = seen
         .analysis
         .calls
         .iter()
-        .filter(|c| on_it(c.tid, c.fd))
+        .filter(|c| on_it(c.tid, c.fd, c.object))
         .collect();
     let wakes: Vec<&Wake> = seen
         .analysis
         .wakes
         .iter()
-        .filter(|w| w.during.is_some_and(|(_, fd)| on_it(w.waker, fd)))
+        .filter(|w| w.during.is_some_and(|(_, fd)| on_it(w.waker, fd, w.object)))
         .collect();
-    let hot_kernel = hot_kernel(seen, symbols, |tid, during| {
-        during.is_some_and(|(_, fd)| on_it(tid, fd))
+    let hot_kernel = hot_kernel(seen, symbols, |t| {
+        t.during.is_some_and(|(_, fd)| on_it(t.tid, fd, t.object))
     });
+    let moved = pattern::moved(&calls);
+    let thread = |tid| names.thread(tid);
     ChannelCost {
         process: names.comm(channel.pid),
         label: channel.label(),
         channel: channel.clone(),
+        fds,
+        ceiling: ceiling::ceiling(&calls, moved.shape, &seen.traced_by_tid, &thread),
+        moved,
         bytes_in: byte_counts(&calls, syscalls::Direction::In),
         bytes_out: byte_counts(&calls, syscalls::Direction::Out),
-        busy_ns_per_s: calls.iter().map(|c| c.total_ns as f64).sum::<f64>() / traced_s.max(1e-9),
-        calls: call_rows(&calls, traced_s),
-        wakeups: wake_stats(&wakes, traced_s, names),
+        busy_ns_per_s: calls.iter().map(|c| c.total_ns as f64).sum::<f64>()
+            / rates.traced_s.max(1e-9),
+        calls: call_rows(&calls, rates),
+        wakeups: wake_stats(&wakes, rates.traced_s, names),
         hot_kernel,
     }
 }
@@ -277,35 +370,51 @@ fn byte_counts(calls: &[&Call], direction: syscalls::Direction) -> Vec<(u64, u64
     list
 }
 
-fn call_rows(calls: &[&Call], traced_s: f64) -> Vec<CallRow> {
+fn call_rows(calls: &[&Call], rates: &Rates) -> Vec<CallRow> {
     let mut by_nr: BTreeMap<i64, Vec<&Call>> = BTreeMap::new();
     for c in calls {
         by_nr.entry(c.nr).or_default().push(c);
     }
     let mut rows: Vec<CallRow> = by_nr
         .into_iter()
-        .map(|(nr, list)| call_row(nr, &list, traced_s))
+        .map(|(nr, list)| call_row(nr, &list, rates))
         .collect();
-    rows.sort_by_key(|r| std::cmp::Reverse(r.calls));
+    rows.sort_by_key(|r| std::cmp::Reverse(r.calls + r.failed));
     rows
 }
 
-fn call_row(nr: i64, list: &[&Call], traced_s: f64) -> CallRow {
+/// One call's row: the figures of the calls that succeeded (of the failed
+/// ones when none did), the failed ones counted by error.
+fn call_row(nr: i64, all: &[&Call], rates: &Rates) -> CallRow {
+    let (ok, failed): (Vec<&Call>, Vec<&Call>) = all.iter().partition(|c| c.error.is_none());
+    let list = if ok.is_empty() { &failed } else { &ok };
     let total: f64 = list.iter().map(|c| c.total_ns as f64).sum::<f64>().max(1.0);
     let share = |f: fn(&Call) -> u64| list.iter().map(|c| f(c) as f64).sum::<f64>() / total;
     let values = |f: fn(&Call) -> f64| median(list.iter().map(|c| f(c)).collect());
-    let bytes: Vec<f64> = list
+    let bytes: Vec<f64> = ok
         .iter()
         .filter_map(|c| c.bytes)
         .map(|b| b as f64)
         .collect();
+    let mut errors: BTreeMap<i32, u64> = BTreeMap::new();
+    for e in failed.iter().filter_map(|c| c.error) {
+        *errors.entry(e).or_default() += 1;
+    }
+    let mut errors: Vec<(String, u64)> = errors
+        .into_iter()
+        .map(|(e, n)| (syscalls::error_name(e), n))
+        .collect();
+    errors.sort_by_key(|(_, n)| std::cmp::Reverse(*n));
     CallRow {
         syscall: syscalls::name(nr),
-        direction: list
+        direction: all
             .first()
             .map_or(syscalls::Direction::Other, |c| c.direction),
-        calls: list.len() as u64,
-        per_s: list.len() as f64 / traced_s.max(1e-9),
+        calls: ok.len() as u64,
+        per_s: rates.per_s(ok.len()),
+        failed: failed.len() as u64,
+        failed_per_s: rates.per_s(failed.len()),
+        errors,
         median_bytes: (!bytes.is_empty()).then(|| median(bytes)),
         median_ns: values(|c| c.total_ns as f64),
         blocked_share: share(|c| c.blocked_ns),
@@ -348,7 +457,7 @@ fn wake_stats(wakes: &[&Wake], traced_s: f64, names: &Names) -> WakeStats {
 fn hot_kernel(
     seen: &Observed,
     symbols: Option<&KernelSymbols>,
-    inside: impl Fn(i32, Option<(i64, Option<i32>)>) -> bool,
+    inside: impl Fn(&super::calls::Tick) -> bool,
 ) -> Vec<(String, u64)> {
     let Some(symbols) = symbols else {
         return Vec::new();
@@ -359,7 +468,7 @@ fn hot_kernel(
         .analysis
         .ticks
         .iter()
-        .filter(|t| t.stack > 0 && inside(t.tid, t.during))
+        .filter(|t| t.stack > 0 && inside(t))
     {
         let leaf = stacks
             .get(t.stack as usize - 1)
@@ -375,19 +484,33 @@ fn hot_kernel(
     list
 }
 
-fn other_calls(seen: &Observed, traced_s: f64, names: &Names) -> Vec<ProcessCalls> {
-    let mut by_pid: BTreeMap<i32, Vec<&Call>> = BTreeMap::new();
-    for c in seen.analysis.calls.iter().filter(|c| c.fd.is_none()) {
-        if let Some(pid) = seen.pid_of(c.tid) {
-            by_pid.entry(pid).or_default().push(c);
+fn other_calls(seen: &Observed, rates: &Rates, names: &Names) -> Vec<ProcessCalls> {
+    let anonymous: std::collections::BTreeSet<(i32, i32)> = seen
+        .channels
+        .values()
+        .filter(|c| c.inode == 0)
+        .map(|c| (c.pid, c.fd))
+        .collect();
+    let mut by_pid: BTreeMap<i32, (Vec<&Call>, Vec<&Call>)> = BTreeMap::new();
+    for c in &seen.analysis.calls {
+        let Some(pid) = seen.pid_of(c.tid) else {
+            continue;
+        };
+        match (c.fd, c.object) {
+            (None, _) => by_pid.entry(pid).or_default().0.push(c),
+            (Some(fd), None) if !anonymous.contains(&(pid, fd)) => {
+                by_pid.entry(pid).or_default().1.push(c)
+            }
+            _ => {}
         }
     }
     by_pid
         .into_iter()
-        .map(|(pid, calls)| ProcessCalls {
+        .map(|(pid, (none, unnamed))| ProcessCalls {
             pid,
             comm: names.comm(pid),
-            calls: call_rows(&calls, traced_s),
+            calls: call_rows(&none, rates),
+            unidentified: call_rows(&unnamed, rates),
         })
         .collect()
 }
@@ -446,7 +569,7 @@ fn woken_latencies(seen: &Observed, tid: i32) -> Vec<f64> {
 /// The share of the thread's traced time spent in calls on each channel of
 /// its process.
 fn shares(seen: &Observed, tid: i32, channels: &[ChannelCost]) -> Vec<(String, f64)> {
-    let traced = seen.traced_ns.max(1) as f64;
+    let traced = seen.traced_by_tid.get(&tid).copied().unwrap_or(0).max(1) as f64;
     channels
         .iter()
         .filter(|c| seen.pid_of(tid) == Some(c.channel.pid))
@@ -455,7 +578,11 @@ fn shares(seen: &Observed, tid: i32, channels: &[ChannelCost]) -> Vec<(String, f
                 .analysis
                 .calls
                 .iter()
-                .filter(|call| call.tid == tid && call.fd == Some(c.channel.fd))
+                .filter(|call| call.tid == tid)
+                .filter(|call| match c.channel.inode {
+                    0 => call.object.is_none() && call.fd == Some(c.channel.fd),
+                    inode => call.object == Some(inode),
+                })
                 .map(|call| call.total_ns)
                 .sum();
             (ns > 0).then(|| (c.label.clone(), ns as f64 / traced))

@@ -6,8 +6,11 @@
 
 mod alternatives;
 mod calls;
+mod ceiling;
 mod channels;
 mod diagnosis;
+mod objects;
+mod pattern;
 mod plan;
 mod procs;
 mod render;
@@ -55,23 +58,28 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     Ok(status(&diagnosis))
 }
 
-/// The alternatives of the busiest channels (by calls per second) that have an iolab
-/// mechanism; a channel whose options cannot be measured says why on
-/// stderr and the rest go on.
+/// Below this ceiling no transport would help enough to be worth
+/// measuring: the alternatives are not run.
+const WORTH_MEASURING: f64 = 1.05;
+
+/// The alternatives of the busiest channels (by the program's time in
+/// their calls) that moved bytes, have an iolab mechanism and a ceiling
+/// worth measuring; a channel whose options cannot be measured says why
+/// on stderr and the rest go on.
 fn measure_alternatives(
     d: &diagnosis::Diagnosis,
     plan: &plan::Plan,
     quiet: bool,
 ) -> Vec<alternatives::Alternatives> {
-    // By calls per second: time in calls also counts waiting for a peer.
-    let mut busy: Vec<&diagnosis::ChannelCost> =
-        d.channels.iter().filter(|c| !c.calls.is_empty()).collect();
-    let rate = |c: &diagnosis::ChannelCost| c.calls.iter().map(|r| r.per_s).sum::<f64>();
-    busy.sort_by(|a, b| rate(b).total_cmp(&rate(a)));
-    let patterns = busy.into_iter().filter_map(|c| {
-        let round_trips = alternatives::is_round_trip(c, &d.channels);
-        Some((c, alternatives::pattern_of(c, round_trips)?))
-    });
+    let patterns = d
+        .channels
+        .iter()
+        .filter(|c| {
+            c.ceiling
+                .as_ref()
+                .is_some_and(|x| x.at_most >= WORTH_MEASURING)
+        })
+        .filter_map(|c| Some((c, alternatives::pattern_of(c, &d.channels)?)));
     let mut found = Vec::new();
     for (c, pattern) in patterns.take(plan.alternatives) {
         if crate::cancel::cancelled() {
@@ -80,11 +88,16 @@ fn measure_alternatives(
         let label = format!("{} (pid {}), {}", c.process, c.channel.pid, c.label);
         let shown = crate::format::printable(&label, 200);
         let bar = rounds_bar(quiet, &shown);
-        let measured =
-            alternatives::measure(&label, &pattern, plan.alternatives_time, &|done, max| {
+        let measured = alternatives::measure(
+            &label,
+            &pattern,
+            c.ceiling.as_ref(),
+            plan.alternatives_time,
+            &|done, max| {
                 bar.set_length(max as u64);
                 bar.set_position(done as u64);
-            });
+            },
+        );
         bar.finish_and_clear();
         match measured {
             Ok(a) => found.push(a),

@@ -1,12 +1,15 @@
 //! The terminal summary of a diagnosis: what was watched and what the
-//! tracer cost, the channels busiest first with their calls, sizes,
-//! wake-ups and hot kernel functions (observed), then each thread's time.
+//! tracer cost, the channels busiest first with their calls (failed ones
+//! apart), what moved and its pattern, the most a transport could save,
+//! sizes, wake-ups and hot kernel functions (observed), the alternatives
+//! (each "N x faster" or "N x slower"), then each thread's time.
 //! Process names and paths are the program's own: each is shown escaped
 //! and cut (`format::printable`), and the whole summary passes through
 //! `format::printable_text` before it is printed.
 
 use super::alternatives::Alternatives;
 use super::diagnosis::{CallRow, ChannelCost, Diagnosis, ThreadTime, WakeStats};
+use super::pattern::{Moved, Shape};
 use super::watch::Ending;
 use crate::format::{human, plural, ratio};
 use std::fmt::Write;
@@ -34,7 +37,8 @@ pub(crate) fn render(d: &Diagnosis) -> String {
     let quiet = d.channels.len() - busy.len();
     let _ = writeln!(
         out,
-        "\nChannels, busiest first (observed while the tracer was on; rates per traced second):"
+        "\nChannels, by the program's time in their calls (observed while the tracer was on; \
+         call rates scaled to the pace outside the windows, times per call as traced):"
     );
     if busy.is_empty() {
         let _ = writeln!(out, "  no calls on a channel were traced");
@@ -59,6 +63,21 @@ pub(crate) fn render(d: &Diagnosis) -> String {
             let _ = writeln!(out, "    {}", call_line(row));
         }
     }
+    for p in d.other_calls.iter().filter(|p| !p.unidentified.is_empty()) {
+        let _ = writeln!(
+            out,
+            "\nCalls on descriptors that are no channel or file (a terminal, /dev/null, a directory) \
+             or that opened and closed inside one window, {} (pid {}):",
+            name(&p.comm),
+            p.pid
+        );
+        for row in &p.unidentified {
+            let _ = writeln!(out, "    {}", call_line(row));
+        }
+    }
+    if let Some(line) = no_transport_would_help(d) {
+        let _ = writeln!(out, "\n{line}");
+    }
     for a in &d.alternatives {
         alternatives(&mut out, a);
     }
@@ -72,11 +91,16 @@ pub(crate) fn render(d: &Diagnosis) -> String {
 fn headline(d: &Diagnosis) -> String {
     let ending = match d.ending {
         Ending::TimeUp => "until the time was up".to_string(),
-        Ending::Exited => match d.exit_status {
-            Some(code) => format!("until it exited with status {code}"),
-            None => "until it exited".to_string(),
+        Ending::Exited => match (d.signal, d.exit_status) {
+            (Some(signal), _) => format!("until it was killed by {}", signal_name(signal)),
+            (None, Some(code)) => format!("until it exited with status {code}"),
+            (None, None) => "until it exited".to_string(),
         },
         Ending::Interrupted => "until interrupted".to_string(),
+    };
+    let ending = match (d.ending, d.tracer.windows, &d.tracer.unavailable) {
+        (Ending::Exited, 0, None) => format!("{ending}, before the first traced window opened"),
+        _ => ending,
     };
     format!(
         "iolab doctor: {} (pid {}) watched {} {ending}",
@@ -85,6 +109,67 @@ fn headline(d: &Diagnosis) -> String {
         human(d.watched_s, "s")
     )
 }
+
+/// `SIGTERM` for 15, `signal N` where libc has no name.
+fn signal_name(signal: i32) -> String {
+    let known = [
+        (libc::SIGHUP, "SIGHUP"),
+        (libc::SIGINT, "SIGINT"),
+        (libc::SIGQUIT, "SIGQUIT"),
+        (libc::SIGILL, "SIGILL"),
+        (libc::SIGABRT, "SIGABRT"),
+        (libc::SIGBUS, "SIGBUS"),
+        (libc::SIGFPE, "SIGFPE"),
+        (libc::SIGKILL, "SIGKILL"),
+        (libc::SIGSEGV, "SIGSEGV"),
+        (libc::SIGPIPE, "SIGPIPE"),
+        (libc::SIGALRM, "SIGALRM"),
+        (libc::SIGTERM, "SIGTERM"),
+        (libc::SIGUSR1, "SIGUSR1"),
+        (libc::SIGUSR2, "SIGUSR2"),
+    ];
+    known
+        .iter()
+        .find(|(n, _)| *n == signal)
+        .map_or_else(|| format!("signal {signal}"), |(_, name)| name.to_string())
+}
+
+/// When no channel's ceiling reaches 1.2x: no transport would help, and
+/// what the busiest thread does instead.
+fn no_transport_would_help(d: &Diagnosis) -> Option<String> {
+    let ceilings: Vec<f64> = d
+        .channels
+        .iter()
+        .filter(|c| c.moved.shape != Shape::Nothing)
+        .filter_map(|c| c.ceiling.as_ref().map(|x| x.at_most))
+        .collect();
+    let highest = ceilings.iter().copied().fold(f64::NAN, f64::max);
+    if ceilings.is_empty() || highest >= HELPS {
+        return None;
+    }
+    let busiest = d
+        .threads
+        .iter()
+        .filter(|t| t.watched_ms > 0.0)
+        .map(|t| (t, (t.user_ms + t.kernel_ms) / t.watched_ms))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let busy = busiest.map_or_else(String::new, |(t, share)| {
+        format!(
+            ": {} ({}) is busy on its own CPU {:.0}% of the time",
+            name(&t.comm),
+            t.tid,
+            share.min(1.0) * 100.0
+        )
+    });
+    Some(format!(
+        "No transport would help: every channel's calls take so small a share of its threads' time \
+         that a transport costing nothing would make the program at most {} faster{busy}.",
+        ratio(highest)
+    ))
+}
+
+/// A ceiling under this says the transport is not what limits the program.
+const HELPS: f64 = 1.2;
 
 fn tracer_line(d: &Diagnosis) -> String {
     let t = &d.tracer;
@@ -121,8 +206,30 @@ fn channel(out: &mut String, rank: usize, c: &ChannelCost) {
         label(&c.label),
         human(c.busy_ns_per_s, "ns")
     );
+    if c.fds.len() > 1 {
+        let fds: Vec<String> = c.fds.iter().map(|fd| fd.to_string()).collect();
+        let _ = writeln!(out, "     the same object on fds {}", fds.join(", "));
+    }
     for row in &c.calls {
         let _ = writeln!(out, "     {}", call_line(row));
+    }
+    let _ = writeln!(out, "     {}", moved_line(&c.moved));
+    if let Some(x) = c
+        .ceiling
+        .as_ref()
+        .filter(|_| c.moved.shape != Shape::Nothing)
+    {
+        let _ = writeln!(
+            out,
+            "     at most {} faster with any transport: {} spends {:.1}% of its time in these calls{}",
+            ratio(x.at_most),
+            name(&x.thread),
+            x.share * 100.0,
+            match c.moved.shape {
+                Shape::RequestResponse => " (waiting for the answers included)",
+                _ => " (on CPU or preempted; blocked is the other end's own work)",
+            }
+        );
     }
     for (what, sizes) in [("read", &c.bytes_in), ("written", &c.bytes_out)] {
         if !sizes.is_empty() {
@@ -147,13 +254,68 @@ fn channel(out: &mut String, rank: usize, c: &ChannelCost) {
     }
 }
 
+/// Bytes each way and the pattern they make.
+fn moved_line(m: &Moved) -> String {
+    let way = |bytes: u64, calls: u64| {
+        format!(
+            "{} in {}",
+            human(bytes as f64, "B"),
+            plural(calls as usize, "call")
+        )
+    };
+    let shape = match m.shape {
+        Shape::Nothing => {
+            return format!(
+                "moved nothing while traced ({}): no pattern, no alternatives",
+                plural(m.failed as usize, "failed call")
+            )
+        }
+        Shape::OneWay => "a one-way stream".to_string(),
+        Shape::RequestResponse => "requests and responses (the direction turns at about every message)".to_string(),
+        Shape::Bulk => format!(
+            "a bulk transfer one way: small requests answered by long runs of calls, {} the bytes of the requests",
+            ratio(m.ratio)
+        ),
+    };
+    let size = m
+        .size
+        .map(|s| format!("; messages of {s} B (median)"))
+        .unwrap_or_default();
+    format!(
+        "moved: read {}, written {}: {shape}{size}",
+        way(m.bytes_in, m.calls_in),
+        way(m.bytes_out, m.calls_out)
+    )
+}
+
 fn call_line(row: &CallRow) -> String {
     let bytes = row
         .median_bytes
         .map(|b| format!(", median {} B", b.round()))
         .unwrap_or_default();
+    let failed = match row.failed {
+        0 => String::new(),
+        n => {
+            let why: Vec<String> = row
+                .errors
+                .iter()
+                .map(|(e, n)| format!("{e} x{n}"))
+                .collect();
+            format!(
+                "; {} failed ({}, {})",
+                n,
+                why.join(", "),
+                human(row.failed_per_s, "1/s")
+            )
+        }
+    };
+    let figures = if row.calls == 0 {
+        "the failed ones"
+    } else {
+        "median"
+    };
     format!(
-        "{}: {} calls ({}){bytes}, {} each (median; on CPU {}, asleep {:.0}%, preempted {:.0}% of their time)",
+        "{}: {} calls ({}){bytes}{failed}, {} each ({figures}; on CPU {}, asleep {:.0}%, preempted {:.0}% of their time)",
         row.syscall,
         row.calls,
         human(row.per_s, "1/s"),
@@ -210,29 +372,41 @@ fn alternatives(out: &mut String, a: &Alternatives) {
     };
     let _ = writeln!(
         out,
-        "\nWhat the alternatives would cost here, for {} (a projection: iolab's {} of {what} of {} B, {}, as observed; measured now, interleaved, {} rounds, seed {}):",
+        "\nWhat the alternatives would cost here, for {} (a micro-benchmark, not the program: iolab's {} of {what} of {} B, {}, as observed; measured now, interleaved, {} rounds in {}, seed {}):",
         label(&a.channel),
         p.scenario,
         p.size,
         p.placement,
         a.rounds,
+        human(a.spent_s, "s"),
         a.seed
     );
+    let interval = match a.rounds >= crate::measure::sequential::FIRST_LOOK {
+        true => "99.5% interval".to_string(),
+        false => format!("too few rounds for an interval, range of {}", a.rounds),
+    };
     for (i, o) in a.options.iter().enumerate() {
         let this = if o.programs { " (the program's)" } else { "" };
         let versus = if o.programs {
             String::new()
         } else {
             format!(
-                ", {} of the program's (99.5% interval {}-{})",
-                ratio(o.ratio[0]),
-                ratio(o.ratio[1]),
-                ratio(o.ratio[2])
+                ", {} than the program's ({interval}: {} to {})",
+                faster_or_slower(o.faster[0]),
+                faster_or_slower(o.faster[1]),
+                faster_or_slower(o.faster[2])
             )
+        };
+        let bound = match (o.program_at_most, o.placement_only) {
+            (_, true) => {
+                "; placement: a micro-benchmark only, not tried on the program".to_string()
+            }
+            (Some(at_most), _) => format!("; on the program at most {}", faster_or_slower(at_most)),
+            (None, _) => String::new(),
         };
         let _ = writeln!(
             out,
-            "  {}. {}{this}: {}{versus}",
+            "  {}. {}{this}: {}{versus}{bound}",
             i + 1,
             o.label,
             human(o.median, &o.unit)
@@ -240,6 +414,18 @@ fn alternatives(out: &mut String, a: &Alternatives) {
     }
     for why in &a.not_measured {
         let _ = writeln!(out, "  not measured: {why}");
+    }
+}
+
+/// A gain said one way: "2.10x faster", "1.30x slower".
+fn faster_or_slower(speedup: f64) -> String {
+    if !speedup.is_finite() || speedup <= 0.0 {
+        return "not comparable".to_string();
+    }
+    if speedup >= 1.0 {
+        format!("{} faster", ratio(speedup))
+    } else {
+        format!("{} slower", ratio(1.0 / speedup))
     }
 }
 

@@ -5,6 +5,7 @@
 
 use super::calls::{self, Analysis};
 use super::channels::{self, Channel, Scan};
+use super::objects;
 use super::procs::{self, ThreadCounters};
 use crate::exec::program::Watched;
 use crate::measure::clock::now_ns;
@@ -92,6 +93,12 @@ pub(crate) struct Observed {
     pub(crate) analysis: Analysis,
     pub(crate) stacks: Stacks,
     pub(crate) pace: Vec<Pace>,
+    /// Traced time by thread: a thread is traced only while it lives.
+    pub(crate) traced_by_tid: HashMap<i32, u64>,
+    /// The objects traced calls acted on, by process and inode.
+    pub(crate) objects: BTreeMap<(i32, u64), objects::Object>,
+    /// A traced call acted on a socket or pipe no scan has described.
+    unscanned: bool,
     /// When the last window closed, and the call count then.
     untraced_since: Option<(u64, u64)>,
     /// The command's exit status (under `-- CMD`).
@@ -135,12 +142,19 @@ pub(crate) fn watch(
                 trace_window(&mut seen, points, &family);
             }
         }
+        // A connection the window saw is described while it may still be
+        // open.
+        if std::mem::take(&mut seen.unscanned) {
+            scan(&mut seen, &family);
+            last_scan = Some((now_ns(), family.clone()));
+        }
         // Twice a period: a short-lived thread is seen closer to its ends.
         read_counters(&mut seen, &family);
         tick(now_ns() - seen.started);
     }
     scan(&mut seen, &family);
     complete_peers(&mut seen);
+    add_unscanned_objects(&mut seen);
     read_counters(&mut seen, &family);
     seen.ended = now_ns();
     if let Target::Command(w) = target {
@@ -179,6 +193,9 @@ impl Observed {
             analysis: Analysis::default(),
             stacks: Stacks::default(),
             pace: Vec::new(),
+            traced_by_tid: HashMap::new(),
+            objects: BTreeMap::new(),
+            unscanned: false,
             untraced_since: None,
             exit: None,
         }
@@ -216,7 +233,12 @@ fn rest(target: &mut Target, seen: &Observed, for_ns: Option<u64>, until: u64) -
 
 /// One traced window, and the pace of the calls before and inside it.
 fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
-    let tids: Vec<i32> = family.iter().flat_map(|p| procs::threads(*p)).collect();
+    let owners: HashMap<i32, i32> = family
+        .iter()
+        .flat_map(|&p| procs::threads(p).into_iter().map(move |t| (t, p)))
+        .collect();
+    let tids: Vec<i32> = owners.keys().copied().collect();
+    let tables = objects::read_tables(family);
     let before = (now_ns(), io_calls(&seen.comms));
     if let (Some((at, calls)), Some(now)) = (seen.untraced_since.take(), before.1) {
         seen.pace.push(Pace {
@@ -236,10 +258,21 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
     std::thread::sleep(Duration::from_millis(seen.duty.on_ms));
     let closing = (now_ns(), io_calls(&seen.comms));
     let log = window.close(&mut seen.stacks);
+    let after = objects::read_tables(family);
     seen.windows += 1;
     seen.traced_ns += log.end - log.start;
+    for tid in &tids {
+        *seen.traced_by_tid.entry(*tid).or_default() += log.end - log.start;
+    }
     seen.lost += log.lost;
-    let found = calls::analyse(&log);
+    let mut found = calls::analyse(&log);
+    objects::resolve(
+        &mut found,
+        &|tid| owners.get(&tid).copied(),
+        &tables,
+        &after,
+    );
+    note_objects(seen, &found, &owners, [&tables, &after]);
     seen.analysis.calls.extend(found.calls);
     seen.analysis.wakes.extend(found.wakes);
     seen.analysis.ticks.extend(found.ticks);
@@ -252,6 +285,34 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
     }
     let after = (now_ns(), io_calls(&seen.comms));
     seen.untraced_since = after.1.map(|calls| (after.0, calls));
+}
+
+/// Keeps the objects the window's calls acted on, and whether one of
+/// them is a socket or pipe no scan has described yet.
+fn note_objects(
+    seen: &mut Observed,
+    found: &Analysis,
+    owners: &HashMap<i32, i32>,
+    tables: [&objects::Tables; 2],
+) {
+    for c in &found.calls {
+        let (Some(fd), Some(inode), Some(&pid)) = (c.fd, c.object, owners.get(&c.tid)) else {
+            continue;
+        };
+        let known = seen.objects.contains_key(&(pid, inode));
+        let entry = tables
+            .iter()
+            .filter_map(|t| t.get(&pid)?.get(&fd))
+            .find(|o| o.inode == inode);
+        if let (false, Some(object)) = (known, entry) {
+            let scanned = seen
+                .channels
+                .keys()
+                .any(|(p, _, i)| *p == pid && *i == inode);
+            seen.unscanned |= !object.file && !scanned;
+            seen.objects.insert((pid, inode), object.clone());
+        }
+    }
 }
 
 /// The watched processes' read and write calls so far, None when one of
@@ -291,6 +352,32 @@ fn complete_peers(seen: &mut Observed) {
         .into_iter()
         .map(|c| ((c.pid, c.fd, c.inode), c))
         .collect();
+}
+
+/// The objects the calls acted on that no scan described (the program's
+/// files, a connection gone before the next scan) become channels too.
+fn add_unscanned_objects(seen: &mut Observed) {
+    let scanned: BTreeSet<(i32, u64)> = seen.channels.keys().map(|(p, _, i)| (*p, *i)).collect();
+    let fds: HashMap<(i32, u64), i32> = seen
+        .analysis
+        .calls
+        .iter()
+        .filter_map(|c| Some(((seen.pid_of(c.tid)?, c.object?), c.fd?)))
+        .collect();
+    for (&(pid, inode), object) in &seen.objects {
+        if scanned.contains(&(pid, inode)) {
+            continue;
+        }
+        let fd = fds.get(&(pid, inode)).copied().unwrap_or(-1);
+        let channel = Channel {
+            pid,
+            fd,
+            inode,
+            kind: object.kind(),
+            peers: Vec::new(),
+        };
+        seen.channels.insert((pid, fd, inode), channel);
+    }
 }
 
 fn scan(seen: &mut Observed, family: &[i32]) {

@@ -45,7 +45,7 @@ pub(super) fn read_links(pid_dir: &Path) -> io::Result<(Vec<FdLink>, LinkErrors)
 }
 
 /// N of a link `prefix[N]` (`pipe:[N]`, `socket:[N]`).
-pub(super) fn bracketed(link: &str, prefix: &str) -> Option<u64> {
+pub(crate) fn bracketed(link: &str, prefix: &str) -> Option<u64> {
     link.strip_prefix(prefix)?
         .strip_prefix('[')?
         .strip_suffix(']')?

@@ -63,6 +63,7 @@ impl Channel {
                 Some(q) => format!("POSIX mqueue {name} ({q} bytes queued)"),
                 None => format!("POSIX mqueue {name}"),
             },
+            Kind::File { path } => format!("file {path}"),
             Kind::Other { target } => anon_name(target).unwrap_or(target).to_string(),
         }
     }

@@ -30,6 +30,7 @@ mod tests;
 use std::collections::HashMap;
 use std::path::Path;
 
+pub(crate) use fds::bracketed;
 pub(crate) use peers::complete as complete_peers;
 use process::{Diag, DiagSource, Process};
 pub(crate) use types::{Channel, Scan, SharedMap, SysvQueue};

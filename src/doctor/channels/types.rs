@@ -96,6 +96,11 @@ pub(crate) enum Kind {
         name: String,
         qsize: Option<u64>,
     },
+    /// A regular file the program read or wrote while traced (the scan
+    /// itself lists IPC only): its file I/O, beside its channels.
+    File {
+        path: String,
+    },
     /// inotify, pidfd, io_uring, perf_event, an unknown socket...: the link.
     Other {
         target: String,
