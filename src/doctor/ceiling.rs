@@ -5,8 +5,12 @@
 //! a call is the other end's own work (a producer still producing, a
 //! consumer still consuming), so only time on CPU or preempted inside the
 //! calls counts; in round trips the whole call counts (the answer's
-//! transport is inside the wait). An alternative measured r times faster
-//! in a micro-benchmark makes the program at most 1/((1-s)+s/r) faster.
+//! transport is inside the wait). One connection of many (a server's
+//! accepted connections, one after another) is a small share alone, so a
+//! ceiling spans the channels of one flow: a process's connections to or
+//! from one service endpoint, its reads of one file. An alternative
+//! measured r times faster in a micro-benchmark makes the program at most
+//! 1/((1-s)+s/r) faster.
 
 use super::calls::Call;
 use super::pattern::Shape;
@@ -24,18 +28,21 @@ pub(crate) struct Ceiling {
     pub(crate) share: f64,
     /// 1/(1-share): no transport could make the program faster than this.
     pub(crate) at_most: f64,
+    /// The channels of the flow it spans (1: the channel alone).
+    pub(crate) channels: usize,
 }
 
-/// The ceiling of a channel whose calls are `calls`, each thread's traced
-/// time in `traced`; None without calls.
+/// The ceiling of a flow whose calls are `calls` (each with the shape of
+/// its channel), over `channels` channels, each thread's traced time in
+/// `traced`; None without calls.
 pub(crate) fn ceiling(
-    calls: &[&Call],
-    shape: Shape,
+    calls: &[(&Call, Shape)],
+    channels: usize,
     traced: &HashMap<i32, u64>,
     name: &dyn Fn(i32) -> String,
 ) -> Option<Ceiling> {
     let mut removable: BTreeMap<i32, u64> = BTreeMap::new();
-    for c in calls {
+    for (c, shape) in calls {
         let ns = match shape {
             Shape::RequestResponse => c.total_ns,
             _ => c.total_ns.saturating_sub(c.blocked_ns),
@@ -53,6 +60,7 @@ pub(crate) fn ceiling(
         thread: name(tid),
         share,
         at_most: 1.0 / (1.0 - share),
+        channels,
     })
 }
 
@@ -90,14 +98,14 @@ mod tests {
     #[test]
     fn a_stream_counts_time_on_cpu_and_round_trips_the_whole_call() {
         let calls = [call(1, 600, 500), call(2, 300, 0)];
-        let refs: Vec<&Call> = calls.iter().collect();
+        let with = |shape| -> Vec<(&Call, Shape)> { calls.iter().map(|c| (c, shape)).collect() };
         let traced = HashMap::from([(1, 1000), (2, 1000)]);
         let name = |tid: i32| format!("t{tid}");
-        let stream = ceiling(&refs, Shape::OneWay, &traced, &name).unwrap();
+        let stream = ceiling(&with(Shape::OneWay), 1, &traced, &name).unwrap();
         assert_eq!(stream.thread, "t2");
         assert!((stream.share - 0.3).abs() < 1e-9);
         assert!((stream.at_most - 1.0 / 0.7).abs() < 1e-9);
-        let rr = ceiling(&refs, Shape::RequestResponse, &traced, &name).unwrap();
+        let rr = ceiling(&with(Shape::RequestResponse), 1, &traced, &name).unwrap();
         assert_eq!(rr.thread, "t1");
         assert!((rr.at_most - 2.5).abs() < 1e-9);
     }

@@ -170,6 +170,7 @@ pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
         .into_iter()
         .map(|(c, fds)| channel_cost(seen, c, fds, &rates, symbols.as_ref(), &names))
         .collect();
+    flow_ceilings(seen, &mut channels, &names);
     channels.sort_by(|a, b| b.busy_ns_per_s.total_cmp(&a.busy_ns_per_s));
     Diagnosis {
         pid: seen.root,
@@ -212,6 +213,88 @@ fn untraced_scale(seen: &Observed) -> f64 {
         .map(|o| o.calls_per_s_untraced / o.calls_per_s_traced)
         .filter(|s| s.is_finite())
         .map_or(1.0, |s| s.clamp(1.0, 1000.0))
+}
+
+/// Each channel's ceiling, over the flow it belongs to (`flow_key`).
+fn flow_ceilings(seen: &Observed, channels: &mut [ChannelCost], names: &Names) {
+    let listening: std::collections::BTreeSet<(i32, String)> = channels
+        .iter()
+        .filter_map(|c| match &c.channel.kind {
+            super::channels::Kind::Tcp { local, state, .. } if state == "LISTEN" => {
+                Some((c.channel.pid, local.clone()))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut flows: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    for (i, c) in channels.iter().enumerate() {
+        let key = flow_key(&c.channel, &|local| {
+            listening.contains(&(c.channel.pid, local.to_string()))
+        });
+        flows.entry(key).or_default().push(i);
+    }
+    let thread = |tid| names.thread(tid);
+    for members in flows.values() {
+        let calls: Vec<(&Call, pattern::Shape)> = members
+            .iter()
+            .flat_map(|&i| {
+                let c = &channels[i];
+                calls_on(seen, &c.channel).map(move |call| (call, c.moved.shape))
+            })
+            .collect();
+        let found = ceiling::ceiling(&calls, members.len(), &seen.traced_by_tid, &thread);
+        for &i in members {
+            channels[i].ceiling = found.clone();
+        }
+    }
+}
+
+/// The flow a channel belongs to: its process's connections to or from
+/// one service endpoint (a TCP connection's local end where the process
+/// listens there, else its remote end; a unix socket's bound path), the
+/// objects opened by the same call inside windows, else the object alone.
+fn flow_key(c: &Channel, listens: &dyn Fn(&str) -> bool) -> String {
+    use super::channels::Kind;
+    let service = |local: &str, remote: &str| -> String {
+        match listens(local) {
+            true => local.to_string(),
+            false => remote.to_string(),
+        }
+    };
+    let what = match &c.kind {
+        Kind::Tcp { local, remote, .. } => format!("tcp {}", service(local, remote)),
+        Kind::Udp { local, remote, .. } => format!("udp {}", service(local, remote)),
+        Kind::Unix {
+            path: Some(path), ..
+        } => format!("unix {path}"),
+        Kind::Unix {
+            peer_path: Some(path),
+            ..
+        } => format!("unix {path}"),
+        Kind::Other { target } if target.contains(" from ") => {
+            target.split(", ").next().unwrap_or(target).to_string()
+        }
+        _ => format!("object {} fd {}", c.inode, c.fd),
+    };
+    format!("{} {what}", c.pid)
+}
+
+/// The traced calls on `channel`'s object (on its descriptor, for an
+/// object without an inode).
+fn calls_on<'a>(seen: &'a Observed, channel: &'a Channel) -> impl Iterator<Item = &'a Call> + 'a {
+    seen.analysis
+        .calls
+        .iter()
+        .filter(move |c| seen.pid_of(c.tid) == Some(channel.pid))
+        .filter(move |c| on_object(channel, c.fd, c.object))
+}
+
+/// Whether a call on `fd` acting on `object` is on `channel`.
+fn on_object(channel: &Channel, fd: Option<i32>, object: Option<u64>) -> bool {
+    match channel.inode {
+        0 => object.is_none() && fd == Some(channel.fd),
+        inode => object == Some(inode),
+    }
 }
 
 /// One channel per kernel object and process, with every descriptor it
@@ -314,18 +397,9 @@ fn channel_cost(
     names: &Names,
 ) -> ChannelCost {
     let on_it = |tid: i32, fd: Option<i32>, object: Option<u64>| {
-        seen.pid_of(tid) == Some(channel.pid)
-            && match channel.inode {
-                0 => object.is_none() && fd == Some(channel.fd),
-                inode => object == Some(inode),
-            }
+        seen.pid_of(tid) == Some(channel.pid) && on_object(channel, fd, object)
     };
-    let calls: Vec<&Call> = seen
-        .analysis
-        .calls
-        .iter()
-        .filter(|c| on_it(c.tid, c.fd, c.object))
-        .collect();
+    let calls: Vec<&Call> = calls_on(seen, channel).collect();
     let wakes: Vec<&Wake> = seen
         .analysis
         .wakes
@@ -336,13 +410,12 @@ fn channel_cost(
         t.during.is_some_and(|(_, fd)| on_it(t.tid, fd, t.object))
     });
     let moved = pattern::moved(&calls);
-    let thread = |tid| names.thread(tid);
     ChannelCost {
         process: names.comm(channel.pid),
         label: channel.label(),
         channel: channel.clone(),
         fds,
-        ceiling: ceiling::ceiling(&calls, moved.shape, &seen.traced_by_tid, &thread),
+        ceiling: None,
         moved,
         bytes_in: byte_counts(&calls, syscalls::Direction::In),
         bytes_out: byte_counts(&calls, syscalls::Direction::Out),
@@ -579,10 +652,7 @@ fn shares(seen: &Observed, tid: i32, channels: &[ChannelCost]) -> Vec<(String, f
                 .calls
                 .iter()
                 .filter(|call| call.tid == tid)
-                .filter(|call| match c.channel.inode {
-                    0 => call.object.is_none() && call.fd == Some(c.channel.fd),
-                    inode => call.object == Some(inode),
-                })
+                .filter(|call| on_object(&c.channel, call.fd, call.object))
                 .map(|call| call.total_ns)
                 .sum();
             (ns > 0).then(|| (c.label.clone(), ns as f64 / traced))

@@ -96,21 +96,43 @@ fn object(path: &std::path::Path) -> Option<Object> {
 struct Runs {
     run: usize,
     closed: bool,
+    /// The call that began the current run, when one in the window did.
+    opener: Option<i64>,
+}
+
+/// Where the ids of runs never in a table start: far above any inode.
+const UNTABLED: u64 = 1 << 62;
+
+/// A run that began and ended inside one window: an object of its own,
+/// named by the call that opened it.
+fn untabled(opener: Option<i64>, fd: i32, next: &mut u64) -> Object {
+    *next += 1;
+    let by = opener.map_or_else(|| "?".to_string(), super::syscalls::name);
+    Object {
+        inode: *next,
+        link: format!("fd {fd} from {by}, opened and closed inside one traced window"),
+        file: false,
+    }
 }
 
 /// Names the object of every call (and of the wake-ups and CPU samples
-/// inside them) of one window, from the tables `before` and `after` it.
+/// inside them) of one window, from the tables `before` and `after` it;
+/// returns the objects of the runs that were in neither table, by process
+/// (their ids count on from `next`).
 pub(crate) fn resolve(
     found: &mut Analysis,
     pid_of: &dyn Fn(i32) -> Option<i32>,
     before: &Tables,
     after: &Tables,
-) {
+    next: &mut u64,
+) -> Vec<(i32, Object)> {
     let (runs, last) = assign_runs(&found.calls, pid_of);
     let inode = |t: &Tables, pid: i32, fd: i32| t.get(&pid)?.get(&fd).map(|o| o.inode);
     let mut by_call: HashMap<(i32, u64), u64> = HashMap::new();
+    let mut inside: HashMap<(i32, i32, usize), Object> = HashMap::new();
+    *next = (*next).max(UNTABLED);
     for (call, run) in found.calls.iter_mut().zip(runs) {
-        let Some((pid, fd, run)) = run else {
+        let Some((pid, fd, run, opener)) = run else {
             continue;
         };
         let open_at_end = last
@@ -118,6 +140,12 @@ pub(crate) fn resolve(
             .is_some_and(|r| r.run == run && !r.closed);
         let first = (run == 0).then(|| inode(before, pid, fd)).flatten();
         call.object = first.or_else(|| open_at_end.then(|| inode(after, pid, fd)).flatten());
+        if call.object.is_none() && opener.is_some() {
+            let object = inside
+                .entry((pid, fd, run))
+                .or_insert_with(|| untabled(opener, fd, next));
+            call.object = Some(object.inode);
+        }
         if let Some(object) = call.object {
             by_call.insert((call.tid, call.start), object);
         }
@@ -130,15 +158,23 @@ pub(crate) fn resolve(
     for t in &mut found.ticks {
         t.object = t.call_start.and_then(|s| by_call.get(&(t.tid, s)).copied());
     }
+    inside
+        .into_iter()
+        .map(|((pid, ..), object)| (pid, object))
+        .collect()
 }
 
-/// Each call's process, descriptor and run on it, in the order they
-/// began; and where each descriptor's runs ended.
+/// Each call's process, descriptor, run on it and the call that began the
+/// run (when one in the window did), in the order they began; and where
+/// each descriptor's runs ended.
 #[allow(clippy::type_complexity)]
 fn assign_runs(
     calls: &[Call],
     pid_of: &dyn Fn(i32) -> Option<i32>,
-) -> (Vec<Option<(i32, i32, usize)>>, HashMap<(i32, i32), Runs>) {
+) -> (
+    Vec<Option<(i32, i32, usize, Option<i64>)>>,
+    HashMap<(i32, i32), Runs>,
+) {
     let mut order: Vec<usize> = (0..calls.len()).collect();
     order.sort_by_key(|&i| calls[i].start);
     let mut state: HashMap<(i32, i32), Runs> = HashMap::new();
@@ -153,14 +189,16 @@ fn assign_runs(
             if r.closed {
                 r.run += 1;
                 r.closed = false;
+                r.opener = None;
             }
-            out[i] = Some((pid, fd, r.run));
+            out[i] = Some((pid, fd, r.run, r.opener));
             r.closed = c.error.is_none() && super::syscalls::name(c.nr) == "close";
         }
         if let Some(fd) = c.opened {
             let r = state.entry((pid, fd)).or_default();
             r.run += 1;
             r.closed = false;
+            r.opener = Some(c.nr);
         }
     }
     (out, state)
@@ -215,20 +253,31 @@ mod tests {
             ],
             ..Analysis::default()
         };
-        resolve(&mut found, &|_| Some(70), &table(5, 100), &table(5, 300));
+        let mut next = 0;
+        let inside = resolve(
+            &mut found,
+            &|_| Some(70),
+            &table(5, 100),
+            &table(5, 300),
+            &mut next,
+        );
         let objects: Vec<Option<u64>> = found.calls.iter().map(|c| c.object).collect();
+        let between = UNTABLED + 1;
         assert_eq!(
             objects,
             [
                 Some(100),
                 Some(100),
                 None,
-                None,
-                None,
+                Some(between),
+                Some(between),
                 None,
                 Some(300)
             ],
-            "the listening socket (fd 4) is in neither table; the connection in between was never in one"
+            "the listening socket (fd 4) is in neither table; the connection in between is one of its own"
         );
+        assert_eq!(inside.len(), 1);
+        assert_eq!(inside[0].0, 70);
+        assert!(inside[0].1.link.contains("accept4"), "{:?}", inside[0]);
     }
 }

@@ -89,6 +89,11 @@ fn watchable_pid(text: &str) -> UsageResult<i32> {
             "--pid {text:?}: expected a process id, a whole number above 0"
         ))
     })?;
+    if super::procs::is_zombie(pid) {
+        return Err(UsageError::new(format!(
+            "--pid {pid}: the process has exited (a zombie its parent has not reaped): nothing to watch"
+        )));
+    }
     if !super::procs::is_process(pid) {
         return Err(UsageError::new(format!("--pid {pid}: no such process")));
     }

@@ -87,9 +87,17 @@ pub(crate) fn comm(pid: i32) -> String {
         .unwrap_or_else(|| "?".into())
 }
 
-/// Whether `pid` is a process (not a thread id of one) alive now.
+/// Whether `pid` is a process (not a thread id of one) alive now: a
+/// zombie (exited, not yet reaped by its parent) is not.
 pub(crate) fn is_process(pid: i32) -> bool {
-    pid > 0 && Path::new(&format!("/proc/{pid}/task/{pid}")).exists()
+    pid > 0 && Path::new(&format!("/proc/{pid}/task/{pid}")).exists() && !is_zombie(pid)
+}
+
+/// Whether `pid` has exited and waits for its parent to reap it.
+pub(crate) fn is_zombie(pid: i32) -> bool {
+    read_text(format!("/proc/{pid}/stat"))
+        .and_then(|line| Some(stat_fields(&line)?.first() == Some(&"Z")))
+        .unwrap_or(false)
 }
 
 /// Read and write calls the process has made (`/proc/PID/io` syscr +

@@ -221,10 +221,14 @@ fn channel(out: &mut String, rank: usize, c: &ChannelCost) {
     {
         let _ = writeln!(
             out,
-            "     at most {} faster with any transport: {} spends {:.1}% of its time in these calls{}",
+            "     at most {} faster with any transport: {} spends {:.1}% of its time in the calls{}{}",
             ratio(x.at_most),
             name(&x.thread),
             x.share * 100.0,
+            match x.channels {
+                1 => String::new(),
+                n => format!(" of the {n} channels of this flow"),
+            },
             match c.moved.shape {
                 Shape::RequestResponse => " (waiting for the answers included)",
                 _ => " (on CPU or preempted; blocked is the other end's own work)",

@@ -99,6 +99,8 @@ pub(crate) struct Observed {
     pub(crate) objects: BTreeMap<(i32, u64), objects::Object>,
     /// A traced call acted on a socket or pipe no scan has described.
     unscanned: bool,
+    /// The last id given to an object opened and closed inside a window.
+    next_id: u64,
     /// When the last window closed, and the call count then.
     untraced_since: Option<(u64, u64)>,
     /// The command's exit status (under `-- CMD`).
@@ -196,6 +198,7 @@ impl Observed {
             traced_by_tid: HashMap::new(),
             objects: BTreeMap::new(),
             unscanned: false,
+            next_id: 0,
             untraced_since: None,
             exit: None,
         }
@@ -239,6 +242,11 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
         .collect();
     let tids: Vec<i32> = owners.keys().copied().collect();
     let tables = objects::read_tables(family);
+    // A connection open now is described now: it may be gone by the
+    // window's end.
+    if has_unscanned(seen, &tables) {
+        scan(seen, family);
+    }
     let before = (now_ns(), io_calls(&seen.comms));
     if let (Some((at, calls)), Some(now)) = (seen.untraced_since.take(), before.1) {
         seen.pace.push(Pace {
@@ -266,12 +274,10 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
     }
     seen.lost += log.lost;
     let mut found = calls::analyse(&log);
-    objects::resolve(
-        &mut found,
-        &|tid| owners.get(&tid).copied(),
-        &tables,
-        &after,
-    );
+    let owner = |tid| owners.get(&tid).copied();
+    let inside = objects::resolve(&mut found, &owner, &tables, &after, &mut seen.next_id);
+    seen.objects
+        .extend(inside.into_iter().map(|(pid, o)| ((pid, o.inode), o)));
     note_objects(seen, &found, &owners, [&tables, &after]);
     seen.analysis.calls.extend(found.calls);
     seen.analysis.wakes.extend(found.wakes);
@@ -285,6 +291,15 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
     }
     let after = (now_ns(), io_calls(&seen.comms));
     seen.untraced_since = after.1.map(|calls| (after.0, calls));
+}
+
+/// Whether a socket or pipe in `tables` is in no scan yet.
+fn has_unscanned(seen: &Observed, tables: &objects::Tables) -> bool {
+    let scanned: BTreeSet<(i32, u64)> = seen.channels.keys().map(|(p, _, i)| (*p, *i)).collect();
+    tables.iter().any(|(pid, fds)| {
+        fds.values()
+            .any(|o| !o.file && !scanned.contains(&(*pid, o.inode)))
+    })
 }
 
 /// Keeps the objects the window's calls acted on, and whether one of
