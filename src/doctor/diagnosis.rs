@@ -62,7 +62,16 @@ pub(crate) struct Overhead {
     pub(crate) calls_per_s_untraced: f64,
     /// 1 - traced/untraced, at least 0: the slowdown while a window is open.
     pub(crate) slowdown_in_windows: f64,
-    /// That slowdown times the traced share: the cost over the watch.
+    /// The program's run made longer by the windows' slowdown (0.05: 5%
+    /// longer).
+    pub(crate) tracer: f64,
+    /// The run made longer by doctor's own CPU time taken from CPUs the
+    /// program would use; doctor's CPU as a share of one CPU; the CPUs.
+    pub(crate) doctor_cpu: f64,
+    pub(crate) doctor_cpu_share: f64,
+    pub(crate) cpus: usize,
+    /// Both: how much longer the program ran than it would have unwatched,
+    /// as its user would measure it.
     pub(crate) cost: f64,
 }
 
@@ -369,6 +378,10 @@ fn tracer(seen: &Observed) -> Tracer {
     }
 }
 
+/// What the watch cost the program as its user would see it: the work
+/// the windows held back (the program's pace there against outside) as a
+/// longer run, and doctor's own CPU time where the program wants the
+/// machine's CPUs too (on a machine with few, it takes them from it).
 fn overhead(seen: &Observed, traced_share: f64) -> Option<Overhead> {
     let rate = |traced: bool| {
         let (ns, calls) = seen
@@ -380,12 +393,42 @@ fn overhead(seen: &Observed, traced_share: f64) -> Option<Overhead> {
     };
     let (on, off) = (rate(true)?, rate(false)?);
     let slowdown = (1.0 - on / off).max(0.0);
+    // The windows do a share `traced * (1 - slowdown)` of the work of
+    // their time: the rest takes that much longer outside them.
+    let held_back = traced_share * slowdown;
+    let tracer = held_back / (1.0 - held_back).max(0.01);
+    let cpu = doctor_cpu_cost(seen);
     Some(Overhead {
         calls_per_s_traced: on,
         calls_per_s_untraced: off,
         slowdown_in_windows: slowdown,
-        cost: slowdown * traced_share,
+        tracer,
+        doctor_cpu: cpu.0,
+        doctor_cpu_share: cpu.1,
+        cpus: cpu.2,
+        cost: tracer + cpu.0,
     })
+}
+
+/// Doctor's own CPU as a cost to the program: the CPUs doctor took
+/// (`doctor_cpu_share` of one), over the machine's, as far as the program
+/// kept them busy. Returns (cost, share of one CPU, CPUs).
+fn doctor_cpu_cost(seen: &Observed) -> (f64, f64, usize) {
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let wall = (seen.ended - seen.started).max(1) as f64;
+    let mine = seen.own_cpu_ns as f64 / wall;
+    let program: f64 = seen
+        .last
+        .iter()
+        .filter_map(|(tid, (_, last))| {
+            let (_, first) = seen.first.get(tid)?;
+            Some(last.oncpu_ns.saturating_sub(first.oncpu_ns) as f64)
+        })
+        .sum::<f64>()
+        / wall;
+    let free = (cpus as f64 - mine).max(0.1);
+    let cost = mine / cpus as f64 * (program / free).min(1.0);
+    (cost, mine, cpus)
 }
 
 fn channel_cost(

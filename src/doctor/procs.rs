@@ -114,6 +114,18 @@ pub(crate) fn io_calls(pid: i32) -> Option<u64> {
     Some(value("syscr:")? + value("syscw:")?)
 }
 
+/// A process's CPU time so far, all its threads, user and kernel (0 once
+/// it has gone).
+pub(crate) fn process_cpu_ns(pid: i32) -> u64 {
+    let tick_ns = 1_000_000_000 / rustix::param::clock_ticks_per_second().max(1);
+    let Some(line) = read_text(format!("/proc/{pid}/stat")) else {
+        return 0;
+    };
+    let fields = stat_fields(&line).unwrap_or_default();
+    let ticks = |i: usize| -> u64 { fields.get(i).and_then(|v| v.parse().ok()).unwrap_or(0) };
+    (ticks(11) + ticks(12)) * tick_ns
+}
+
 /// One thread's counters now; None once it has gone.
 pub(crate) fn read_thread(pid: i32, tid: i32) -> Option<ThreadCounters> {
     let dir = format!("/proc/{pid}/task/{tid}");

@@ -186,9 +186,14 @@ fn tracer_line(d: &Diagnosis) -> String {
     if let Some(o) = &t.overhead {
         let _ = write!(
             line,
-            "; the program's read/write calls ran {:.0}% slower while it was on, so it cost about {:.1}% over the watch",
+            "; the program's read/write calls ran {:.0}% slower while it was on, and doctor used {:.1}% of a CPU of {}: \
+             the program ran about {:.1}% longer than unwatched ({:.1}% the tracer, {:.1}% doctor's CPU)",
             o.slowdown_in_windows * 100.0,
-            o.cost * 100.0
+            o.doctor_cpu_share * 100.0,
+            o.cpus,
+            o.cost * 100.0,
+            o.tracer * 100.0,
+            o.doctor_cpu * 100.0
         );
     }
     if t.lost_records > 0 {

@@ -101,6 +101,8 @@ pub(crate) struct Observed {
     unscanned: bool,
     /// The last id given to an object opened and closed inside a window.
     next_id: u64,
+    /// Doctor's own CPU time over the watch (all its threads).
+    pub(crate) own_cpu_ns: u64,
     /// When the last window closed, and the call count then.
     untraced_since: Option<(u64, u64)>,
     /// The command's exit status (under `-- CMD`).
@@ -115,6 +117,7 @@ pub(crate) fn watch(
     duty: Duty,
     tick: &dyn Fn(u64),
 ) -> Observed {
+    let own_cpu = procs::process_cpu_ns(std::process::id() as i32);
     let points = Points::load();
     let mut seen = Observed::new(target.root(), duty, points.as_ref().err().cloned());
     let mut family = target.family();
@@ -159,6 +162,7 @@ pub(crate) fn watch(
     add_unscanned_objects(&mut seen);
     read_counters(&mut seen, &family);
     seen.ended = now_ns();
+    seen.own_cpu_ns = procs::process_cpu_ns(std::process::id() as i32).saturating_sub(own_cpu);
     if let Target::Command(w) = target {
         seen.exit = w.stop(&started_by_us()).ok();
     }
@@ -199,6 +203,7 @@ impl Observed {
             objects: BTreeMap::new(),
             unscanned: false,
             next_id: 0,
+            own_cpu_ns: 0,
             untraced_since: None,
             exit: None,
         }
