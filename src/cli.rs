@@ -476,10 +476,10 @@ pub(crate) struct DoctorArgs {
     #[arg(long)]
     pub(crate) children: bool,
     /// How long each traced window lasts
-    #[arg(long, value_name = "DURATION", default_value = "20ms")]
+    #[arg(long, value_name = "DURATION", default_value = "10ms")]
     pub(crate) window: String,
     /// One traced window per period
-    #[arg(long, value_name = "DURATION", default_value = "400ms")]
+    #[arg(long, value_name = "DURATION", default_value = "500ms")]
     pub(crate) period: String,
     /// After the watch, measure the pattern of the N busiest channels over the alternatives that keep their semantics, in interleaved rounds (0: none)
     #[arg(long, value_name = "N", default_value = "1")]

@@ -451,3 +451,93 @@ fn alternatives_of_2_mib_messages_keep_to_the_time_asked() {
     );
     sb.assert_tmp_empty();
 }
+
+// ---- overhead ----
+
+/// The pipeline, timing itself: its wall time in ns goes to `out`.
+fn timed_pipeline(out: &Path) -> String {
+    format!(
+        "a=$(date +%s%N); dd if=/dev/zero bs=64 count=2000000 status=none | cat > /dev/null; \
+         b=$(date +%s%N); echo $((b - a)) > {}",
+        out.display()
+    )
+}
+
+fn wall_s(out: &Path) -> f64 {
+    let text = std::fs::read_to_string(out).unwrap();
+    text.trim().parse::<f64>().unwrap() / 1e9
+}
+
+#[test]
+fn the_overhead_doctor_reports_is_what_the_program_pays() {
+    if !require(is_root(), "root, for the tracer") {
+        return;
+    }
+    let sb = Sandbox::new();
+    let out = sb.dir.path().join("wall_ns");
+    let script = timed_pipeline(&out);
+    let (mut ratios, mut reported, mut alone) = (Vec::new(), Vec::new(), Vec::new());
+    for pair in 0..10 {
+        let plain = || {
+            let status = Command::new("sh").arg("-c").arg(&script).status().unwrap();
+            assert!(status.success());
+            wall_s(&out)
+        };
+        // The alternatives run after the program has ended: they do not
+        // change its wall time, and are left out to keep the test short.
+        let watched = || {
+            let (d, text, status) =
+                doctor(&sb, &["--alternatives", "0", "--", "sh", "-c", &script]);
+            assert_eq!(status, 0, "{text}");
+            let cost = d["tracer"]["overhead"]["cost"].as_f64();
+            (
+                wall_s(&out),
+                cost.unwrap_or_else(|| panic!("{}", d["tracer"])),
+            )
+        };
+        // Interleaved, each order in turn.
+        let (without, (with, cost)) = match pair % 2 {
+            0 => (plain(), watched()),
+            _ => {
+                let w = watched();
+                (plain(), w)
+            }
+        };
+        ratios.push(with / without);
+        reported.push(cost);
+        alone.push(without);
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        (v[4] + v[5]) / 2.0
+    };
+    let (ratio, cost) = (median(&mut ratios), median(&mut reported));
+    median(&mut alone);
+    eprintln!(
+        "dd | cat under doctor: {ratio:.3}x the wall time without (median of 10 pairs, \
+         {:.3}-{:.3}); doctor said {:.1}% (median)",
+        ratios[0],
+        ratios[9],
+        cost * 100.0
+    );
+    // A host busy with other work moves the program's own time more than
+    // the few percent judged here: then the pairs cannot tell.
+    let spread = (alone[9] - alone[0]) / alone[4];
+    if !require(
+        spread <= 0.10,
+        &format!(
+            "a quiet host: the program alone ranged {:.0}% of its median over the pairs",
+            spread * 100.0
+        ),
+    ) {
+        return;
+    }
+    assert!(ratio <= 1.05, "doctor slowed the program {ratio:.3}x");
+    assert!(
+        (cost - (ratio - 1.0)).abs() <= 0.02,
+        "doctor said {:.1}%, the program paid {:.1}%",
+        cost * 100.0,
+        (ratio - 1.0) * 100.0
+    );
+    sb.assert_tmp_empty();
+}

@@ -24,7 +24,7 @@ pub(crate) struct Duty {
 
 /// How often the channels are read again (they are read at the start, at
 /// the end and whenever the watched processes change too).
-const SCAN_EVERY_NS: u64 = 2_000_000_000;
+const SCAN_EVERY_NS: u64 = 5_000_000_000;
 
 /// What is watched: a running process, or a command iolab started.
 pub(crate) enum Target {
