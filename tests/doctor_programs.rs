@@ -541,3 +541,41 @@ fn the_overhead_doctor_reports_is_what_the_program_pays() {
     );
     sb.assert_tmp_empty();
 }
+
+// ---- how a watch ended ----
+
+#[test]
+fn an_early_exit_a_signal_and_a_zombie_are_said_as_they_are() {
+    let sb = Sandbox::new();
+    let (d, text, status) = doctor(&sb, &["--", "sh", "-c", "kill -TERM $$"]);
+    assert_eq!((status, d["signal"].as_i64()), (143, Some(15)), "{text}");
+    assert!(text.contains("until it was killed by SIGTERM"), "{text}");
+    if is_root() {
+        let (d, text, _) = doctor(&sb, &["--", "true"]);
+        assert_eq!(d["tracer"]["windows"], 0, "{text}");
+        assert!(
+            text.contains("before the first traced window opened"),
+            "{text}"
+        );
+    }
+    // A child that has exited and is not reaped yet.
+    let mut child = Command::new("true").spawn().unwrap();
+    let pid = child.id().to_string();
+    let stat = format!("/proc/{pid}/stat");
+    let zombie = || {
+        let text = std::fs::read_to_string(&stat).unwrap_or_default();
+        text.rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z'))
+    };
+    let started = Instant::now();
+    while !zombie() && started.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(zombie(), "true exited and waits to be reaped");
+    let out = sb.command(&["doctor", "--pid", &pid]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("zombie"), "{err}");
+    child.wait().unwrap();
+    sb.assert_tmp_empty();
+}

@@ -268,7 +268,7 @@ fn moved_line(m: &Moved) -> String {
     let way = |bytes: u64, calls: u64| {
         format!(
             "{} in {}",
-            human(bytes as f64, "B"),
+            crate::format::binary_size(bytes as f64, 1),
             plural(calls as usize, "call")
         )
     };
