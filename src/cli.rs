@@ -487,6 +487,9 @@ pub(crate) struct DoctorArgs {
     /// Time for each channel's alternatives at most
     #[arg(long, value_name = "DURATION", default_value = "20s")]
     pub(crate) alternatives_time: String,
+    /// With `-- CMD`: after the watch, run the command again N times all on one CPU and N times as scheduled, interleaved, and advise a placement only when it was faster in every pair (0: placement is not tried on the program)
+    #[arg(long, value_name = "N", default_value = "0")]
+    pub(crate) try_placement: String,
     /// Also write the diagnosis as JSON to FILE (`-`: stdout)
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,

@@ -122,6 +122,8 @@ fn nginx_serves_a_download_loop(sendfile: &str) {
         "1",
         "--alternatives-time",
         "8s",
+        "--try-placement",
+        "3",
         "--",
         "sh",
         "-c",
@@ -229,10 +231,7 @@ fn nginx_serves_a_download_loop(sendfile: &str) {
             }
         }
     }
-    assert!(
-        !text.contains("placement") || text.contains("not tried on the program"),
-        "{text}"
-    );
+
     sb.assert_tmp_empty();
 }
 
@@ -577,5 +576,50 @@ fn an_early_exit_a_signal_and_a_zombie_are_said_as_they_are() {
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains("zombie"), "{err}");
     child.wait().unwrap();
+    sb.assert_tmp_empty();
+}
+
+#[test]
+fn placement_is_advised_only_when_it_won_every_pair_on_the_program() {
+    let sb = Sandbox::new();
+    let pipeline = "dd if=/dev/zero bs=64 count=200000 status=none | cat > /dev/null";
+    let args = [
+        "--alternatives",
+        "0",
+        "--try-placement",
+        "3",
+        "--",
+        "sh",
+        "-c",
+        pipeline,
+    ];
+    let (d, text, status) = doctor(&sb, &args);
+    assert_eq!(status, 0, "{text}");
+    let t = &d["placement"]["Ok"];
+    let times = |key: &str| -> Vec<f64> {
+        t[key]
+            .as_array()
+            .unwrap_or_else(|| panic!("{}", d["placement"]))
+            .iter()
+            .map(|v| v.as_f64().unwrap())
+            .collect()
+    };
+    let (one, spread) = (times("one_cpu_s"), times("as_scheduled_s"));
+    assert_eq!((one.len(), spread.len()), (3, 3));
+    assert!(one.iter().chain(&spread).all(|s| *s > 0.0));
+    let won = |a: &[f64], b: &[f64]| a.iter().zip(b).all(|(x, y)| x < y);
+    let advised = match (won(&one, &spread), won(&spread, &one)) {
+        (true, _) => Some("one-cpu"),
+        (_, true) => Some("as-scheduled"),
+        _ => None,
+    };
+    assert_eq!(t["advised"].as_str(), advised, "{}", d["placement"]);
+    assert!(text.contains("Placement tried on the program"), "{text}");
+    let bad = sb
+        .command(&["doctor", "--try-placement", "2", "--pid", "1"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("needs `-- CMD`"));
     sb.assert_tmp_empty();
 }

@@ -40,6 +40,8 @@ pub(crate) struct Diagnosis {
     /// The busiest channels' patterns measured over the alternatives here
     /// (a projection, filled in after the watch).
     pub(crate) alternatives: Vec<super::alternatives::Alternatives>,
+    /// `--try-placement`: the command run again each way, or why not.
+    pub(crate) placement: Option<Result<super::placement::PlacementTrial, String>>,
 }
 
 #[derive(Debug, serde::Serialize, schemars::JsonSchema)]
@@ -199,6 +201,7 @@ pub(crate) fn diagnose(seen: &Observed) -> Diagnosis {
             s.signal()
         }),
         alternatives: Vec::new(),
+        placement: None,
     }
 }
 

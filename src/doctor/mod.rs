@@ -11,6 +11,7 @@ mod channels;
 mod diagnosis;
 mod objects;
 mod pattern;
+mod placement;
 mod plan;
 mod procs;
 mod render;
@@ -48,6 +49,9 @@ pub(crate) fn doctor(args: &DoctorArgs) -> anyhow::Result<ExitCode> {
     let mut diagnosis = diagnosis::diagnose(&seen);
     if seen.ending != watch::Ending::Interrupted {
         diagnosis.alternatives = measure_alternatives(&diagnosis, &plan, args.quiet);
+    }
+    if plan.placement_pairs > 0 {
+        diagnosis.placement = Some(try_placement(&plan, &diagnosis));
     }
     if !args.quiet {
         crate::stdout::print(&crate::format::printable_text(&render::render(&diagnosis)))?;
@@ -108,6 +112,21 @@ fn measure_alternatives(
         }
     }
     found
+}
+
+/// The command run again each way, once it ran to its end; why not
+/// otherwise.
+fn try_placement(
+    plan: &plan::Plan,
+    d: &diagnosis::Diagnosis,
+) -> Result<placement::PlacementTrial, String> {
+    if d.ending != watch::Ending::Exited {
+        return Err("the command did not run to its end while watched".into());
+    }
+    // A re-run far longer than the watched one is stopped.
+    let limit = std::time::Duration::from_secs_f64((d.watched_s * 3.0).max(10.0));
+    placement::try_placement(&plan.command, plan.placement_pairs, limit)
+        .map_err(|e| format!("{e:#}"))
 }
 
 /// A bar over one channel's rounds, hidden with `--quiet` or off a terminal.

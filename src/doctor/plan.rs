@@ -17,6 +17,8 @@ pub(crate) struct Plan {
     /// Busiest channels whose alternatives are measured, and the time each.
     pub(crate) alternatives: usize,
     pub(crate) alternatives_time: std::time::Duration,
+    /// `--try-placement`: pairs of re-runs of the command (0: none).
+    pub(crate) placement_pairs: usize,
     /// `--json`, made before the watch (`plan::outputs`).
     pub(crate) json: Option<crate::plan::outputs::Output>,
 }
@@ -59,7 +61,24 @@ pub(crate) fn check(args: &DoctorArgs) -> UsageResult<Plan> {
             ))
         })?;
     let alternatives_time = positive_duration("--alternatives-time", &args.alternatives_time)?;
+    let placement_pairs = args
+        .try_placement
+        .parse::<usize>()
+        .ok()
+        .filter(|n| *n <= 20)
+        .ok_or_else(|| {
+            UsageError::new(format!(
+                "--try-placement {:?}: expected a number of pairs from 0 to 20",
+                args.try_placement
+            ))
+        })?;
+    if placement_pairs > 0 && pid.is_some() {
+        return Err(UsageError::new(
+            "--try-placement runs the command again: it needs `-- CMD`, not --pid",
+        ));
+    }
     Ok(Plan {
+        placement_pairs,
         json,
         alternatives,
         alternatives_time: std::time::Duration::from_nanos(alternatives_time),

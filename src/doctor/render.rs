@@ -10,6 +10,7 @@
 use super::alternatives::Alternatives;
 use super::diagnosis::{CallRow, ChannelCost, Diagnosis, ThreadTime, WakeStats};
 use super::pattern::{Moved, Shape};
+use super::placement::PlacementTrial;
 use super::watch::Ending;
 use crate::format::{human, plural, ratio};
 use std::fmt::Write;
@@ -80,6 +81,9 @@ pub(crate) fn render(d: &Diagnosis) -> String {
     }
     for a in &d.alternatives {
         alternatives(&mut out, a);
+    }
+    if let Some(trial) = &d.placement {
+        placement(&mut out, trial);
     }
     threads(&mut out, &d.threads);
     for line in &d.unreadable {
@@ -424,6 +428,33 @@ fn alternatives(out: &mut String, a: &Alternatives) {
     for why in &a.not_measured {
         let _ = writeln!(out, "  not measured: {why}");
     }
+}
+
+/// The command run again each way, and what that advises.
+fn placement(out: &mut String, trial: &Result<PlacementTrial, String>) {
+    let t = match trial {
+        Ok(t) => t,
+        Err(why) => {
+            let _ = writeln!(out, "\nPlacement not tried on the program: {why}");
+            return;
+        }
+    };
+    let median = |v: &[f64]| crate::measure::stats::median(&mut v.to_vec());
+    let _ = writeln!(
+        out,
+        "\nPlacement tried on the program ({} interleaved pairs of runs of the command, wall time): \
+         all on one CPU {}, as scheduled on its CPUs {} (medians): one CPU {}",
+        t.pairs,
+        human(median(&t.one_cpu_s), "s"),
+        human(median(&t.as_scheduled_s), "s"),
+        faster_or_slower(t.one_cpu_faster)
+    );
+    let advice = match t.advised.as_deref() {
+        Some("one-cpu") => "advised: all on one CPU (faster in every pair)".to_string(),
+        Some(_) => "advised: as scheduled, across CPUs (faster in every pair)".to_string(),
+        None => "no placement advised: neither was faster in every pair".to_string(),
+    };
+    let _ = writeln!(out, "  {advice}");
 }
 
 /// A gain said one way: "2.10x faster", "1.30x slower".
