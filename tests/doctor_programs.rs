@@ -37,7 +37,8 @@ fn moved(c: &Value, way: &str) -> u64 {
 }
 
 /// A channel's totals: its calls (succeeded and failed) by system call,
-/// and the bytes each way.
+/// the bytes each way and the time in them (two connections may move the
+/// same bytes in the same calls inside a window, never in the same time).
 fn totals(c: &Value) -> String {
     let calls: Vec<String> = c["calls"]
         .as_array()
@@ -46,10 +47,11 @@ fn totals(c: &Value) -> String {
         .map(|r| format!("{} {} {}", r["syscall"], r["calls"], r["failed"]))
         .collect();
     format!(
-        "{} | {} in, {} out",
+        "{} | {} in, {} out | {} ns/s",
         calls.join(", "),
         moved(c, "bytes_in"),
-        moved(c, "bytes_out")
+        moved(c, "bytes_out"),
+        c["busy_ns_per_s"]
     )
 }
 

@@ -260,7 +260,7 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
             calls: now.saturating_sub(calls),
         });
     }
-    let window = match Window::open(points, &tids) {
+    let mut window = match Window::open(points, &tids) {
         Ok(w) => w,
         Err(why) => {
             seen.untraced = Some(why);
@@ -270,8 +270,10 @@ fn trace_window(seen: &mut Observed, points: &Points, family: &[i32]) {
     let opened = (now_ns(), io_calls(&seen.comms));
     std::thread::sleep(Duration::from_millis(seen.duty.on_ms));
     let closing = (now_ns(), io_calls(&seen.comms));
-    let log = window.close(&mut seen.stacks);
+    window.stop();
+    // The tables as the window ended, before its records are read.
     let after = objects::read_tables(family);
+    let log = window.close(&mut seen.stacks);
     seen.windows += 1;
     seen.traced_ns += log.end - log.start;
     for tid in &tids {

@@ -41,6 +41,8 @@ pub(crate) struct Window<'p> {
     points: &'p Points,
     samplers: Vec<(Sampler, Source)>,
     start: u64,
+    /// When recording stopped.
+    end: Option<u64>,
 }
 
 impl<'p> Window<'p> {
@@ -64,15 +66,22 @@ impl<'p> Window<'p> {
             points,
             samplers,
             start: now_ns(),
+            end: None,
         })
+    }
+
+    /// Stops recording; `close` reads what was recorded (a caller may look
+    /// at the watched threads in between, as they were when it stopped).
+    pub(crate) fn stop(&mut self) -> u64 {
+        for (s, _) in &mut self.samplers {
+            let _ = s.disable();
+        }
+        *self.end.get_or_insert_with(now_ns)
     }
 
     /// Stops recording, reads every ring buffer and closes the events.
     pub(crate) fn close(mut self, stacks: &mut Stacks) -> WindowLog {
-        for (s, _) in &mut self.samplers {
-            let _ = s.disable();
-        }
-        let end = now_ns();
+        let end = self.stop();
         let (mut events, mut lost) = (Vec::new(), 0);
         for (s, source) in &mut self.samplers {
             while let Some(record) = s.next_record() {
