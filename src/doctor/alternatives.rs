@@ -23,6 +23,8 @@ use std::time::Duration;
 
 /// Rounds at most; fewer when the time cap comes first.
 const MAX_ROUNDS: usize = 30;
+/// Rounds that run past the time cap, so each alternative has pairs.
+const FLOOR_ROUNDS: usize = 3;
 
 /// The observed pattern of one channel, in iolab's terms.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
@@ -230,6 +232,7 @@ pub(crate) fn measure(
         max: MAX_ROUNDS,
         time_cap: cap,
         interleaved: true,
+        floor: FLOOR_ROUNDS,
     };
     let results = rounds::run(&plan, &schedule, &Never(progress))?;
     let mut found = rank(channel, p, schedule.seed, &labels, &results, not_measured);
