@@ -22,11 +22,11 @@ use crate::error::UsageError;
 use crate::format::{printable, printable_text, shown, shown_run, STORED_WIDTH};
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
+use crate::plan::outputs::{Output, Outputs};
 use crate::report::{
     self, BenchmarkActionReporter, BmfReporter, CsvReporter, HdrReporter, HtmlReporter,
     JsonReporter, MarkdownReporter, OpenMetricsReporter, TableReporter,
 };
-use crate::plan::outputs::{Output, Outputs};
 use crate::runner::{self, progress::Bar};
 use crate::store::{self, HistoryFilter, Place, Store};
 use crate::{env, listing, plan};
@@ -255,10 +255,25 @@ fn write_exports(
     let markdown = MarkdownReporter { baseline: text.1 };
     let each: [(&str, &Option<PathBuf>, &dyn report::Reporter, &Run); 6] = [
         ("--markdown", &exports.markdown, &markdown, text.0),
-        ("--openmetrics", &exports.openmetrics, &OpenMetricsReporter, run),
+        (
+            "--openmetrics",
+            &exports.openmetrics,
+            &OpenMetricsReporter,
+            run,
+        ),
         ("--bmf", &exports.bmf, &BmfReporter, run),
-        ("--smaller-is-better", &exports.smaller_is_better, &smaller, run),
-        ("--bigger-is-better", &exports.bigger_is_better, &bigger, run),
+        (
+            "--smaller-is-better",
+            &exports.smaller_is_better,
+            &smaller,
+            run,
+        ),
+        (
+            "--bigger-is-better",
+            &exports.bigger_is_better,
+            &bigger,
+            run,
+        ),
         ("--hdr", &exports.hdr, &HdrReporter, run),
     ];
     let mut first_failure = None;
