@@ -357,13 +357,6 @@ pub struct Guest {
     pub unmirrored: Vec<String>,
 }
 
-impl Guest {
-    /// Whether the guest's CPU was emulated (no KVM).
-    pub(crate) fn emulated(&self) -> bool {
-        self.accel == "emulated"
-    }
-}
-
 /// The run's physical bounds as they ended: the loosest of every reading.
 #[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
 pub struct BoundsSeen {

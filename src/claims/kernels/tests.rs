@@ -4,7 +4,6 @@
 
 use super::*;
 use crate::model::{ClaimStatus::*, Guest};
-use crate::report::fixtures;
 
 fn env(kernel: &str, memory_gib: u64, guest: bool) -> Environment {
     Environment {
@@ -21,7 +20,7 @@ fn env(kernel: &str, memory_gib: u64, guest: bool) -> Environment {
 }
 
 fn claims(verdicts: &[(&str, ClaimStatus)]) -> Vec<ClaimVerdict> {
-    let base = fixtures::run().claims[0].clone();
+    let base = crate::claims::CLAIMS[0].answer(&[]);
     verdicts
         .iter()
         .map(|(id, v)| ClaimVerdict {
