@@ -1,7 +1,8 @@
 //! What the guest takes from the host so that a claim reads the kernel and
 //! not the guest: the host's CPUs, its memory (as much as is free to give),
 //! its open-file limits, and its cgroup controllers enabled in the guest's
-//! cgroup v2 root. What it cannot mirror is said, one line each, and
+//! cgroup v2 root. The guest's iolab gets a TMPDIR of its own: the host's
+//! temp dir it writes into is no leftover for its sweep. What it cannot mirror is said, one line each, and
 //! stored with the guest's run.
 
 use std::path::Path;
@@ -76,6 +77,7 @@ impl Mirror {
              \x20   echo \"+$c\" > /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null || echo \"cgroup controller $c: not enabled in the guest\" >> {dir}/unmirrored\n\
              \x20 else echo \"cgroup controller $c: not offered by the guest's kernel\" >> {dir}/unmirrored; fi\n\
              done\n\
+             export TMPDIR=\"$(mktemp -d /tmp/iolab-guest.XXXXXX)\"\n\
              {iolab} run {run} --no-store --quiet --json {dir}/run.json 2> {dir}/stderr\n",
             controllers = self.controllers.join(" "),
             iolab = quote(&iolab.display().to_string()),

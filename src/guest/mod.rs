@@ -45,7 +45,11 @@ fn run_in(
     args: &[String],
     dir: &std::path::Path,
 ) -> anyhow::Result<Run> {
-    let script = boot.mirror.script(&std::env::current_exe()?, args, dir);
+    // This very binary, copied: rebuilt or removed meanwhile, the guest
+    // still runs what the host ran.
+    let iolab = dir.join("iolab");
+    std::fs::copy("/proc/self/exe", &iolab).context("copying iolab for the guest")?;
+    let script = boot.mirror.script(&iolab, args, dir);
     std::fs::write(dir.join("guest.sh"), script).context("writing the guest's script")?;
     let log = vng::run(kernel, boot, dir)?;
     let json = std::fs::read_to_string(dir.join("run.json")).map_err(|_| {
@@ -78,7 +82,7 @@ fn run_in(
 }
 
 /// The last few lines of what a guest said, as one line.
-fn last_lines(text: &str) -> String {
+pub(crate) fn last_lines(text: &str) -> String {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let tail = &lines[lines.len().saturating_sub(3)..];
     crate::format::printable(&tail.join(" / "), 400)

@@ -27,8 +27,20 @@ pub(crate) fn run(kernel: &Kernel, boot: &Boot, dir: &Path) -> anyhow::Result<St
     );
     cmd.args(["--exec", &script]);
     let log = dir.join("vng.log");
-    wait(cmd, &log, None)?;
-    Ok(std::fs::read_to_string(&log).unwrap_or_default())
+    let outcome = wait(cmd, &log, None);
+    let said = std::fs::read_to_string(&log).unwrap_or_default();
+    match outcome {
+        Ok(()) => Ok(said),
+        Err(e) if e.downcast_ref::<crate::error::Interrupted>().is_some() => Err(e),
+        Err(e) => {
+            let guest = std::fs::read_to_string(dir.join("stderr")).unwrap_or_default();
+            Err(e.context(format!(
+                "the guest of {}: {}",
+                kernel.release,
+                super::last_lines(&format!("{said}\n{guest}"))
+            )))
+        }
+    }
 }
 
 /// Boots `kernel` under `accel` to run `true`, within PROBE_SECONDS: Err

@@ -5,7 +5,7 @@
 //! version and the commit), a fact of the machine the claim reads that the
 //! guest did not share with the other column (its memory: not a kernel
 //! change), two builds of one version (their configuration), or
-//! "changed between A and B" with the versions to bisect next
+//! "changed between A and B" with the kernels at hand to bisect next
 //! (`bisect.rs`). Only verdicts turn: an inconclusive or not-judged cell
 //! beside a verdict is shown, never marked. `render.rs` prints it.
 
@@ -155,10 +155,8 @@ pub(crate) fn build(runs: &[KernelRun], images: &[String]) -> Matrix {
                 b.verdict,
             );
             let (from, to) = (&runs[i - 1].environment.kernel, &runs[i].environment.kernel);
-            let bisect = cause
-                .is_kernel()
-                .then(|| bisect::suggest(from, to, images))
-                .filter(|_| !matches!(cause, Cause::Build(_)));
+            let bisect =
+                matches!(cause, Cause::Unknown(_)).then(|| bisect::suggest(from, to, images));
             cells[i].turn = Some(cause.clone());
             turns.push(Turn {
                 claim: claim.id.to_string(),

@@ -88,7 +88,7 @@ fn a_known_change_is_named_and_the_guests_memory_is_not_a_kernel_change() {
         "Linux 6.15: pipe: don't update {a,c,m}time for anonymous pipes (f017b0a4951f)"
     );
     assert!(source.contains("git.kernel.org"), "{source}");
-    assert_eq!(e1.bisect.as_ref().unwrap().next.as_deref(), Some("6.6.3"));
+    assert!(e1.bisect.is_none(), "a known change needs no bisecting");
     let e5 = &m.turns[1];
     assert_eq!(e5.claim, "E5-fd-limit-memory");
     assert!(!e5.cause.is_kernel(), "{:?}", e5.cause);
