@@ -59,6 +59,7 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
         time_cap,
         interleaved: !args.sequential,
         sizing: Some(crate::runner::sizing::DEFAULT),
+        floor: crate::measure::sequential::FIRST_LOOK,
     };
     Ok(Comparison {
         plan,

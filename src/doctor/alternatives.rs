@@ -16,6 +16,8 @@ use std::time::Duration;
 
 /// Rounds at most; fewer when the time cap comes first.
 const MAX_ROUNDS: usize = 30;
+/// Rounds that run past the time cap, so each alternative has pairs.
+const FLOOR_ROUNDS: usize = 3;
 
 /// The observed pattern of one channel, in iolab's terms.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, schemars::JsonSchema)]
@@ -189,6 +191,7 @@ pub(crate) fn measure(
         max: MAX_ROUNDS,
         time_cap: cap,
         interleaved: true,
+        floor: FLOOR_ROUNDS,
     };
     let results = rounds::run(&plan, &schedule, &Never(progress))?;
     Ok(rank(

@@ -15,7 +15,8 @@ use crate::scenario::{CaseCtx, CaseSpec};
 use std::path::Path;
 
 /// Rounds before a group may stop because its claims are decided (its
-/// first look), and at most.
+/// first look, the fewest a claim's paired interval needs, which run on a
+/// slow host past the time cap), and at most.
 const MIN_ROUNDS: usize = crate::measure::sequential::FIRST_LOOK;
 const MAX_ROUNDS: usize = 500;
 
@@ -63,6 +64,7 @@ pub(crate) fn run_group(
         time_cap: how.time_cap,
         interleaved: true,
         sizing: Some(super::sizing::DEFAULT),
+        floor: MIN_ROUNDS,
     };
     let watch = Claims { plan, group, known };
     let mut results = rounds::run_in(plan, &cases, &schedule, &watch, tmp);

@@ -40,6 +40,9 @@ pub(crate) struct Schedule {
     pub(crate) interleaved: bool,
     /// Batches sized by time (`sizing.rs`); None: as planned.
     pub(crate) sizing: Option<Sizing>,
+    /// Rounds that run past the time cap (up to `FLOOR_STRETCH` times
+    /// it), so a comparison has the pairs it needs to weigh on a slow host.
+    pub(crate) floor: usize,
 }
 
 /// What the caller is told after each round, and asked whether the
@@ -104,8 +107,11 @@ pub(crate) fn run_in(
             .unwrap_or_default();
     }
     for (round, order) in orders(cases.len(), schedule, &mut rng).enumerate() {
-        let floor = round < FLOOR_ROUNDS.min(schedule.max);
-        if cleanup::cancelled() || (!floor && past_cap(started.elapsed(), round, schedule)) {
+        let cap = match round < schedule.floor.min(schedule.max) {
+            true => schedule.time_cap * FLOOR_STRETCH,
+            false => schedule.time_cap,
+        };
+        if cleanup::cancelled() || past_cap(started.elapsed(), round, cap) {
             break;
         }
         crate::measure::host::between_cases();
@@ -166,16 +172,15 @@ fn sized(cases: &[&CaseSpec], plan: &Plan, how: Sizing, tmp: &Path) -> Vec<CaseS
 }
 
 /// Whether a round started now, `elapsed` into the rounds after `done` of
-/// them, would likely end past the time cap: one round as long as the
-/// rounds so far on average would not fit.
-fn past_cap(elapsed: Duration, done: usize, schedule: &Schedule) -> bool {
+/// them, would likely end past `cap`: one round as long as the rounds so
+/// far on average would not fit.
+fn past_cap(elapsed: Duration, done: usize, cap: Duration) -> bool {
     let mean_round = elapsed.checked_div(done.max(1) as u32).unwrap_or_default();
-    elapsed + mean_round > schedule.time_cap
+    elapsed + mean_round > cap
 }
 
-/// Rounds that run whatever the time cap, so every comparison has pairs
-/// to weigh.
-const FLOOR_ROUNDS: usize = 3;
+/// How far past the time cap the floor's rounds may run.
+const FLOOR_STRETCH: u32 = 3;
 
 /// Each case's result so far, with its rounds.
 fn so_far(tracks: &[Track]) -> Vec<CaseResult> {
@@ -289,24 +294,17 @@ fn finish(
 
 #[cfg(test)]
 mod tests {
-    use super::{past_cap, Schedule};
+    use super::past_cap;
     use std::time::Duration;
 
     #[test]
     fn no_round_starts_that_would_end_past_the_cap() {
-        let schedule = Schedule {
-            seed: 1,
-            min: 9,
-            max: 500,
-            time_cap: Duration::from_secs(10),
-            interleaved: true,
-            sizing: None,
-        };
-        let after = |ms: u64, done: usize| past_cap(Duration::from_millis(ms), done, &schedule);
+        let cap = Duration::from_secs(10);
+        let after = |ms: u64, done: usize| past_cap(Duration::from_millis(ms), done, cap);
         // 4 rounds of 2 s: a fifth fits from 8 s, not from 8.5 s.
         assert!(!after(8_000, 4));
         assert!(after(8_500, 4));
-        // 3 rounds of 3.9 s (the floor's): a fourth would end at 15.6 s.
+        // 3 rounds of 3.9 s: a fourth would end at 15.6 s.
         assert!(after(11_700, 3));
         // Short rounds run up to the cap.
         assert!(!after(9_900, 99));
