@@ -201,6 +201,23 @@ pub(crate) struct RunArgs {
     /// The shared secret the agent asks for (default: $IOLAB_TOKEN)
     #[arg(long, value_name = "TOKEN")]
     pub(crate) token: Option<String>,
+    /// Also run the same suite under kernel K in a guest through virtme-ng
+    /// (repeatable): an image file, an installed release
+    /// (/boot/vmlinuz-K) or a Debian package (linux-image-...); each run is
+    /// stored with its kernel, then the claims are shown per kernel
+    #[arg(long = "kernel", value_name = "K")]
+    pub(crate) kernels: Vec<String>,
+    /// Install a --kernel named as a Debian package that is not installed
+    /// (apt-get install -y)
+    #[arg(long, requires = "kernels")]
+    pub(crate) install_kernels: bool,
+    /// The guests' CPU: auto (KVM where a probe boot shows it works, else
+    /// emulated), kvm or emulated
+    #[arg(long, value_name = "HOW", default_value = "auto", value_parser = ["auto", "kvm", "emulated"], requires = "kernels")]
+    pub(crate) guest_accel: String,
+    /// QEMU's -cpu model for a guest under KVM
+    #[arg(long, value_name = "MODEL", default_value = crate::guest::accel::DEFAULT_CPU, requires = "kernels")]
+    pub(crate) guest_cpu: String,
     /// Test-only fault injection: corrupt (one message arrives damaged),
     /// stall (pingpong's echoer sleeps once for 50 ms), die-sender (one
     /// fan-in or hackbench sender quits after the start), phantom (a
@@ -308,6 +325,14 @@ pub(crate) struct ClaimsArgs {
     /// `latest` or `latest~N`), marking the claims whose verdicts differ
     #[arg(long, value_name = "RUN", num_args = 2.., conflicts_with = "run")]
     pub(crate) across: Vec<String>,
+    /// With --across: the runs as one column per kernel in version order,
+    /// the claims whose verdict turns between adjacent kernels marked with
+    /// the cause (a known change, the guest, or unknown) and what to bisect
+    #[arg(long, requires = "across")]
+    pub(crate) kernels: bool,
+    /// With --kernels: also write the matrix as an HTML page to FILE
+    #[arg(long, value_name = "FILE", requires = "kernels", value_hint = ValueHint::FilePath)]
+    pub(crate) html: Option<PathBuf>,
     /// Write the claims as JSON to FILE ('-' for stdout) instead of the text
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,

@@ -18,6 +18,7 @@ pub mod error;
 pub mod exec;
 pub(crate) mod fleet;
 pub mod format;
+pub(crate) mod guest;
 pub mod listing;
 pub(crate) mod live_tables;
 pub mod measure;

@@ -97,6 +97,10 @@ pub struct ClaimVerdict {
     /// "judged with the host busy (steal 8%): cross-CPU wake-up 85 us".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub(crate) host: Option<String>,
+    /// Why the claim got no verdict where it ran, e.g. "emulated CPU" for
+    /// a timed claim in a guest without KVM; its verdict is then inconclusive.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub(crate) not_judged: Option<String>,
 }
 
 /// One statement of a claim of several, with its own verdict.
@@ -122,6 +126,9 @@ pub struct Weighed {
 impl ClaimVerdict {
     /// "holds", or "inconclusive: near the boundary".
     pub(crate) fn verdict_text(&self) -> String {
+        if let Some(why) = &self.not_judged {
+            return format!("not judged: {why}");
+        }
         match self.near_boundary {
             true => format!("{}: near the boundary", self.verdict.as_str()),
             false => self.verdict.as_str().to_string(),
@@ -323,6 +330,31 @@ pub struct Environment {
     /// the figure that came closest to them.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bounds: Option<BoundsSeen>,
+    /// How the run's kernel was booted, when it ran in a guest of this
+    /// host (`run --kernel`); absent for a run on the host's own kernel.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guest: Option<Guest>,
+}
+
+/// A guest a run ran in: the kernel image booted through virtme-ng, how
+/// its CPU ran, its CPUs and memory, and what was mirrored from the host.
+#[derive(Debug, Clone, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct Guest {
+    /// The kernel image booted, e.g. "/boot/vmlinuz-6.1.0-56-amd64".
+    pub image: String,
+    /// "kvm" or "emulated" (QEMU's TCG: timings are QEMU's, not the kernel's).
+    pub accel: String,
+    /// QEMU's `-cpu` model under KVM, e.g. "host,-arch-capabilities".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu_model: Option<String>,
+    pub cpus: usize,
+    pub memory_bytes: u64,
+    /// "virtme-ng 1.42 on QEMU 7.2.x".
+    pub via: String,
+    /// What of the host the guest could not mirror, one line each (e.g.
+    /// "memory: 4 GiB of the host's 24 GiB").
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unmirrored: Vec<String>,
 }
 
 /// The run's physical bounds as they ended: the loosest of every reading.

@@ -7,6 +7,7 @@ mod ab;
 mod complete;
 mod documents;
 mod keep;
+mod kernels;
 mod man;
 mod push;
 mod shell;
@@ -75,6 +76,10 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     // space may give, and a failed allocation aborts.
     crate::mem::run_headroom()?;
     let mut plan = plan::build(args)?;
+    let guests = match args.kernels.is_empty() {
+        true => Vec::new(),
+        false => kernels::prepare(args)?,
+    };
     // `$IOLAB_PUSH` pushes what is stored: nothing with --no-store.
     let push = match args.no_store {
         true => None,
@@ -93,6 +98,10 @@ fn run(args: &RunArgs) -> anyhow::Result<ExitCode> {
     }
     if plan.runs > 1 {
         out(&runner::repeat::render(&runs))?;
+    }
+    if !guests.is_empty() {
+        let more = kernels::run_guests(args, &guests, store.as_mut(), &runs[0])?;
+        runs.extend(more);
     }
     Ok(run_status(&runs, args.fail_on_unsupported))
 }
@@ -435,6 +444,10 @@ fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
 /// them computed from its results now.
 fn claims(args: &ClaimsArgs) -> anyhow::Result<ExitCode> {
     let mut store = Store::open_existing(db_place(&args.db)?)?;
+    if args.kernels {
+        kernels::claims_kernels(&mut store, args)?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if !args.across.is_empty() {
         return claims_across(&mut store, args);
     }

@@ -9,6 +9,7 @@
 pub(crate) mod across;
 pub mod engine;
 pub(crate) mod interleave;
+pub(crate) mod kernels;
 pub(crate) mod render;
 mod seeds;
 
@@ -106,6 +107,21 @@ pub(crate) fn left_out(
         .iter()
         .filter_map(|c| Some((c.id, engine::scope::left_out(&c.rule, results, stand_ins)?)))
         .collect()
+}
+
+/// Takes the verdict from every timed claim of `claims` (a guest's
+/// emulated CPU times QEMU, not the kernel): inconclusive, "not judged:
+/// `why`".
+pub(crate) fn not_judged_when_timed(claims: &mut [ClaimVerdict], why: &str) {
+    for c in claims.iter_mut() {
+        if CLAIMS.iter().any(|claim| claim.id == c.id && claim.timed()) {
+            c.verdict = crate::model::ClaimStatus::Inconclusive;
+            c.not_judged = Some(why.to_string());
+            c.margin = None;
+            c.near_boundary = false;
+            c.weighed = None;
+        }
+    }
 }
 
 /// The findings over `results`, in order of their scenarios' appearance.

@@ -115,6 +115,7 @@ pub(crate) const PAGES: &[Page] = &[
             ("iolab run stream --param size=64,65536 --placement cross-cpu", "a sweep of sizes"),
             ("iolab run pingpong --json - --no-store", "JSON on stdout, nothing stored"),
             ("iolab run seeds", "re-test the classic claims"),
+            ("iolab run probe --quick --kernel linux-image-amd64", "the probe suite here and in a guest of Debian's 6.1 kernel, then the claims per kernel"),
             ("IOLAB_PUSH=postgresql://iolab@db.example/iolab iolab run --quiet", "stored here, then pushed to a fleet store (its password from ~/.pgpass)"),
         ],
         exit: &[
@@ -220,6 +221,7 @@ pub(crate) const PAGES: &[Page] = &[
         examples: &[
             ("iolab claims", "which classic claims hold in the latest run"),
             ("iolab claims --across latest~2 latest~1 latest", "each claim's verdict over three runs"),
+            ("iolab claims --across latest~2 latest~1 latest --kernels --html k.html", "the three runs as a matrix of claim x kernel, also as a page"),
             ("iolab claims latest --json -", "the claims as JSON"),
         ],
         exit: PLAIN_EXIT,

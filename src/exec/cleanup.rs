@@ -15,6 +15,8 @@ use std::sync::Mutex;
 #[derive(Default)]
 struct Registry {
     children: Vec<i32>,
+    /// Process groups of their own (a guest's virtme-ng and its QEMU).
+    groups: Vec<i32>,
     threads: Vec<ThreadHandle>,
     dirs: Vec<PathBuf>,
     teardowns: Vec<(u64, Vec<String>)>,
@@ -22,6 +24,7 @@ struct Registry {
 
 static REGISTRY: Mutex<Registry> = Mutex::new(Registry {
     children: Vec::new(),
+    groups: Vec::new(),
     threads: Vec::new(),
     dirs: Vec::new(),
     teardowns: Vec::new(),
@@ -87,6 +90,23 @@ fn run_teardowns(teardowns: &[(u64, Vec<String>)]) {
     }
 }
 
+/// Registers the process group `pgid` (a child started as its leader):
+/// Ctrl-C kills every process in it.
+pub(crate) fn track_group(pgid: i32) {
+    registry().groups.push(pgid);
+}
+
+pub(crate) fn untrack_group(pgid: i32) {
+    registry().groups.retain(|g| *g != pgid);
+}
+
+/// Kills every process of the group `pgid`.
+pub(crate) fn kill_group(pgid: i32) {
+    if let Some(pgid) = Pid::from_raw(pgid) {
+        let _ = rustix::process::kill_process_group(pgid, Signal::KILL);
+    }
+}
+
 pub(crate) fn kill_child(pid: i32) {
     if let Some(pid) = Pid::from_raw(pid) {
         let _ = kill_process(pid, Signal::KILL);
@@ -106,6 +126,9 @@ fn stop_everything() {
     let reg = registry();
     for pid in &reg.children {
         kill_child(*pid);
+    }
+    for pgid in &reg.groups {
+        kill_group(*pgid);
     }
     for thread in &reg.threads {
         let _ = interrupt(*thread);

@@ -66,6 +66,7 @@ pub(crate) fn run() -> Run {
             noise: None,
             parts: Vec::new(),
             host: None,
+            not_judged: None,
         }],
     }
 }

@@ -16,6 +16,7 @@ mod glance;
 mod hdr;
 mod html;
 mod json;
+pub(crate) mod kernels_view;
 mod markdown;
 mod observation_text;
 mod openmetrics;

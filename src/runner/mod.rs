@@ -84,7 +84,7 @@ fn in_private_dir<T>(body: impl FnOnce(&Path) -> anyhow::Result<T>) -> anyhow::R
 /// `$TMPDIR/iolab-<pid>-XXXXXX`, readable by this user only: FIFOs and
 /// test files of the cases live inside it. The PID tells a later run
 /// whether it is stale (`stale::sweep`).
-fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
+pub(crate) fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
     use std::os::unix::fs::PermissionsExt;
     tempfile::Builder::new()
         .prefix(&stale::own_prefix())

@@ -58,6 +58,16 @@ impl Claim {
         self.resolve / 2.0
     }
 
+    /// Whether the verdict rests on timing: every rule that weighs
+    /// figures, and a probe check that times something. A claim decided
+    /// by the kernel's answers and counts is not timed.
+    pub(crate) fn timed(&self) -> bool {
+        match self.rule {
+            Rule::Observed { timed, .. } => timed,
+            _ => true,
+        }
+    }
+
     /// The kernel evidence over `results`, when the claim has some.
     pub(crate) fn kernel_evidence(&self, results: &[CaseResult]) -> Option<String> {
         self.kernel.and_then(|e| (e.read)(results, e.of))

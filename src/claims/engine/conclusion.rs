@@ -193,6 +193,7 @@ impl Conclusion {
             noise: self.noise.clone(),
             parts: self.parts.clone(),
             host: None,
+            not_judged: None,
         })
     }
 }

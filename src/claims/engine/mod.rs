@@ -13,6 +13,7 @@
 //! claims a run's cases answer. The seeds (`../seeds/`) hold the claims,
 //! their judges and their findings; this folder imports none of them.
 
+pub(crate) mod change;
 pub mod claim;
 pub(crate) mod compare;
 pub(crate) mod conclusion;

@@ -100,6 +100,10 @@ pub enum Rule {
         check: &'static str,
         judge: CheckJudge,
         form: &'static str,
+        /// The check times something (a spawn, a call's cost, a timer's
+        /// delay): its verdict needs a CPU of the machine's own speed,
+        /// which an emulated guest is not.
+        timed: bool,
     },
 }
 

@@ -11,6 +11,7 @@ mod e4;
 mod e5;
 mod e6;
 
+use super::engine::change::{KernelChange, ReadsMachine};
 use super::engine::claim::{Claim, StatedBy};
 use super::engine::conclusion::Findings;
 use super::engine::observed::CheckJudge;
@@ -34,6 +35,16 @@ pub(crate) fn claims() -> Vec<&'static Claim> {
     let mut all: Vec<&'static Claim> = seeds.into_iter().flatten().collect();
     all.sort_by_key(|c| (c.stated_by, c.scenario == "probe", c.source));
     all
+}
+
+/// The kernel changes known to turn a claim's verdict, every seed's.
+pub(crate) fn kernel_changes() -> Vec<&'static KernelChange> {
+    e1::CHANGES.iter().chain(e4::CHANGES).collect()
+}
+
+/// The claims whose verdicts read a fact of the machine besides the kernel.
+pub(crate) fn reads_machine() -> Vec<&'static ReadsMachine> {
+    e2::READS_MACHINE.iter().chain(e5::READS_MACHINE).collect()
 }
 
 /// The findings that restate a claim's comparison.
@@ -81,8 +92,29 @@ const fn observed(
     sentence: &'static str,
     original: &'static str,
 ) -> Claim {
-    let rule = Rule::Observed { check, judge, form };
+    let rule = Rule::Observed {
+        check,
+        judge,
+        form,
+        timed: false,
+    };
     write_up((id, source), (sentence, original), "probe", rule, ANSWER)
+}
+
+/// `claim` (a probe check's) as one whose check times something.
+const fn timed(claim: Claim) -> Claim {
+    let rule = match claim.rule {
+        Rule::Observed {
+            check, judge, form, ..
+        } => Rule::Observed {
+            check,
+            judge,
+            form,
+            timed: true,
+        },
+        other => other,
+    };
+    Claim { rule, ..claim }
 }
 
 /// The form of a claim decided by whether a timestamp moved.

@@ -136,7 +136,7 @@ fn column(run: &Run) -> Column {
 }
 
 /// The main report's stylesheet: the inside of its template's `<style>`.
-fn report_style() -> &'static str {
+pub(crate) fn report_style() -> &'static str {
     REPORT_TEMPLATE
         .split_once("<style>")
         .and_then(|(_, rest)| rest.split_once("</style>"))

@@ -140,6 +140,7 @@ pub(super) fn run(id: &str, started_at: &str, results: Vec<CaseResult>) -> Run {
                 figure: "reader 71% on CPU".into(),
             }],
             host: Some("judged with the host quiet".into()),
+            not_judged: None,
         }],
     }
 }

@@ -9,10 +9,12 @@ mod noatime;
 mod timestamps;
 
 use super::{observed, TIMESTAMP};
+use crate::claims::engine::change::KernelChange;
 use crate::claims::engine::claim::{Claim, Evidence, StatedBy};
 use crate::claims::engine::restated::Restated;
 use crate::claims::engine::rule::Rule;
 use crate::claims::engine::select::{near, sel, Select};
+use crate::model::ClaimStatus;
 
 const NOATIME: Select = near(
     sel(
@@ -128,3 +130,21 @@ pub(super) static CLAIMS: &[Claim] = &[
         "with O_NOATIME on the read end touch_atime vanished from oprofile, while file_update_time stayed (0.34% of samples before, 0.42% after)",
     ),
 ];
+
+/// The kernel changes that turned E1's probe claims: Linux 6.15 stopped
+/// updating an anonymous pipe's timestamps (FIFOs keep them).
+pub(super) static CHANGES: &[KernelChange] = &[
+    pipe_timestamps("E1-pipe-read-atime"),
+    pipe_timestamps("E1-writer-mtime"),
+];
+
+const fn pipe_timestamps(claim: &'static str) -> KernelChange {
+    KernelChange {
+        claim,
+        version: "6.15",
+        became: ClaimStatus::DoesNotHold,
+        subject: Some("pipe: don't update {a,c,m}time for anonymous pipes"),
+        commit: Some("f017b0a4951fac8f150232661b2cc0b67e0c57f0"),
+        source: "https://git.kernel.org/torvalds/c/f017b0a4951fac8f150232661b2cc0b67e0c57f0",
+    }
+}

@@ -6,6 +6,7 @@
 
 mod spawn;
 
+use crate::claims::engine::change::{MachineFact, ReadsMachine};
 use crate::claims::engine::claim::{Claim, StatedBy};
 use crate::claims::engine::form::PER_OPERATION;
 use crate::claims::engine::relative::Reference;
@@ -117,8 +118,15 @@ pub(super) static CLAIMS: &[Claim] = &[
             form: "a ratio of two spawns of the same run (closing in a loop up to the hard \
                    RLIMIT_NOFILE over up to 1024): it reads the same on a faster or slower \
                    machine; holds from 1.5x, does not hold below 1.2x",
+            timed: true,
         },
         resolve: 0.2,
         kernel: None,
     },
 ];
+
+/// The spawn closes descriptors up to the run's open-file limit.
+pub(super) static READS_MACHINE: &[ReadsMachine] = &[ReadsMachine {
+    claim: "E2-spawn-vs-nofile",
+    fact: MachineFact::OpenFiles,
+}];

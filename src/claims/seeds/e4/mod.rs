@@ -6,11 +6,13 @@
 mod sendfile;
 mod tcp;
 
-use super::{observed, similar, ANSWERED, COUNTED};
+use super::{observed, similar, timed, ANSWERED, COUNTED};
+use crate::claims::engine::change::KernelChange;
 use crate::claims::engine::claim::{myth, Claim, StatedBy};
 use crate::claims::engine::rule::Rule;
 use crate::claims::engine::select::{near, sel, Select};
 use crate::claims::engine::value::Quantity;
+use crate::model::ClaimStatus;
 use crate::scenario::file_transfer;
 
 const MIB64: f64 = 64.0 * 1024.0 * 1024.0;
@@ -93,12 +95,12 @@ pub(super) static CLAIMS: &[Claim] = &[
         "TCP_CORK and TCP_NODELAY are mutually exclusive",
         "the appended article: TCP_CORK and TCP_NODELAY are mutually exclusive; the post itself: the man page has long allowed combining them",
     )),
-    myth(observed(
+    myth(timed(observed(
         "E4-nodelay-beats-cork", "E4", "nodelay-beats-cork", tcp::nodelay_beats_cork,
         "whether the peer can read a write at once (under 20 ms) or only after the cork's 200 ms timer (100 ms or more): a kernel timer, far from a loopback delivery on any machine",
         "with TCP_NODELAY set, packets go out at once whatever TCP_CORK says",
         "once TCP_NODELAY is set, packets are sent immediately whether TCP_CORK is set or not",
-    )),
+    ))),
     observed(
         "E4-cork-merges-header", "E4", "cork-merges-header", tcp::cork_merges_header,
         "data segments counted by the kernel (TCP_INFO) over an Ethernet-sized veth link against the fewest its MSS allows: machine-independent",
@@ -122,3 +124,15 @@ pub(super) static CLAIMS: &[Claim] = &[
         "sendfile(sockfd, fd, &offset, filestat.st_size): one call for files of 9-64 MB",
     ),
 ];
+
+/// Since Linux 2.5.71 TCP_CORK can be combined with TCP_NODELAY (before
+/// git: no commit to name).
+pub(super) static CHANGES: &[KernelChange] = &[KernelChange {
+    claim: "E4-cork-nodelay-exclusive",
+    version: "2.5.71",
+    became: ClaimStatus::DoesNotHold,
+    subject: None,
+    commit: None,
+    source:
+        "tcp(7), TCP_CORK: \"Since Linux 2.5.71, this option can be combined with TCP_NODELAY\"",
+}];

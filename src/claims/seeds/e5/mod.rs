@@ -7,7 +7,8 @@
 mod epoll;
 mod select;
 
-use super::{observed, similar, ANSWERED, COUNTED};
+use super::{observed, similar, timed, ANSWERED, COUNTED};
+use crate::claims::engine::change::{MachineFact, ReadsMachine};
 use crate::claims::engine::claim::{myth, Claim, StatedBy};
 use crate::claims::engine::rule::Rule;
 use crate::claims::engine::select::{near, sel};
@@ -158,12 +159,12 @@ pub(super) static CLAIMS: &[Claim] = &[
         "under ET no new notice comes until the descriptor was drained; ET needs non-blocking fds",
         "ET supports only non-blocking sockets; the kernel tells you once when a descriptor becomes ready and sends no more notices until something made it not ready (EWOULDBLOCK)",
     ),
-    observed(
+    timed(observed(
         "E5-epoll-ctl-constant", "E5", "epoll-ctl-constant", epoll::epoll_ctl_constant,
         "the shape of one sweep within the run (ns per add at the largest registered count over the smallest, flat within 1.5x, not from 2x): it reads the same on a faster or slower machine",
         "adding a descriptor to epoll costs the same however many are registered",
         "each epoll_ctl handles one descriptor (ep_insert), so it can be seen as an O(1) operation",
-    ),
+    )),
     observed(
         "E5-fd-limit-memory", "E5", "fd-limit-memory", select::fd_limit_memory,
         "the kernel's limits against this machine's memory: a ratio per GiB, and which limit is lowest",
@@ -171,3 +172,10 @@ pub(super) static CLAIMS: &[Claim] = &[
         "epoll's limit is the maximum number of open files, far above 2048: about 100,000 on a machine with 1 GB of memory (cat /proc/sys/fs/file-max)",
     ),
 ];
+
+/// fs.file-max is set from the memory at boot: a guest with less memory
+/// than its host reads a different limit on the same kernel.
+pub(super) static READS_MACHINE: &[ReadsMachine] = &[ReadsMachine {
+    claim: "E5-fd-limit-memory",
+    fact: MachineFact::Memory,
+}];

@@ -113,6 +113,7 @@ pub(super) static CLAIMS: &[Claim] = &[
             form: "a count of the threads woken per event, machine-independent: holds when \
                    one shared edge-triggered epoll fd wakes exactly one of 4 waiters in every \
                    round; the level-triggered and EPOLLEXCLUSIVE counts stand beside it",
+            timed: false,
         },
         resolve: 0.2,
         kernel: None,
@@ -132,6 +133,7 @@ pub(super) static CLAIMS: &[Claim] = &[
                    machine-independent: holds when at most half of A (read twice) stays \
                    cached after B (four times the cgroup's limit) streamed through, does \
                    not hold when at least 90% stays",
+            timed: false,
         },
         resolve: 0.2,
         kernel: None,
