@@ -67,6 +67,10 @@ fn port_setup_starts_cat_on_two_pipes_and_gets_each_byte_back() {
         "port_setup_lo",
         "port_setup_hi",
         "port_setup_runs",
+        "port_setup_cpu",
+        "port_setup_cpu_lo",
+        "port_setup_cpu_hi",
+        "port_setup_cpu_runs",
     ];
     assert_eq!(names(&r), [&["ports"][..], &series].concat());
     assert_eq!(figure(&r, "ports", "ports"), 20.0);
@@ -76,12 +80,22 @@ fn port_setup_starts_cat_on_two_pipes_and_gets_each_byte_back() {
     );
     assert!(text(&r, "ports", "call").starts_with("spawn /bin/cat with stdin and stdout pipes"));
     check_series(&r, "port_setup", 20.0);
-    // The per-port values are also the metric the claim reads (20 a batch).
-    let reps = r["metrics"]["port_setup_ns"]["reps"]
-        .as_array()
-        .unwrap()
-        .len();
-    assert!(reps >= 20 && reps.is_multiple_of(20), "{reps}");
+    check_series(&r, "port_setup_cpu", 20.0);
+    // The per-port values are also metrics, the CPU time the one the claim
+    // reads (20 a batch); a port cannot consume more CPU than the two CPUs
+    // it may use over its wall time.
+    for metric in ["port_setup_ns", "port_setup_cpu_ns"] {
+        let reps = r["metrics"][metric]["reps"].as_array().unwrap().len();
+        assert!(reps >= 20 && reps.is_multiple_of(20), "{metric}: {reps}");
+    }
+    let (wall, cpu) = (
+        figure(&r, "port_setup", "ns"),
+        figure(&r, "port_setup_cpu", "ns"),
+    );
+    assert!(
+        cpu > 0.0 && cpu <= 2.0 * wall,
+        "cpu {cpu} ns, wall {wall} ns"
+    );
 }
 
 #[test]

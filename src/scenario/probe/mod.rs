@@ -189,7 +189,11 @@ pub(crate) const OBSERVATIONS: MetricSpec = MetricSpec {
     about: "calls recorded with the kernel's answers (listed under the table and in the JSON's observations)",
 };
 
-const METRICS: &[MetricSpec] = &[OBSERVATIONS, port_setup::PORT_SETUP_NS];
+const METRICS: &[MetricSpec] = &[
+    OBSERVATIONS,
+    port_setup::PORT_SETUP_NS,
+    port_setup::PORT_SETUP_CPU_NS,
+];
 
 impl Scenario for Probe {
     fn name(&self) -> &'static str {
