@@ -126,10 +126,11 @@ pub trait Scenario: Sync {
     fn batch_work(&self) -> Option<&'static ParamSpec> {
         None
     }
-    /// Repetitions a batch of interleaved rounds runs where a repetition
-    /// is one short operation that cannot be sized (`event-bench`'s loop):
-    /// their median is the round's value. None: as planned.
-    fn round_reps(&self) -> Option<u64> {
+    /// Repetitions a batch of interleaved rounds runs of `case` where a
+    /// repetition is one short operation that cannot be sized
+    /// (`event-bench`'s loop): their median is the round's value. None: as
+    /// planned.
+    fn round_reps(&self, _case: &CaseSpec) -> Option<u64> {
         None
     }
     /// Where `batch_work` is chosen by the scenario itself (`auto`): the
