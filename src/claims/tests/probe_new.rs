@@ -73,7 +73,8 @@ fn port_setup_is_judged_absolutely_whatever_the_wake_up_costs() {
         quiet.figure
     );
     assert!(
-        quiet.form.contains("not the host's wake-up mode"),
+        quiet.form.contains("neither the host's wake-up mode")
+            && quiet.form.contains("nor a neighbour holding the CPU"),
         "{}",
         quiet.form
     );

@@ -70,7 +70,9 @@ pub(super) fn sock_type(ty: u32) -> String {
     }
 }
 
-/// The rows of a tcp/udp (v4 or v6) table.
+/// The rows of a tcp/udp (v4 or v6) table that belong to a socket: a row
+/// without an inode (TIME_WAIT, of which a busy machine holds tens of
+/// thousands) is skipped before its addresses are parsed.
 pub(super) fn parse_inet(text: &str, proto: Proto) -> Vec<InetRow> {
     text.lines()
         .skip(1)
@@ -80,13 +82,18 @@ pub(super) fn parse_inet(text: &str, proto: Proto) -> Vec<InetRow> {
 
 /// `sl local_address rem_address st tx:rx tr:when retrnsmt uid timeout inode ...`.
 fn inet_row(line: &str, proto: Proto) -> Option<InetRow> {
-    let f: Vec<&str> = line.split_whitespace().collect();
+    let mut f = line.split_ascii_whitespace();
+    let (local, remote, state) = (f.nth(1)?, f.next()?, f.next()?);
+    let inode: u64 = f.nth(5)?.parse().ok()?;
+    if inode == 0 {
+        return None;
+    }
     Some(InetRow {
         proto,
-        local: addr(f.get(1)?)?,
-        remote: addr(f.get(2)?)?,
-        state: u8::from_str_radix(f.get(3)?, 16).ok()?,
-        inode: f.get(9)?.parse().ok()?,
+        local: addr(local)?,
+        remote: addr(remote)?,
+        state: u8::from_str_radix(state, 16).ok()?,
+        inode,
     })
 }
 

@@ -28,6 +28,24 @@ fn inet_addresses_are_host_order_words() {
 }
 
 #[test]
+fn tcp_rows_without_an_inode_are_skipped() {
+    let text = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
+                   0: 0100007F:1F90 00000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 4242 1 0 100 0 0 10 0\n\
+                   1: 0100007F:1F90 0100007F:D2F0 06 00000000:00000000 03:00000F9F 00000000     0        0 0 3\n\
+                   2: 0100007F:D2F2 0100007F:1F90 01 00000000:00000000 00:00000000 00000000     0        0 4343 1\n";
+    let rows = net::parse_inet(text, Proto::Tcp);
+    let seen: Vec<(u64, u8, SocketAddr)> =
+        rows.iter().map(|r| (r.inode, r.state, r.local)).collect();
+    assert_eq!(
+        seen,
+        [
+            (4242, 0x0A, sa("127.0.0.1:8080")),
+            (4343, 0x01, sa("127.0.0.1:53994"))
+        ]
+    );
+}
+
+#[test]
 fn a_connected_udp_socket_finds_a_wildcard_bound_peer() {
     let row = |local: &str, remote: &str, inode| InetRow {
         proto: Proto::Udp,

@@ -53,11 +53,13 @@ impl<'s> Diag<'s> {
     }
 }
 
-/// A process's socket tables (its network namespace's).
+/// A process's socket tables (its network namespace's), each read when
+/// first needed: a busy machine's tcp table holds tens of thousands of rows
+/// that a process with only unix sockets and pipes never needs.
 #[derive(Default)]
 struct Tables {
-    unix: HashMap<u64, UnixRow>,
-    inet: Vec<InetRow>,
+    unix: Option<HashMap<u64, UnixRow>>,
+    inet: Option<Vec<InetRow>>,
 }
 
 /// The reader of one process's channels.
@@ -65,7 +67,7 @@ pub(super) struct Process<'a, 's> {
     pid: i32,
     dir: PathBuf,
     mounts: Option<HashMap<u64, Mount>>,
-    tables: Option<Tables>,
+    tables: Tables,
     diag: &'a mut Diag<'s>,
     unreadable: &'a mut Vec<String>,
 }
@@ -82,7 +84,7 @@ impl<'a, 's> Process<'a, 's> {
             pid,
             dir,
             mounts: None,
-            tables: None,
+            tables: Tables::default(),
             diag,
             unreadable,
         }
@@ -192,12 +194,14 @@ impl<'a, 's> Process<'a, 's> {
     }
 
     fn socket(&mut self, inode: u64) -> Kind {
-        let tables = self.tables();
-        if let Some(row) = tables.unix.get(&inode).cloned() {
+        if let Some(row) = self.unix_table().get(&inode).cloned() {
             return self.unix(inode, Some(row));
         }
-        if let Some(row) = tables.inet.iter().find(|r| r.inode == inode) {
-            return inet(row, net::loopback_peer(&tables.inet, row));
+        if self.diag.get(inode).is_none() {
+            let rows = self.inet_table();
+            if let Some(row) = rows.iter().find(|r| r.inode == inode) {
+                return inet(row, net::loopback_peer(rows, row));
+            }
         }
         match self.diag.get(inode).is_some() {
             true => self.unix(inode, None),
@@ -228,7 +232,7 @@ impl<'a, 's> Process<'a, 's> {
     }
 
     fn unix_path(&mut self, inode: u64) -> Option<String> {
-        if let Some(path) = self.tables().unix.get(&inode).and_then(|r| r.path.clone()) {
+        if let Some(path) = self.unix_table().get(&inode).and_then(|r| r.path.clone()) {
             return Some(path);
         }
         self.diag.get(inode)?.name.clone()
@@ -254,31 +258,35 @@ impl<'a, 's> Process<'a, 's> {
         self.mounts.as_ref()?.get(&id).cloned()
     }
 
-    fn tables(&mut self) -> &Tables {
-        if self.tables.is_none() {
-            let tables = self.read_tables();
-            self.tables = Some(tables);
+    fn unix_table(&mut self) -> &HashMap<u64, UnixRow> {
+        if self.tables.unix.is_none() {
+            let path = self.dir.join("net").join("unix");
+            let rows = self
+                .read_optional(&path)
+                .map(|text| net::parse_unix(&text))
+                .unwrap_or_default();
+            self.tables.unix = Some(rows);
         }
-        self.tables.get_or_insert_with(Tables::default)
+        self.tables.unix.get_or_insert_with(HashMap::new)
     }
 
-    fn read_tables(&mut self) -> Tables {
-        let mut tables = Tables::default();
-        let net = self.dir.join("net");
-        if let Some(text) = self.read_optional(&net.join("unix")) {
-            tables.unix = net::parse_unix(&text);
-        }
-        for (name, proto) in [
-            ("tcp", Proto::Tcp),
-            ("tcp6", Proto::Tcp),
-            ("udp", Proto::Udp),
-            ("udp6", Proto::Udp),
-        ] {
-            if let Some(text) = self.read_optional(&net.join(name)) {
-                tables.inet.extend(net::parse_inet(&text, proto));
+    fn inet_table(&mut self) -> &[InetRow] {
+        if self.tables.inet.is_none() {
+            let net = self.dir.join("net");
+            let mut rows = Vec::new();
+            for (name, proto) in [
+                ("tcp", Proto::Tcp),
+                ("tcp6", Proto::Tcp),
+                ("udp", Proto::Udp),
+                ("udp6", Proto::Udp),
+            ] {
+                if let Some(text) = self.read_optional(&net.join(name)) {
+                    rows.extend(net::parse_inet(&text, proto));
+                }
             }
+            self.tables.inet = Some(rows);
         }
-        tables
+        self.tables.inet.get_or_insert_with(Vec::new)
     }
 
     /// The file, or None and a line in `unreadable`.
