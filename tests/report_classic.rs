@@ -167,7 +167,7 @@ fn seeds_shaped_runs_draw_the_classic_graphs_with_the_originals_figures() {
     assert_eq!(values(e5, "<g class=\"series\"", "data-key"), set(&POLLERS));
     let e5_axes = (
         "idle (count)".to_string(),
-        "time for the original's 40000 round trips (s)".to_string(),
+        "time for 40000 round trips (s)".to_string(),
     );
     assert_eq!(axes(e5), BTreeSet::from([e5_axes]));
     assert!(e5.contains("original (2006, 40,000 requests, the post&#x27;s graph)"));

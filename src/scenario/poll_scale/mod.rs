@@ -61,7 +61,7 @@ const PARAMS: &[ParamSpec] = &[POLLER_PARAM, TRANSPORT, IDLE, ACTIVE, REQUESTS];
 pub(crate) const SECONDS: MetricSpec = MetricSpec {
     name: "seconds",
     unit: "s",
-    about: "time for the original's 40000 round trips: at the client, at the rate of this repetition's `requests` (the original's y axis; comparable whatever a repetition times)",
+    about: "time for 40000 round trips: the original's, at the client, at the rate of this repetition's `requests` (the original's y axis; comparable whatever a repetition times)",
 };
 
 const REQ_PER_S: MetricSpec = MetricSpec {
