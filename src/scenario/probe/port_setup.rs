@@ -41,7 +41,7 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
     let (mut walls, mut cpus) = (Vec::with_capacity(PORTS), Vec::with_capacity(PORTS));
     let mut echoed = 0;
     for _ in 0..PORTS {
-        let (start, before) = (now_ns(), cpu_so_far()?);
+        let (before, start) = (cpu_so_far()?, now_ns());
         echoed += one_port().with_context(|| format!("port {PORT}"))?;
         walls.push((now_ns() - start) as f64);
         let spent = cpu_so_far()?.since(before);
