@@ -44,9 +44,14 @@ pub(crate) struct Moved {
 }
 
 /// The heavier way moves this many times the bytes of the lighter, in
-/// runs of at least `BULK_RUN` calls between turns: a bulk transfer.
+/// runs of at least `BULK_RUN` calls between turns, or at least
+/// `BULK_BYTES` per exchange however few calls carried them (sendfile
+/// moves megabytes a call): a bulk transfer. A local socket moves 1 MiB
+/// in hundreds of microseconds, longer than a wake-up: its time is the
+/// bandwidth's, not the round trip's.
 const BULK_RATIO: f64 = 16.0;
 const BULK_RUN: f64 = 4.0;
+const BULK_BYTES: f64 = (1 << 20) as f64;
 
 pub(crate) fn moved(calls: &[&Call]) -> Moved {
     let mut moving: Vec<&Call> = calls
@@ -116,7 +121,8 @@ fn shape(heavy: u64, light: u64, ratio: f64, heavy_calls: u64, turns: u64) -> Sh
     // Each exchange is two turns; the heavier way's calls per exchange.
     let exchanges = (turns as f64 / 2.0).max(1.0);
     let run = heavy_calls as f64 / exchanges;
-    if ratio >= BULK_RATIO && run >= BULK_RUN {
+    let per_exchange = heavy as f64 / exchanges;
+    if ratio >= BULK_RATIO && (run >= BULK_RUN || per_exchange >= BULK_BYTES) {
         Shape::Bulk
     } else if run <= BULK_RUN {
         Shape::RequestResponse
@@ -173,6 +179,30 @@ mod tests {
         assert_eq!(m.shape, Shape::Bulk, "{m:?}");
         assert_eq!((m.size, m.failed, m.turns), (Some(2 << 20), 4, 7));
         assert!(m.ratio > 1e5);
+    }
+
+    #[test]
+    fn a_request_answered_by_megabytes_in_few_calls_is_bulk() {
+        // What a 10 ms window caught of nginx's sendfile: an 82-byte
+        // request, then three calls of about 1.3 MB.
+        let mut calls = vec![call(0, Direction::In, Some(82), None)];
+        for (i, bytes) in [1_896_960, 1_896_960, 200_440].into_iter().enumerate() {
+            calls.push(call(1 + i as u64, Direction::Out, Some(bytes), None));
+        }
+        let m = of(&calls);
+        assert_eq!(
+            (m.shape, m.turns, m.calls_out),
+            (Shape::Bulk, 1, 3),
+            "{m:?}"
+        );
+        assert_eq!(m.size, Some(1_896_960));
+        // The same few calls carrying a small response are a round trip.
+        let small = [
+            call(0, Direction::In, Some(82), None),
+            call(1, Direction::Out, Some(4096), None),
+            call(2, Direction::Out, Some(4096), None),
+        ];
+        assert_eq!(of(&small).shape, Shape::RequestResponse);
     }
 
     #[test]
