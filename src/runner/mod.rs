@@ -94,7 +94,7 @@ pub(crate) fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
 
 fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     observer.start(plan.cases.iter().map(progress::weight).sum());
-    let groups = interleaved::groups(plan);
+    let round_groups = interleaved::round_groups(plan);
     let mut ahead: Vec<Option<CaseResult>> = plan.cases.iter().map(|_| None).collect();
     let mut results = Vec::with_capacity(plan.cases.len());
     for (index, case) in plan.cases.iter().enumerate() {
@@ -103,7 +103,7 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
         }
         crate::measure::host::between_cases();
         let name = format!("{}: {}", case.scenario.name(), case_label(&case.name()));
-        let group = groups.iter().find(|g| g.cases.contains(&index));
+        let group = round_groups.iter().find(|g| g.cases.contains(&index));
         let result = match (ahead[index].take(), group, plan.interleave) {
             (Some(done), _, _) => {
                 observer.case_started(&name);
