@@ -19,6 +19,9 @@ pub enum ParamKind {
     Number,
     /// One of a fixed set of words.
     Choice(&'static [&'static str]),
+    /// One of the names a table lists (the pollers', the copiers'), read
+    /// from the table so it stays the one declaration of its names.
+    Listed(Listed),
     /// Free text, e.g. a command line; it may hold spaces but not commas
     /// (a comma separates the values of a sweep).
     Text,
@@ -28,6 +31,20 @@ pub enum ParamKind {
     /// this process may use.
     Workers,
 }
+
+/// The function that lists a table's names, in the table's order. Two are
+/// equal when they list the same names (a function's address says
+/// nothing).
+#[derive(Debug, Clone, Copy)]
+pub struct Listed(pub fn() -> Vec<&'static str>);
+
+impl PartialEq for Listed {
+    fn eq(&self, other: &Listed) -> bool {
+        (self.0)() == (other.0)()
+    }
+}
+
+impl Eq for Listed {}
 
 /// A parameter a scenario accepts, with its default (a list sweeps).
 #[derive(Debug, Clone, Copy)]
@@ -95,7 +112,61 @@ pub(crate) const MAX_COUNT: u64 = 1_000_000_000_000;
 /// The longest duration a parameter takes: a case is stopped after 300 s.
 pub(crate) const MAX_DURATION_NS: u64 = 300_000_000_000;
 
+/// The length of `words` joined by commas.
+pub(crate) const fn joined_len(words: &[&str]) -> usize {
+    let (mut len, mut i) = (0, 0);
+    while i < words.len() {
+        len += words[i].len() + (i > 0) as usize;
+        i += 1;
+    }
+    len
+}
+
+/// `words` joined by commas, as the `N` (`joined_len`) bytes of the text.
+pub(crate) const fn joined<const N: usize>(words: &[&str]) -> [u8; N] {
+    let mut out = [0u8; N];
+    let (mut at, mut i) = (0, 0);
+    while i < words.len() {
+        if i > 0 {
+            out[at] = b',';
+            at += 1;
+        }
+        let word = words[i].as_bytes();
+        let mut j = 0;
+        while j < word.len() {
+            out[at] = word[j];
+            at += 1;
+            j += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Every word of a choice list joined by commas, made at compile time: the
+/// default of a parameter that sweeps all its choices, without naming
+/// them a second time.
+macro_rules! every_choice {
+    ($words:expr) => {{
+        const BYTES: [u8; $crate::params::joined_len($words)] = $crate::params::joined($words);
+        match std::str::from_utf8(&BYTES) {
+            Ok(text) => text,
+            Err(_) => panic!("choice words are UTF-8"),
+        }
+    }};
+}
+pub(crate) use every_choice;
+
 impl ParamKind {
+    /// The words a choice allows, in order; None for other kinds.
+    pub(crate) fn words(&self) -> Option<Vec<&'static str>> {
+        match self {
+            ParamKind::Choice(words) => Some(words.to_vec()),
+            ParamKind::Listed(Listed(list)) => Some(list()),
+            _ => None,
+        }
+    }
+
     /// What values look like, for error messages and `iolab list`.
     pub(crate) fn expected(&self) -> String {
         match self {
@@ -110,7 +181,9 @@ impl ParamKind {
                 "max or a positive count such as 2000, 100k or 10M, at most 1000G".to_string()
             }
             ParamKind::Number => "a count such as 0, 10 or 10k, at most 1000G".to_string(),
-            ParamKind::Choice(words) => format!("one of {}", words.join(", ")),
+            ParamKind::Choice(_) | ParamKind::Listed(_) => {
+                format!("one of {}", self.words().unwrap_or_default().join(", "))
+            }
             ParamKind::Text => "non-empty text".to_string(),
             ParamKind::Duration => {
                 "a positive duration such as 200ms or 10s, at most 300s".to_string()
@@ -134,9 +207,11 @@ impl ParamKind {
             ParamKind::Number => parse_scaled(text, 1000)
                 .filter(|n| *n <= MAX_COUNT)
                 .map(Value::Int),
-            ParamKind::Choice(words) => words
-                .iter()
-                .find(|w| **w == text)
+            ParamKind::Choice(_) | ParamKind::Listed(_) => self
+                .words()
+                .unwrap_or_default()
+                .into_iter()
+                .find(|w| *w == text)
                 .map(|w| Value::Text(w.to_string())),
             ParamKind::Text => Some(text.trim())
                 .filter(|t| !t.is_empty())
@@ -256,6 +331,25 @@ mod tests {
         let kind = ParamKind::Choice(&["a", "b"]);
         assert_eq!(kind.parse("b"), Some(Value::Text("b".into())));
         assert_eq!(kind.parse("c"), None);
+    }
+
+    #[test]
+    fn a_listed_choice_reads_its_table_and_compares_by_its_names() {
+        let kind = ParamKind::Listed(Listed(|| vec!["x", "y"]));
+        assert_eq!(kind.parse("y"), Some(Value::Text("y".into())));
+        assert_eq!(kind.parse("z"), None);
+        assert_eq!(kind.expected(), "one of x, y");
+        assert_eq!(kind, ParamKind::Listed(Listed(|| vec!["x", "y"])));
+        assert_ne!(kind, ParamKind::Listed(Listed(|| vec!["x"])));
+    }
+
+    #[test]
+    fn every_choice_joins_the_words_by_commas() {
+        const WORDS: &[&str] = &["pipe", "16-pages", "é"];
+        const ALL: &str = every_choice!(WORDS);
+        assert_eq!(ALL, "pipe,16-pages,é");
+        const NONE: &str = every_choice!(&[]);
+        assert_eq!(NONE, "");
     }
 
     #[test]

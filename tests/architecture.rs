@@ -4,7 +4,9 @@
 //! can span two layers). Scenarios start no side themselves (that is the
 //! harness's job), `unsafe` appears only under `src/sys/`, the claims
 //! engine (`src/claims/engine/`) imports no seed and no scenario module,
-//! and every path ARCHITECTURE.md names exists.
+//! every path ARCHITECTURE.md names exists, and a module is `pub` in
+//! `src/lib.rs` only when the binary, a test, a bench or an example uses
+//! it.
 //!
 //! The source is read as Rust tokens (proc-macro2's lexer), so comments,
 //! doc comments and string literals never count. References followed:
@@ -394,6 +396,46 @@ fn missing_paths(doc: &str, exists: impl Fn(&str) -> bool) -> Vec<String> {
     missing
 }
 
+/// The top-level modules the files outside the library (the binary, the
+/// tests, benches and examples) reach through `iolab::`.
+fn used_from_outside(outside: &[File]) -> BTreeSet<String> {
+    let mut used = BTreeSet::new();
+    for (path, text) in outside {
+        each_level(lex(path, text), 0, &mut |level, _| {
+            for i in 0..level.len() {
+                let rooted = i < 2 || !is_sep(level, i - 2);
+                if rooted && ident_at(level, i).as_deref() == Some("iolab") {
+                    after_root(level, i + 1, &mut used);
+                }
+            }
+        });
+    }
+    used
+}
+
+/// The modules `lib` declares `pub mod` (not `pub(crate)`).
+fn pub_modules(lib: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let level: Vec<TokenTree> = lex("src/lib.rs", lib).into_iter().collect();
+    for i in 0..level.len() {
+        let public = ident_at(&level, i).as_deref() == Some("pub");
+        if public && ident_at(&level, i + 1).as_deref() == Some("mod") {
+            found.extend(ident_at(&level, i + 2));
+        }
+    }
+    found
+}
+
+/// The `pub` rule: each `pub mod` of `lib` that nothing outside uses.
+fn check_pub(lib: &str, outside: &[File]) -> Vec<String> {
+    let used = used_from_outside(outside);
+    let unused = pub_modules(lib).into_iter().filter(|m| !used.contains(m));
+    let why = |m: String| {
+        format!("src/lib.rs: pub mod {m}, used by no binary, test, bench or example (pub(crate))")
+    };
+    unused.map(why).collect()
+}
+
 // ---- the real tree ----
 
 fn read_tree(dir: &Path, root: &Path, out: &mut Vec<File>) {
@@ -414,6 +456,21 @@ fn real_src() -> Vec<File> {
     read_tree(&root.join("src"), root, &mut files);
     files.sort();
     assert!(files.len() > 100, "only {} files under src/", files.len());
+    files
+}
+
+/// The files that use the library from outside: src/main.rs and
+/// everything under tests/, benches/ and examples/.
+fn real_outside() -> Vec<File> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let main = std::fs::read_to_string(root.join("src/main.rs")).unwrap();
+    let mut files = vec![("src/main.rs".to_string(), main)];
+    for dir in ["tests", "benches", "examples"] {
+        if root.join(dir).is_dir() {
+            read_tree(&root.join(dir), root, &mut files);
+        }
+    }
+    assert!(files.len() > 50, "only {} files outside src/", files.len());
     files
 }
 
@@ -448,6 +505,14 @@ fn the_claims_engine_imports_no_seed_and_no_scenario() {
         .iter()
         .any(|(p, _)| p.starts_with("src/claims/engine/")));
     assert_none(check_engine(&files));
+}
+
+#[test]
+fn every_pub_module_is_used_from_outside_the_library() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
+    assert!(pub_modules(&lib).contains(&"cli".to_string()));
+    assert_none(check_pub(&lib, &real_outside()));
 }
 
 #[test]
@@ -616,4 +681,19 @@ fn a_path_the_map_names_that_does_not_exist_fails() {
                `src/x/<name>.rs` are no paths.";
     let exists = |p: &str| p.starts_with("src/claims/engine");
     assert_eq!(missing_paths(doc, exists), ["docs/none.md", "src/gone.rs"]);
+}
+
+#[test]
+fn a_pub_module_nothing_outside_uses_fails() {
+    let lib = "#![deny(unsafe_code)] pub mod app; pub mod model; pub(crate) mod plan; \
+               #[allow(unsafe_code)] pub mod sys; pub mod report;";
+    let outside = files(
+        r#"@ src/main.rs: fn main() { iolab::app::dispatch(); }
+        @ tests/x.rs: use iolab::{model::Run, sys::mq}; // iolab::report in a comment
+            const S: &str = "iolab::report"; fn f() { crate::report::g(); }"#,
+    );
+    assert_eq!(
+        check_pub(lib, &outside),
+        ["src/lib.rs: pub mod report, used by no binary, test, bench or example (pub(crate))"]
+    );
 }

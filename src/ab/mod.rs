@@ -12,6 +12,7 @@ use crate::error::UsageError;
 use crate::format::{case_label, ratio};
 use crate::measure::paired::{self, PairedRatio};
 use crate::model::{CaseResult, Finding};
+use crate::plan::numbers::{duration, number_within};
 use crate::plan::Plan;
 use crate::runner::rounds::{self, Schedule, Watch};
 use std::time::Duration;
@@ -30,19 +31,14 @@ pub(crate) struct Comparison {
 
 /// The comparison `args` ask for, or why it cannot be made.
 pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
-    let band = number(&args.band, "--band", 0.1, 100.0)? / 100.0;
-    let min = number(&args.min_rounds, "--min-rounds", 2.0, 100_000.0)? as usize;
-    let max = number(&args.max_rounds, "--max-rounds", 2.0, 100_000.0)? as usize;
+    let band = number_within(&args.band, "--band", 0.1, 100.0)? / 100.0;
+    let min = number_within(&args.min_rounds, "--min-rounds", 2.0, 100_000.0)? as usize;
+    let max = number_within(&args.max_rounds, "--max-rounds", 2.0, 100_000.0)? as usize;
     if max < min {
         let why = format!("--max-rounds {max} is below --min-rounds {min}: give at least {min}");
         return Err(UsageError::new(why));
     }
-    let time_cap = humantime::parse_duration(&args.time_cap).map_err(|e| {
-        UsageError::new(format!(
-            "invalid --time-cap '{}': {e} (e.g. 60s, 5m)",
-            args.time_cap
-        ))
-    })?;
+    let time_cap = duration(&args.time_cap, "--time-cap")?;
     let mut plan = specs::one_case("A", &args.a)?;
     let mut b = specs::one_case("B", &args.b)?;
     // What --explain costs is a comparison too: 'X' against 'X --explain'.
@@ -67,16 +63,6 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
         band,
         higher_is_better,
     })
-}
-
-/// `text` as a number within `lo..=hi`, or a one-line error naming it.
-fn number(text: &str, option: &str, lo: f64, hi: f64) -> Result<f64, UsageError> {
-    match text.parse::<f64>() {
-        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
-        _ => Err(UsageError::new(format!(
-            "invalid {option} '{text}': expected a number from {lo} to {hi}"
-        ))),
-    }
 }
 
 /// Runs the rounds, `watch` told after each.

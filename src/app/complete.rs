@@ -123,7 +123,7 @@ fn params(current: &OsStr) -> Vec<CompletionCandidate> {
 fn values_of(spec: &'static crate::params::ParamSpec) -> Vec<&'static str> {
     use crate::params::ParamKind;
     let mut values: Vec<&'static str> = match spec.kind {
-        ParamKind::Choice(words) => words.to_vec(),
+        ParamKind::Choice(_) | ParamKind::Listed(_) => spec.kind.words().unwrap_or_default(),
         ParamKind::BytesOrAuto | ParamKind::Workers => vec!["auto"],
         ParamKind::CountOrMax => vec!["max"],
         _ => Vec::new(),

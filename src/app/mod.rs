@@ -17,12 +17,13 @@ pub use shell::complete_if_asked;
 
 use crate::cli::{
     AgentArgs, ClaimsArgs, Cli, Command, CompareArgs, ExportArgs, FleetArgs, HistoryArgs,
-    ImportArgs, ListArgs, ReportArgs, RunArgs, ShowArgs,
+    ImportArgs, ListArgs, ReportArgs, RunArgs, ShowArgs, DEFAULT_MIN_EFFECT_PCT,
 };
 use crate::error::UsageError;
 use crate::format::{printable, printable_text, shown, shown_run, STORED_WIDTH};
 use crate::live_tables::LiveTables;
 use crate::model::{CaseResult, Environment, Run, Status};
+use crate::plan::numbers::percentage;
 use crate::plan::outputs::{Output, Outputs};
 use crate::report::{
     self, BenchmarkActionReporter, BmfReporter, CsvReporter, HdrReporter, HtmlReporter,
@@ -410,8 +411,9 @@ fn fleet_report(store: &mut Store, path: &Path) -> anyhow::Result<ExitCode> {
 }
 
 fn compare(args: &CompareArgs) -> anyhow::Result<ExitCode> {
-    let pct = args.fail_on_regression.map(regression_pct).transpose()?;
-    let min_effect = crate::compare::min_effect(args.min_effect)?;
+    let regression = |pct| percentage("--fail-on-regression", pct, 10.0);
+    let pct = args.fail_on_regression.map(regression).transpose()?;
+    let min_effect = percentage("--min-effect", args.min_effect, DEFAULT_MIN_EFFECT_PCT)?;
     let mut store = Store::open_existing(db_place(&args.db)?)?;
     let (mut a, mut b) = (store.load(&args.a)?, store.load(&args.b)?);
     if args.json.is_none() {
@@ -530,16 +532,6 @@ fn fleet(args: &FleetArgs) -> anyhow::Result<ExitCode> {
     let rows = query.rows(&store.scenario_results(&args.scenario)?)?;
     out(&crate::fleet::table(&query, &rows))?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn regression_pct(pct: f64) -> anyhow::Result<f64> {
-    if pct.is_finite() && pct >= 0.0 {
-        return Ok(pct);
-    }
-    Err(UsageError::new(format!(
-        "bad --fail-on-regression '{pct}': expected a percentage of 0 or more, e.g. 10"
-    ))
-    .into())
 }
 
 /// `value` as a JSON document (`documents.rs`) to `path` (`-`: stdout).

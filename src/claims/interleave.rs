@@ -19,9 +19,9 @@ pub(crate) struct Group {
     pub(crate) claims: Vec<&'static Claim>,
 }
 
-/// The groups of `cases`: every claim that weighs two or more of them
-/// against each other joins those.
-pub(crate) fn groups(cases: &[CaseResult]) -> Vec<Group> {
+/// The comparison groups of `cases`: every claim that weighs two or more
+/// of them against each other joins those.
+pub(crate) fn comparison_groups(cases: &[CaseResult]) -> Vec<Group> {
     let comparing: Vec<(&'static Claim, Vec<usize>)> = CLAIMS
         .iter()
         .filter(|c| !matches!(c.rule, Rule::Observed { .. }))

@@ -1,7 +1,7 @@
 //! What each command's `--help` ends with and its man page holds beside
 //! its options: notes, examples, exit statuses, the environment variables
 //! and files it reads, and the pages to see also. Written once here:
-//! `command()` (`cli.rs`) puts the notes, examples and exit statuses after
+//! `command()` (`cli/mod.rs`) puts the notes, examples and exit statuses after
 //! each `--help`, and `iolab man` (`src/app/shell.rs`) renders every part
 //! as a section of the page.
 

@@ -18,7 +18,6 @@ pub(crate) use identity::Difference;
 pub(crate) use names::printed as printed_names;
 pub(crate) use render::{cells, text, unmatched_lines, verdict};
 
-use crate::error::UsageError;
 use crate::measure::bootstrap;
 use crate::measure::stats::clearly_differs;
 use crate::model::{CaseResult, Grade, Run, Status};
@@ -237,16 +236,6 @@ fn test_text(min_effect_pct: f64) -> String {
         return TEST.to_string();
     }
     format!("{TEST}; minimum effect here: {min_effect_pct}%")
-}
-
-/// A `--min-effect` value: a percentage of 0 or more.
-pub(crate) fn min_effect(pct: f64) -> Result<f64, UsageError> {
-    if pct.is_finite() && pct >= 0.0 {
-        return Ok(pct);
-    }
-    Err(UsageError::new(format!(
-        "bad --min-effect '{pct}': expected a percentage of 0 or more, e.g. {DEFAULT_MIN_EFFECT_PCT}"
-    )))
 }
 
 /// The warning for a run compared with itself (by id or by selectors that

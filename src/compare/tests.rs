@@ -129,20 +129,6 @@ fn a_run_compared_with_itself_is_warned_about() {
     assert_eq!(same_run_warning(&a, &b), None);
 }
 
-#[test]
-fn min_effect_is_a_percentage_of_zero_or_more() {
-    assert_eq!(min_effect(0.0).unwrap(), 0.0);
-    assert_eq!(min_effect(12.5).unwrap(), 12.5);
-    for bad in [-3.0, f64::NAN, f64::INFINITY] {
-        let err = min_effect(bad).unwrap_err().to_string();
-        assert!(
-            err.starts_with(&format!("bad --min-effect '{bad}'")),
-            "{err}"
-        );
-        assert!(err.contains("0 or more"), "{err}");
-    }
-}
-
 fn graded(mut r: CaseResult, grade: crate::model::Grade, cause: &str) -> CaseResult {
     r.noise = Some(crate::model::Noise::graded(grade, &[cause]));
     r

@@ -65,16 +65,6 @@ pub(crate) trait Copier: Sync {
     ) -> io::Result<CopyStats>;
 }
 
-/// The copier names, for `ParamKind::Choice`; a test keeps it equal to `ALL`.
-pub(crate) const NAMES: &[&str] = &[
-    "read-write",
-    "mmap-write",
-    "sendfile",
-    "splice",
-    "copy-file-range",
-    "io-uring",
-];
-
 pub(crate) static ALL: &[&dyn Copier] = &[
     &read_write::ReadWrite,
     &mmap_write::MmapWrite,
@@ -83,6 +73,11 @@ pub(crate) static ALL: &[&dyn Copier] = &[
     &copy_file_range::CopyFileRange,
     &io_uring::IoUring,
 ];
+
+/// The copiers' names, in `ALL`'s order.
+pub(crate) fn names() -> Vec<&'static str> {
+    ALL.iter().map(|c| c.name()).collect()
+}
 
 pub(crate) fn find(name: &str) -> Option<&'static dyn Copier> {
     ALL.iter().copied().find(|c| c.name() == name)

@@ -7,6 +7,7 @@ mod expand;
 mod fit;
 mod keys;
 mod memory;
+pub(crate) mod numbers;
 pub(crate) mod outputs;
 mod peer;
 pub(crate) mod precision;

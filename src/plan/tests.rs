@@ -291,7 +291,10 @@ fn two_values(kind: crate::scenario::ParamKind) -> Option<String> {
         ParamKind::Number => "1,2".into(),
         ParamKind::Bytes | ParamKind::BytesOrAuto => "4096,8192".into(),
         ParamKind::Duration => "50ms,60ms".into(),
-        ParamKind::Choice(words) if words.len() >= 2 => words[..2].join(","),
+        ParamKind::Choice(_) | ParamKind::Listed(_) => {
+            let words = kind.words().filter(|w| w.len() >= 2)?;
+            words[..2].join(",")
+        }
         _ => return None,
     })
 }

@@ -44,8 +44,6 @@ pub(crate) trait PollSet<'fd> {
     }
 }
 
-pub(crate) const NAMES: &[&str] = &["select", "poll", "epoll-lt", "epoll-et", "io-uring"];
-
 pub(crate) static ALL: &[&dyn Poller] = &[
     &select::Select,
     &poll::Poll,
@@ -53,6 +51,11 @@ pub(crate) static ALL: &[&dyn Poller] = &[
     &epoll::EPOLL_ET,
     &io_uring::IoUringPoll,
 ];
+
+/// The pollers' names, in `ALL`'s order.
+pub(crate) fn names() -> Vec<&'static str> {
+    ALL.iter().map(|p| p.name()).collect()
+}
 
 pub(crate) fn find(name: &str) -> Option<&'static dyn Poller> {
     ALL.iter().copied().find(|p| p.name() == name)

@@ -1,5 +1,5 @@
 //! The JSON contract (README): the whole run, pretty-printed straight
-//! from the serde types in `model.rs`, so the schema has one definition,
+//! from the serde types in `model/`, so the schema has one definition,
 //! with its `schema_version` (`model::Document`).
 
 use super::Reporter;

@@ -20,9 +20,10 @@ use std::path::Path;
 const MIN_ROUNDS: usize = crate::measure::sequential::FIRST_LOOK;
 const MAX_ROUNDS: usize = 500;
 
-/// The groups of `plan`'s cases that run as rounds, with the claims that
-/// compare them; a case known to be unsupported joins none.
-pub(crate) fn groups(plan: &Plan) -> Vec<Group> {
+/// The round groups: `plan`'s cases that run as rounds together, with
+/// the claims that compare them (the claims' comparison groups less the
+/// cases known to be unsupported, each group of two cases or more).
+pub(crate) fn round_groups(plan: &Plan) -> Vec<Group> {
     if plan.interleave.is_none() {
         return Vec::new();
     }
@@ -31,7 +32,7 @@ pub(crate) fn groups(plan: &Plan) -> Vec<Group> {
         .iter()
         .map(|c| CaseResult::new(c.scenario.name(), &c.name(), c.params_json()))
         .collect();
-    let mut groups = crate::claims::interleave::groups(&placeholders);
+    let mut groups = crate::claims::interleave::comparison_groups(&placeholders);
     for g in &mut groups {
         g.cases.retain(|&i| plan.cases[i].unsupported.is_none());
     }
@@ -136,7 +137,7 @@ fn explain_once(plan: &Plan, case: &CaseSpec, out: &mut CaseResult, dir: &Path) 
 
 #[cfg(test)]
 mod tests {
-    use super::{groups, Group};
+    use super::{round_groups, Group};
     use crate::plan::Plan;
 
     fn planned(args: &[&str]) -> Plan {
@@ -165,7 +166,7 @@ mod tests {
     #[test]
     fn the_cases_each_claim_compares_share_rounds_and_nothing_else_does() {
         let plan = planned(&["seeds"]);
-        let groups = groups(&plan);
+        let groups = round_groups(&plan);
         let mut seen: Vec<usize> = groups.iter().flat_map(|g| g.cases.clone()).collect();
         let all = seen.len();
         seen.sort_unstable();
@@ -220,7 +221,7 @@ mod tests {
     #[test]
     fn a_sweeps_rounds_run_after_its_middle_points() {
         let plan = planned(&["seeds"]);
-        let groups = groups(&plan);
+        let groups = round_groups(&plan);
         let sweep = groups
             .iter()
             .find(|g| g.claims.iter().any(|c| c.id == "E5-epoll-flat"))
@@ -251,8 +252,8 @@ mod tests {
 
     #[test]
     fn a_run_that_decides_no_claims_runs_no_rounds() {
-        assert!(groups(&planned(&["quick"])).is_empty());
-        assert!(groups(&planned(&["pingpong", "--quick"])).is_empty());
+        assert!(round_groups(&planned(&["quick"])).is_empty());
+        assert!(round_groups(&planned(&["pingpong", "--quick"])).is_empty());
     }
 
     #[test]

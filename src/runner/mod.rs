@@ -94,14 +94,14 @@ pub(crate) fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
 
 fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     observer.start(plan.cases.iter().map(progress::weight).sum());
-    let groups = interleaved::groups(plan);
+    let round_groups = interleaved::round_groups(plan);
     let mut ahead: Vec<Option<CaseResult>> = plan.cases.iter().map(|_| None).collect();
     let mut results = Ordered::default();
     for (index, case) in plan.cases.iter().enumerate() {
         if cleanup::cancelled() {
             break;
         }
-        let group = groups.iter().find(|g| g.cases.contains(&index));
+        let group = round_groups.iter().find(|g| g.cases.contains(&index));
         let waits = group.is_some_and(|g| interleaved::runs_at(plan, g) > index);
         if waits && ahead[index].is_none() {
             continue;

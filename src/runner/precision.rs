@@ -2,7 +2,7 @@
 //! computes the bootstrap 95% interval of its headline's median and, while
 //! that is wider than asked and no cap is reached, runs the case again (a
 //! further batch, warm-up included: a new batch starts new sides) and
-//! merges it in (`merge.rs`). Every scenario gets this without knowing of
+//! merges it in (`merge/`). Every scenario gets this without knowing of
 //! it; one whose headline has no per-repetition values is one-shot and
 //! keeps its single batch.
 

@@ -21,7 +21,7 @@ const PROBES: &[&str] = &["clock", "syscall", "memcpy", "cacheline", "wake", "c2
 const PROBE: ParamSpec = ParamSpec {
     name: "probe",
     kind: ParamKind::Choice(PROBES),
-    default: "clock,syscall,memcpy,cacheline,wake,c2c",
+    default: crate::params::every_choice!(PROBES),
     about: "which reference points to measure",
     in_name: true,
 };

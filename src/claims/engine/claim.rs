@@ -10,7 +10,8 @@ use crate::model::CaseResult;
 /// Where a claim is stated.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum StatedBy {
-    /// The experiment's own claim, as EXPERIMENTS.md states it.
+    /// The claim the classic experiment itself was run to test (the
+    /// seed's experiment in docs/experiments.md).
     Experiment,
     /// A further claim of the seed's write-up (docs/claims.md).
     WriteUp,

@@ -20,8 +20,8 @@ use super::engine::rule::Rule;
 use super::engine::select::Select;
 use super::engine::value::Quantity;
 
-/// Every claim, in the order a run reports them: those EXPERIMENTS.md
-/// states first, then the write-ups' further claims iolab measures, then
+/// Every claim, in the order a run reports them: the experiments' own
+/// claims first, then the write-ups' further claims iolab measures, then
 /// those the kernel's answers settle (`probe`), each group by seed.
 pub(crate) fn claims() -> Vec<&'static Claim> {
     let seeds: [&'static [Claim]; 6] = [

@@ -122,8 +122,8 @@ mod tests {
     fn a_family_never_shares_a_colour() {
         let families: [&[&str]; 3] = [
             crate::mechanism::names().leak(),
-            crate::poller::NAMES,
-            crate::copier::NAMES,
+            crate::poller::names().leak(),
+            crate::copier::names().leak(),
         ];
         for names in families {
             let colors: std::collections::BTreeSet<&str> = names.iter().map(|n| color(n)).collect();

@@ -4,12 +4,13 @@
 //! page cache state.
 
 use crate::copier::{self, Copier, CopyOpts};
+use crate::params::Listed;
 use crate::scenario::{CaseSpec, ParamKind, ParamSpec, Value};
 use std::collections::BTreeMap;
 
 pub(crate) const COPIER: ParamSpec = ParamSpec {
     name: "copier",
-    kind: ParamKind::Choice(copier::NAMES),
+    kind: ParamKind::Listed(Listed(copier::names)),
     default: "read-write",
     about: "how the file's bytes are moved (a list sweeps)",
     in_name: true,

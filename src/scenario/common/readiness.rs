@@ -4,6 +4,7 @@
 //! descriptor the way its poller needs, and the growth verdict.
 
 use crate::model::{CaseResult, Finding, Status};
+use crate::params::Listed;
 use crate::poller::{self, PollSet, Poller, Support};
 use crate::scenario::{CaseSpec, MetricSpec, ParamKind, ParamSpec, Unsupported};
 use rustix::fd::{AsFd, BorrowedFd};
@@ -12,7 +13,7 @@ use std::io;
 
 pub(crate) const POLLER_PARAM: ParamSpec = ParamSpec {
     name: "poller",
-    kind: ParamKind::Choice(poller::NAMES),
+    kind: ParamKind::Listed(Listed(poller::names)),
     default: "select,poll,epoll-lt,epoll-et,io-uring",
     about: "readiness backends to compare",
     in_name: true,

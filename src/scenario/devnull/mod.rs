@@ -28,7 +28,7 @@ pub(crate) struct DevNull;
 const SINK: ParamSpec = ParamSpec {
     name: "sink",
     kind: ParamKind::Choice(SINKS),
-    default: "dev-null,pipe,file",
+    default: crate::params::every_choice!(SINKS),
     about: "where the bytes go (pipe: a reader process drains and hashes them)",
     in_name: true,
 };

@@ -35,15 +35,15 @@ use std::path::Path;
 
 pub(crate) struct Probe;
 
-/// One check: its `check=` name, the claim of `CLAIMS.md` it bears on,
-/// and what it does.
+/// One check: its `check=` name, the id of the claim it bears on (its
+/// seed, then the check's name), and what it does.
 pub(crate) struct Check {
     name: &'static str,
     claim: &'static str,
     run: fn(&mut Probing) -> anyhow::Result<()>,
 }
 
-pub(crate) static CHECKS: &[Check] = &[
+pub(crate) const CHECKS: &[Check] = &[
     Check {
         name: "pipe-read-atime",
         claim: "E1-pipe-read-atime",
@@ -141,41 +141,28 @@ pub(crate) static CHECKS: &[Check] = &[
     },
 ];
 
-/// The claim of `CLAIMS.md` that check `name` bears on.
+/// The id of the claim that check `name` bears on.
 pub(crate) fn claim_of(name: &str) -> Option<&'static str> {
     CHECKS.iter().find(|c| c.name == name).map(|c| c.claim)
 }
 
-const CHECK_NAMES: &[&str] = &[
-    "pipe-read-atime",
-    "writer-mtime",
-    "pipe-16-pages",
-    "cork-nodelay-exclusive",
-    "nodelay-beats-cork",
-    "cork-merges-header",
-    "mss-1448",
-    "sendfile-offset",
-    "sendfile-whole-file",
-    "fd-setsize",
-    "select-needs-rebuild",
-    "epoll-mmap",
-    "et-one-notice",
-    "epoll-ctl-constant",
-    "fd-limit-memory",
-    "port-setup-1ms",
-    "spawn-vs-nofile",
-    "one-waiter-woken",
-    "read-evicts-cache",
-];
+/// The checks' names, in `CHECKS`' order.
+const CHECK_NAMES: &[&str] = &check_names::<{ CHECKS.len() }>();
+
+const fn check_names<const N: usize>() -> [&'static str; N] {
+    let mut names = [""; N];
+    let mut i = 0;
+    while i < N {
+        names[i] = CHECKS[i].name;
+        i += 1;
+    }
+    names
+}
 
 pub(crate) const CHECK: ParamSpec = ParamSpec {
     name: "check",
     kind: ParamKind::Choice(CHECK_NAMES),
-    default: "pipe-read-atime,writer-mtime,pipe-16-pages,cork-nodelay-exclusive,\
-              nodelay-beats-cork,cork-merges-header,mss-1448,sendfile-offset,\
-              sendfile-whole-file,fd-setsize,select-needs-rebuild,epoll-mmap,\
-              et-one-notice,epoll-ctl-constant,fd-limit-memory,port-setup-1ms,\
-              spawn-vs-nofile,one-waiter-woken,read-evicts-cache",
+    default: crate::params::every_choice!(CHECK_NAMES),
     about:
         "which observations to make (each is one case; the claim it bears on is in docs/claims.md)",
     in_name: true,
@@ -325,10 +312,18 @@ mod tests {
 
     #[test]
     fn every_check_is_a_choice_and_the_default_names_them_all_in_order() {
-        let names: Vec<&str> = CHECKS.iter().map(|c| c.name).collect();
-        assert_eq!(names, CHECK_NAMES);
-        let default: Vec<&str> = CHECK.default.split(',').map(str::trim).collect();
-        assert_eq!(default, CHECK_NAMES);
+        assert_eq!(CHECK_NAMES.len(), 19);
+        assert_eq!(CHECK.kind.words().unwrap(), CHECK_NAMES);
+        assert_eq!(
+            CHECK.default.split(',').collect::<Vec<_>>(),
+            CHECKS.iter().map(|c| c.name).collect::<Vec<_>>()
+        );
+        assert!(CHECK
+            .default
+            .starts_with("pipe-read-atime,writer-mtime,pipe-16-pages,"));
+        assert!(CHECK
+            .default
+            .ends_with(",one-waiter-woken,read-evicts-cache"));
     }
 
     #[test]

@@ -16,7 +16,7 @@ use minijinja::value::{Serde, Value};
 use minijinja::{context, Environment};
 use std::io::Write;
 
-const TEMPLATE: &str = include_str!("templates/report.html");
+const TEMPLATE: &str = include_str!("../templates/report.html");
 
 /// The page for one run, or for `baseline` (run A) against it (run B);
 /// with `diff`, the differential flame graph of those two cases too.

@@ -1,6 +1,7 @@
-//! The claims on the probe checks port-setup-1ms, spawn-vs-nofile,
-//! one-waiter-woken and read-evicts-cache, each verdict on fabricated
-//! observations; the helpers are the parent's.
+//! The probe claims of E2 and E6 (port-setup-1ms, spawn-vs-nofile,
+//! one-waiter-woken, read-evicts-cache), each verdict on fabricated
+//! observations, and the host's state a claim read in wake-up round trips
+//! says; the helpers are the parent's.
 
 use super::*;
 use crate::model::Observation;
