@@ -31,6 +31,7 @@ pub mod poller;
 pub mod report;
 pub mod runner;
 pub mod scenario;
+pub mod stats;
 pub(crate) mod stdout;
 pub mod store;
 #[allow(unsafe_code)]
