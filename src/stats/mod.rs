@@ -9,4 +9,6 @@ pub mod estimators;
 pub mod histogram;
 pub(crate) mod looks;
 pub(crate) mod paired;
+#[cfg(test)]
+mod properties;
 pub(crate) mod xorshift;
