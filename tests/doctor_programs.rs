@@ -78,9 +78,15 @@ fn nginx_site(dir: &Path, port: u16, sendfile: &str) {
 }
 
 /// The script that starts that nginx (on `nginx_cpu`, "" for any), waits
-/// for it, has curl (on `curl_cpu`) fetch the file `n` times, and stops
-/// nginx.
-fn nginx_script(dir: &Path, port: u16, n: usize, nginx_cpu: &str, curl_cpu: &str) -> String {
+/// for it, has curl (on `curl_cpu`) fetch the file `n` times and for at
+/// least `min_s` seconds, and stops nginx.
+fn nginx_script(
+    dir: &Path,
+    port: u16,
+    (n, min_s): (usize, u64),
+    nginx_cpu: &str,
+    curl_cpu: &str,
+) -> String {
     let pin = |cpu: &str| match cpu {
         "" => String::new(),
         cpu => format!("taskset -c {cpu} "),
@@ -90,7 +96,8 @@ fn nginx_script(dir: &Path, port: u16, n: usize, nginx_cpu: &str, curl_cpu: &str
     format!(
         "{}nginx -p {d} -c {d}/nginx.conf -e {d}/error.log & n=$!\n\
          i=0; until curl -s -o /dev/null {url}; do i=$((i+1)); [ $i -gt 200 ] && break; sleep 0.05; done\n\
-         for i in $(seq {n}); do {}curl -s -o /dev/null {url}; done\n\
+         end=$(($(date +%s) + {min_s})); i=0\n\
+         while [ $i -lt {n} ] || [ $(date +%s) -lt $end ]; do {}curl -s -o /dev/null {url}; i=$((i+1)); done\n\
          kill $n; wait $n\n",
         pin(nginx_cpu),
         pin(curl_cpu)
@@ -99,7 +106,7 @@ fn nginx_script(dir: &Path, port: u16, n: usize, nginx_cpu: &str, curl_cpu: &str
 
 /// The wall time of `n` downloads with nginx and curl pinned as given.
 fn pinned_run(dir: &Path, port: u16, n: usize, nginx_cpu: &str, curl_cpu: &str) -> f64 {
-    let script = nginx_script(dir, port, n, nginx_cpu, curl_cpu);
+    let script = nginx_script(dir, port, (n, 0), nginx_cpu, curl_cpu);
     let start = Instant::now();
     let status = Command::new("sh").arg("-c").arg(&script).status().unwrap();
     assert!(status.success(), "{script}");
@@ -118,7 +125,9 @@ fn nginx_serves_a_download_loop(sendfile: &str) {
     let dir = sb.dir.path().join("nginx");
     let port = free_port();
     nginx_site(&dir, port, sendfile);
-    let script = nginx_script(&dir, port, 25, "", "");
+    // At least 6 s of downloads: 12 of the tracer's windows, enough to
+    // catch two connections however fast the downloads run.
+    let script = nginx_script(&dir, port, (25, 6), "", "");
     let args = [
         "--alternatives",
         "1",

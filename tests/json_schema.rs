@@ -121,7 +121,9 @@ fn a_doctor_watch_follows_the_doctor_schema() {
             "--",
             "sh",
             "-c",
-            "dd if=/dev/zero bs=64 count=20000 2>/dev/null | cat > /dev/null",
+            // About 2 s: a program done before doctor's first window,
+            // as 20,000 writes were beside a neighbour, shows no channel.
+            "dd if=/dev/zero bs=64 count=2000000 2>/dev/null | cat > /dev/null",
         ])
         .output()
         .unwrap();

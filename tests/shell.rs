@@ -61,7 +61,8 @@ fn with_a_stored_run() -> (Sandbox, String) {
 }
 
 /// An interactive shell in a tmux server of its own, 200x100, killed with
-/// the server when dropped.
+/// the server when dropped; the server's socket is in the sandbox, which
+/// removes it (tmux's own directory would keep it).
 struct Terminal {
     socket: String,
 }
@@ -69,10 +70,7 @@ struct Terminal {
 impl Terminal {
     /// `shell` started in the sandbox's environment, after `setup` ran.
     fn start(sb: &Sandbox, shell: &str, setup: &str) -> Terminal {
-        let socket = format!(
-            "iolab-test-{}",
-            sb.dir.path().file_name().unwrap().to_string_lossy()
-        );
+        let socket = sb.dir.path().join("tmux.sock").display().to_string();
         let term = Terminal { socket };
         let env = format!(
             "env -i PATH=/usr/bin:/bin HOME={dir} TERM=xterm TMPDIR={tmp} XDG_DATA_HOME={dir}/data {shell}",
@@ -102,7 +100,7 @@ impl Terminal {
 
     fn tmux(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
-            .args(["-L", &self.socket])
+            .args(["-S", &self.socket])
             .args(args)
             .output()
             .unwrap();
@@ -162,7 +160,7 @@ const PROMPT: &str = "iolab-test>";
 impl Drop for Terminal {
     fn drop(&mut self) {
         let _ = Command::new("tmux")
-            .args(["-L", &self.socket, "kill-server"])
+            .args(["-S", &self.socket, "kill-server"])
             .output();
     }
 }

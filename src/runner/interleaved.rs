@@ -39,6 +39,20 @@ pub(crate) fn groups(plan: &Plan) -> Vec<Group> {
     groups
 }
 
+/// The case of `plan` at which `group`'s rounds run: its last case of the
+/// scenario its first case belongs to, so that what that scenario plans
+/// between them (a sweep's middle points, which its claims read beside the
+/// rounds' two ends) has run before the rounds ask the claims.
+pub(crate) fn runs_at(plan: &Plan, group: &Group) -> usize {
+    let scenario = plan.cases[group.cases[0]].scenario.name();
+    let of_scenario = group
+        .cases
+        .iter()
+        .copied()
+        .filter(|&i| plan.cases[i].scenario.name() == scenario);
+    of_scenario.max().unwrap_or(group.cases[0])
+}
+
 /// Runs the cases of `group` as rounds in `tmp`, `known` the run's
 /// results so far; the results in the order of its cases.
 pub(crate) fn run_group(
@@ -201,6 +215,38 @@ mod tests {
         assert!(group_of(&plan, &groups, "poll-scale poll/tcp/idle=640", 1).is_empty());
         // Observations compare nothing.
         assert!(group_of(&plan, &groups, "probe pipe-16-pages", 2).is_empty());
+    }
+
+    #[test]
+    fn a_sweeps_rounds_run_after_its_middle_points() {
+        let plan = planned(&["seeds"]);
+        let groups = groups(&plan);
+        let sweep = groups
+            .iter()
+            .find(|g| g.claims.iter().any(|c| c.id == "E5-epoll-flat"))
+            .expect("E5-epoll-flat's group");
+        let at = super::runs_at(&plan, sweep);
+        assert_eq!(at, *sweep.cases.iter().max().unwrap());
+        let middle: Vec<usize> = (0..plan.cases.len())
+            .filter(|&i| {
+                let c = &plan.cases[i];
+                let idle = c.params_json().get("idle").and_then(|v| v.as_u64());
+                let idle = idle.unwrap_or(0);
+                c.scenario.name() == "poll-scale"
+                    && c.name().starts_with("epoll-lt/")
+                    && c.repeat == 1
+                    && (1..10240).contains(&idle)
+            })
+            .collect();
+        assert_eq!(middle.len(), 10, "{middle:?}");
+        assert!(middle.iter().all(|&i| i < at), "{middle:?} after {at}");
+        // A group within one scenario runs at its last case; one across
+        // scenarios at its first scenario's last.
+        let e2 = groups
+            .iter()
+            .find(|g| g.claims.iter().any(|c| c.id == "E2-port-tens-of-us"))
+            .expect("E2-port-tens-of-us's group");
+        assert_eq!(super::runs_at(&plan, e2), e2.cases[0]);
     }
 
     #[test]

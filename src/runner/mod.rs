@@ -96,14 +96,18 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
     observer.start(plan.cases.iter().map(progress::weight).sum());
     let groups = interleaved::groups(plan);
     let mut ahead: Vec<Option<CaseResult>> = plan.cases.iter().map(|_| None).collect();
-    let mut results = Vec::with_capacity(plan.cases.len());
+    let mut results = Ordered::default();
     for (index, case) in plan.cases.iter().enumerate() {
         if cleanup::cancelled() {
             break;
         }
+        let group = groups.iter().find(|g| g.cases.contains(&index));
+        let waits = group.is_some_and(|g| interleaved::runs_at(plan, g) > index);
+        if waits && ahead[index].is_none() {
+            continue;
+        }
         crate::measure::host::between_cases();
         let name = format!("{}: {}", case.scenario.name(), case_label(&case.name()));
-        let group = groups.iter().find(|g| g.cases.contains(&index));
         let result = match (ahead[index].take(), group, plan.interleave) {
             (Some(done), _, _) => {
                 observer.case_started(&name);
@@ -112,9 +116,14 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
             (None, Some(group), Some(how)) => {
                 let more = group.cases.len() - 1;
                 observer.case_started(&format!("{name} and {more} more, in interleaved rounds"));
-                let outs = interleaved::run_group(plan, &how, group, &results, tmp);
+                let outs = interleaved::run_group(plan, &how, group, &results.list, tmp);
                 for (&i, out) in group.cases.iter().zip(outs) {
                     ahead[i] = Some(out);
+                }
+                for &i in group.cases.iter().filter(|&&i| i < index) {
+                    let waited = ahead[i].take().context("a group's rounds lost a case")?;
+                    observer.case_finished(&waited, progress::weight(&plan.cases[i]));
+                    results.insert(i, waited);
                 }
                 ahead[index]
                     .take()
@@ -126,17 +135,34 @@ fn run_cases(plan: &Plan, tmp: &Path, observer: &dyn Observer) -> anyhow::Result
             }
         };
         observer.case_finished(&result, progress::weight(case));
-        results.push(result);
+        results.insert(index, result);
         let scenario = case.scenario.name();
         let last = !plan.cases[index + 1..]
             .iter()
             .any(|c| c.scenario.name() == scenario);
         if last && !cleanup::cancelled() {
-            annotate_limits(&mut results);
-            observer.scenario_finished(scenario, &results);
+            annotate_limits(&mut results.list);
+            observer.scenario_finished(scenario, &results.list);
         }
     }
-    Ok(results)
+    Ok(results.list)
+}
+
+/// The results so far in the plan's order, though a group's rounds finish
+/// cases planned before the one they ran at.
+#[derive(Default)]
+struct Ordered {
+    list: Vec<CaseResult>,
+    /// The plan's index of each result in `list`.
+    planned: Vec<usize>,
+}
+
+impl Ordered {
+    fn insert(&mut self, index: usize, result: CaseResult) {
+        let at = self.planned.partition_point(|&i| i < index);
+        self.planned.insert(at, index);
+        self.list.insert(at, result);
+    }
 }
 
 /// Case `index` of `plan` by itself, in a directory of its own in `tmp`.

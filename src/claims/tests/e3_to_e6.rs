@@ -3,7 +3,15 @@
 
 use super::*;
 
-pub(super) fn contention(mech: &str, test: &str, mean: f64, max: f64) -> CaseResult {
+/// A contention case of `mech` and `test` whose reader averages `mean` ns,
+/// whose slowest call took `max` ns, and whose sides slept `sleeps` times
+/// in 10,000 calls.
+pub(super) fn contention(
+    mech: &str,
+    test: &str,
+    (mean, max): (f64, f64),
+    sleeps: f64,
+) -> CaseResult {
     result(
         "contention",
         &[("mech", json!(mech)), ("test", json!(test))],
@@ -11,18 +19,23 @@ pub(super) fn contention(mech: &str, test: &str, mean: f64, max: f64) -> CaseRes
             ("reader_mean_ns", &[mean]),
             ("reader_max_ns", &[max]),
             ("writer_max_ns", &[max / 2.0]),
+            ("reader_calls", &[1e6]),
+            ("writer_calls", &[1e6]),
+            ("reader_voluntary_csw", &[sleeps * 100.0]),
+            ("writer_voluntary_csw", &[sleeps * 50.0]),
         ],
     )
 }
 
 #[test]
-fn stalls_need_both_signs() {
-    let case = |mean: f64, max: f64| {
+fn stalls_need_every_sign() {
+    let sleeping = |mean: f64, max: f64, sleeps: f64| {
         vec![
-            contention("fifo", "reader-only", 400.0, 5e4),
-            contention("fifo", "both", mean, max),
+            contention("fifo", "reader-only", (400.0, 5e4), 0.0),
+            contention("fifo", "both", (mean, max), sleeps),
         ]
     };
+    let case = |mean: f64, max: f64| sleeping(mean, max, 10.0);
     assert_eq!(answer("E3-fifo-stalls", &case(5000.0, 4e6)).verdict, Holds);
     assert_eq!(
         answer("E3-fifo-stalls", &case(500.0, 5e4)).verdict,
@@ -39,12 +52,25 @@ fn stalls_need_both_signs() {
     );
     let near = answer("E3-fifo-stalls", &case(1200.0, 4e6));
     assert_eq!(near.verdict, Inconclusive, "{}", near.figure);
+    // Long calls and a slower mean while no side ever sleeps: a busy
+    // host's time slices, not a side parked on the lock.
+    let preempted = answer("E3-fifo-stalls", &sleeping(5000.0, 4e6, 0.0));
+    assert_eq!(preempted.verdict, DoesNotHold, "{}", preempted.figure);
+    assert!(
+        preempted.figure.contains("0.00 sleeps per 10,000 calls"),
+        "{}",
+        preempted.figure
+    );
+    assert_eq!(
+        answer("E3-fifo-stalls", &sleeping(5000.0, 4e6, 1.0)).verdict,
+        Inconclusive
+    );
     let udp = |mean: f64, max: f64| {
         answer(
             "E3-udp-no-stall",
             &[
-                contention("udp", "reader-only", 400.0, 5e4),
-                contention("udp", "both", mean, max),
+                contention("udp", "reader-only", (400.0, 5e4), 0.0),
+                contention("udp", "both", (mean, max), 10.0),
             ],
         )
         .verdict

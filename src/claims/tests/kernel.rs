@@ -91,13 +91,13 @@ fn e3(p: Option<Profile>) -> ClaimVerdict {
 }
 
 fn e3_explained(p: Option<Profile>, explain: Option<crate::model::Explain>) -> ClaimVerdict {
-    let mut both = contention("fifo", "both", 2000.0, 5e6);
+    let mut both = contention("fifo", "both", (2000.0, 5e6), 10.0);
     both.case = "fifo/unpinned/processes/both".into();
     both.profile = p;
     both.explain = explain;
     answer(
         "E3-fifo-stalls",
-        &[contention("fifo", "reader-only", 400.0, 5e4), both],
+        &[contention("fifo", "reader-only", (400.0, 5e4), 0.0), both],
     )
 }
 

@@ -155,8 +155,8 @@ fn compare(key: &str, tests: &Tests) -> Option<Compared> {
         (Some(true), _) => "stalls as in the original".to_string(),
         (Some(false), _) => "no stalls like the original's".to_string(),
         (None, Some(Ok(_))) => {
-            "stalls unclear: one sign of the original's (a call over 1 ms, a mean 3x alone) \
-             without the other, or near its bound"
+            "stalls unclear: some signs of the original's (a call over 1 ms, a mean 3x alone, \
+             a side that sleeps) without the others, or one near its bound"
                 .to_string()
         }
         (None, Some(Err(why))) => format!("stalls not tested: {why}"),

@@ -50,9 +50,9 @@ const EVENTFD: &[Select] = &[
 ];
 
 /// The stall test's form.
-const STALL_FORM: &str = "the contended mean over the reader alone in the same run, and an \
-     absolute 1 ms for the slowest call: a stall of a scheduler time slice does not scale \
-     with the CPU";
+const STALL_FORM: &str = "the contended mean over the reader alone in the same run, an \
+     absolute 1 ms for the slowest call (a stall of a scheduler time slice does not scale \
+     with the CPU) and sleeps per call (a parked side sleeps, a preempted one does not)";
 
 /// What the contended reader of `of` waits on, beside the verdict.
 const fn reader_waits(of: &'static [Select]) -> Option<Evidence> {
@@ -83,7 +83,8 @@ const fn stall(
             judge,
             form: STALL_FORM,
         },
-        // The stall test's signs are 3x and 1 ms: a 20% effect decides.
+        // The stall test's signs are 3x, 1 ms and 1 sleep in 10,000 calls:
+        // a 20% effect decides.
         resolve: 0.2,
         kernel: reader_waits(of),
     }
@@ -223,8 +224,8 @@ pub(super) static CLAIMS: &[Claim] = &[
             rules: &[
                 sleeps(Quantity::Metric(&READER.cpu_util), 0.4, 0.9),
                 sleeps(Quantity::Metric(&WRITER.cpu_util), 0.4, 0.9),
-                sleeps(Quantity::Per(&READER.voluntary_csw, &READER.calls, " csw/call"), 1e-4, f64::INFINITY),
-                sleeps(Quantity::Per(&WRITER.voluntary_csw, &WRITER.calls, " csw/call"), 1e-4, f64::INFINITY),
+                sleeps(stall::parks(&READER), stall::PARKS_PER_CALL, f64::INFINITY),
+                sleeps(stall::parks(&WRITER), stall::PARKS_PER_CALL, f64::INFINITY),
             ],
         },
         resolve: 0.1,

@@ -17,7 +17,9 @@ use crate::scenario::file_transfer;
 
 const MIB64: f64 = 64.0 * 1024.0 * 1024.0;
 
-/// E4's file over the 100 Mbit link: the seeds' 9 MiB point (1 MiB quick).
+/// E4's file over the 100 Mbit link: the seeds' 9 MiB point (1 MiB quick),
+/// the smallest of the original's three, which all took the link's time:
+/// a round of 64 MiB takes 11 s over the link.
 const MIB9: f64 = 9.0 * 1024.0 * 1024.0;
 
 /// One file-transfer case over the 100 Mbit link, warm cache.
@@ -32,12 +34,12 @@ pub(super) static CLAIMS: &[Claim] = &[
         stated_by: StatedBy::Experiment,
         myth: false,
         sentence: "sendfile is no faster than read+send on a 100 Mbit link",
-        original: "64 MB over 100 Mbit Ethernet: read+send, sendfile and sendfile+TCP_CORK all about 5.4 s",
+        original: "9, 32 and 64 MB over 100 Mbit Ethernet: read+send, sendfile and sendfile+TCP_CORK about the same time for each (64 MB: 5.4 s)",
         scenario: "file-transfer",
         rule: Rule::NoFaster {
             q: Quantity::Metric(&file_transfer::WALL_S),
-            a: near(sel("sendfile", "file-transfer", &[("copier", "sendfile"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
-            b: near(sel("read+send", "file-transfer", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]), "file-size", MIB64),
+            a: link("sendfile", &[("copier", "sendfile"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]),
+            b: link("read+send", &[("copier", "read-write"), ("buf", "4096"), ("tcp", "plain"), ("link", "100mbit"), ("cache", "warm")]),
             tolerance: 0.05,
         },
         resolve: 0.05,
