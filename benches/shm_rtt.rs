@@ -12,12 +12,12 @@
 //!
 //! `cargo bench --bench shm_rtt [-- ROUNDS [TRIPS]]`
 
-use iolab::measure::histogram::Latencies;
 use iolab::measure::pin::{choose, Placement};
-use iolab::measure::stats::median;
 use iolab::measure::ticks::tick_clock;
 use iolab::mechanism::{find, run_typed, Endpoint, EndpointLoop, Values};
 use iolab::scenario::{bounce, cacheline_rtt, Value};
+use iolab::stats::estimators::median;
+use iolab::stats::histogram::Latencies;
 use iolab::sys::shared::SharedRegion;
 use std::sync::atomic::Ordering;
 

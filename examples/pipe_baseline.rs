@@ -8,7 +8,7 @@
 
 use iolab::measure::clock::now_ns;
 use iolab::measure::pin::{choose, pin_current, Placement};
-use iolab::measure::stats::median;
+use iolab::stats::estimators::median;
 use iolab::sys::fork::{exit_child, fork, Forked};
 use rustix::pipe::pipe;
 use std::fs::File;

@@ -6,9 +6,9 @@
 //! it rests on. The store hands over the results; this groups and prints.
 
 use crate::error::UsageError;
-use crate::measure::stats::median;
 use crate::model::{CaseResult, Environment};
 use crate::scenario::{self, MetricSpec};
+use crate::stats::estimators::median;
 use comfy_table::presets::NOTHING;
 use comfy_table::Table;
 use std::collections::BTreeMap;

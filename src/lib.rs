@@ -31,6 +31,7 @@ pub(crate) mod poller;
 pub(crate) mod report;
 pub(crate) mod runner;
 pub mod scenario;
+pub mod stats;
 pub(crate) mod stdout;
 pub mod store;
 #[allow(unsafe_code)]

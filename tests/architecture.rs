@@ -4,6 +4,7 @@
 //! can span two layers). Scenarios start no side themselves (that is the
 //! harness's job), `unsafe` appears only under `src/sys/`, the claims
 //! engine (`src/claims/engine/`) imports no seed and no scenario module,
+//! `stats` (`src/stats/`) imports nothing of iolab and reaches no system,
 //! every path ARCHITECTURE.md names exists, and a module is `pub` in
 //! `src/lib.rs` only when the binary, a test, a bench or an example uses
 //! it.
@@ -368,6 +369,56 @@ fn check_engine(files: &[File]) -> Vec<String> {
     found.into_iter().collect()
 }
 
+/// The `stats` rule: no file under `src/stats/` refers to a top-level
+/// module other than `stats` (by `crate::`, `iolab::` or `super::`), nor
+/// reaches the system through `std`'s I/O, process, thread or clock
+/// modules or a crate of system calls.
+fn check_stats(files: &[File]) -> Vec<String> {
+    let modules = modules(files);
+    let mut found = BTreeSet::new();
+    for (path, text) in files.iter().filter(|(p, _)| p.starts_with("src/stats/")) {
+        let (_, depth) = &modules[path];
+        for used in references(path, text, *depth)
+            .into_iter()
+            .filter(|m| m != "stats")
+        {
+            found.insert(format!(
+                "{path} imports crate::{used} (stats imports nothing of iolab)"
+            ));
+        }
+        for reached in system_paths(path, text) {
+            found.insert(format!(
+                "{path} uses {reached} (stats does no I/O and no system call)"
+            ));
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// The paths to the system a file names: `std::fs`, `std::{io, ..}`,
+/// `libc::`, `rustix::`, ... (each as written up to its second segment).
+fn system_paths(path: &str, text: &str) -> BTreeSet<String> {
+    const STD: [&str; 7] = ["fs", "io", "net", "process", "thread", "env", "time"];
+    const CRATES: [&str; 5] = ["libc", "rustix", "nix", "perf_event", "hdrhistogram_io"];
+    let mut words = Vec::new();
+    flat_words(lex(path, text), &mut words);
+    let mut found = BTreeSet::new();
+    for at in 0..words.len() {
+        let rooted = at < 2 || words[at - 1] != ":";
+        if !rooted {
+            continue;
+        }
+        for p in path_at(&words, at) {
+            let second = p.get(1).map(String::as_str).unwrap_or("");
+            let std_io = p[0] == "std" && STD.contains(&second);
+            if std_io || (CRATES.contains(&p[0].as_str()) && p.len() > 1) {
+                found.insert(p[..2].join("::"));
+            }
+        }
+    }
+    found
+}
+
 /// The paths a document names in backticks or links that look like the
 /// repository's (`src/...`, `tests/...`, `docs/...`, a `.rs`, `.md` or
 /// `.toml` file; a template such as `src/poller/<name>.rs` is none), each
@@ -513,6 +564,13 @@ fn every_pub_module_is_used_from_outside_the_library() {
     let lib = std::fs::read_to_string(root.join("src/lib.rs")).unwrap();
     assert!(pub_modules(&lib).contains(&"cli".to_string()));
     assert_none(check_pub(&lib, &real_outside()));
+}
+
+#[test]
+fn stats_imports_nothing_of_iolab_and_reaches_no_system() {
+    let files = real_src();
+    assert!(files.iter().any(|(p, _)| p.starts_with("src/stats/")));
+    assert_none(check_stats(&files));
 }
 
 #[test]
@@ -695,5 +753,29 @@ fn a_pub_module_nothing_outside_uses_fails() {
     assert_eq!(
         check_pub(lib, &outside),
         ["src/lib.rs: pub mod report, used by no binary, test, bench or example (pub(crate))"]
+    );
+}
+
+#[test]
+fn stats_importing_iolab_or_reaching_the_system_fails() {
+    let files = tree(
+        r#"@ src/stats/looks.rs: use crate::{stats::estimators, model::Run};
+            #[cfg(test)] mod tests { use super::super::super::measure::clock; }
+        @ src/stats/paired.rs: use super::looks; fn f() { super::super::format::human(); }
+        @ src/stats/io.rs: use std::{collections::BTreeMap, fs}; fn f() { libc::getpid(); }
+        @ src/stats/fine.rs: use super::super::stats::looks; use std::cmp::Ordering;
+            // use crate::model; std::fs
+            const S: &str = "crate::model";
+        @ src/measure/clock.rs: use crate::stats; use std::time::Instant;"#,
+    );
+    assert_eq!(
+        check_stats(&files),
+        [
+            "src/stats/io.rs uses libc::getpid (stats does no I/O and no system call)",
+            "src/stats/io.rs uses std::fs (stats does no I/O and no system call)",
+            "src/stats/looks.rs imports crate::measure (stats imports nothing of iolab)",
+            "src/stats/looks.rs imports crate::model (stats imports nothing of iolab)",
+            "src/stats/paired.rs imports crate::format (stats imports nothing of iolab)",
+        ]
     );
 }

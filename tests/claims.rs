@@ -9,7 +9,7 @@ use common::{json, results, Sandbox};
 use iolab::claims::engine::rule::Rule;
 use iolab::claims::engine::select::Select;
 use iolab::claims::{Claim, CLAIMS};
-use iolab::measure::stats::metric;
+use iolab::measure::metric::metric;
 use iolab::model::{CaseResult, ClaimStatus};
 use iolab::params;
 use iolab::scenario;

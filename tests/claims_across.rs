@@ -8,7 +8,7 @@ mod runs;
 
 use common::{json, Sandbox};
 use iolab::claims::CLAIMS;
-use iolab::measure::stats::metric;
+use iolab::measure::metric::metric;
 use iolab::model::{CaseResult, Run};
 use runs::{run, save};
 use serde_json::json;

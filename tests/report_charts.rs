@@ -12,7 +12,7 @@ mod runs;
 mod svg;
 
 use common::Sandbox;
-use iolab::measure::stats::metric;
+use iolab::measure::metric::metric;
 use iolab::model::{CaseResult, Series};
 use serde_json::json;
 use svg::{check, report};

@@ -12,7 +12,7 @@ mod runs;
 mod svg;
 
 use common::Sandbox;
-use iolab::measure::stats::metric;
+use iolab::measure::metric::metric;
 use iolab::model::CaseResult;
 use serde_json::{json, Value};
 use std::collections::BTreeSet;

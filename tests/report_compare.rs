@@ -332,7 +332,7 @@ fn poll_case(active: u64, requests: u64, seconds: f64) -> iolab::model::CaseResu
     let mut r = iolab::model::CaseResult::new("poll-scale", "poll/tcp/idle=0", params.collect());
     let reps = vec![seconds * 0.99, seconds, seconds * 1.01];
     r.metrics
-        .insert("seconds".into(), iolab::measure::stats::metric(reps, "s"));
+        .insert("seconds".into(), iolab::measure::metric::metric(reps, "s"));
     r.headline = Some("seconds".into());
     r
 }

@@ -1,6 +1,6 @@
 //! `iolab ab A B`: two cases compared the way iolab's claims should be,
 //! in randomized interleaved rounds (`runner::rounds`), decided by the
-//! paired ratio of their headlines (`measure::paired`) against an
+//! paired ratio of their headlines (`stats::paired`) against an
 //! equivalence band (`verdict.rs`). This module turns the arguments into
 //! the comparison, runs it and says what it found; `app` stores the run.
 
@@ -10,11 +10,11 @@ pub(crate) mod verdict;
 use crate::cli::AbArgs;
 use crate::error::UsageError;
 use crate::format::{case_label, ratio};
-use crate::measure::paired::{self, PairedRatio};
 use crate::model::{CaseResult, Finding};
 use crate::plan::numbers::{duration, number_within};
 use crate::plan::Plan;
 use crate::runner::rounds::{self, Schedule, Watch};
+use crate::stats::paired::{self, PairedRatio};
 use std::time::Duration;
 use verdict::Said;
 
@@ -55,7 +55,7 @@ pub(crate) fn plan(args: &AbArgs) -> Result<Comparison, UsageError> {
         time_cap,
         interleaved: !args.sequential,
         sizing: Some(crate::runner::sizing::DEFAULT),
-        floor: crate::measure::sequential::FIRST_LOOK,
+        floor: crate::stats::looks::FIRST_LOOK,
     };
     Ok(Comparison {
         plan,
@@ -125,15 +125,15 @@ fn too_few_rounds(
     took: Duration,
 ) -> Finding {
     let rounds = per_round.len();
-    let median = crate::measure::stats::median(&mut per_round.to_vec());
+    let median = crate::stats::estimators::median(&mut per_round.to_vec());
     let text = format!(
         "undecided between A ({}) and B ({}): {rounds} interleaved round(s), fewer than the {} \
          a {} interval needs: more rounds (--max-rounds, --time-cap) would decide it: B/A {} \
          over {rounds} rounds in {:.1} s (seed {})",
         names[0],
         names[1],
-        crate::measure::sequential::FIRST_LOOK,
-        crate::measure::sequential::level_text(),
+        crate::stats::looks::FIRST_LOOK,
+        crate::stats::looks::level_text(),
         ratio(median),
         took.as_secs_f64(),
         c.schedule.seed
@@ -185,7 +185,7 @@ fn how(c: &Comparison, p: &PairedRatio, took: Duration) -> String {
     format!(
         "B/A {}, {} interval {}-{} over {} {method} in {:.1} s (seed {})",
         ratio(p.median),
-        crate::measure::sequential::level_text(),
+        crate::stats::looks::level_text(),
         ratio(p.lo),
         ratio(p.hi),
         p.per_round.len(),

@@ -1,11 +1,11 @@
 //! What a paired ratio says, decided by an equivalence band: the two cases
-//! are about the same when the ratio's whole interval (`measure::paired`:
+//! are about the same when the ratio's whole interval (`stats::paired`:
 //! at a level that keeps every look honest) lies inside
 //! `1 ± band`, one is faster when the interval lies wholly beyond an edge,
 //! and nothing is said while the interval straddles an edge: then the
 //! verdict names what would decide it.
 
-use crate::measure::paired::PairedRatio;
+use crate::stats::paired::PairedRatio;
 
 /// The verdict on B against A.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,7 +102,7 @@ mod tests {
         let jitter = |i: usize, k: usize| 1.0 + 0.03 * (((i * 13 + k * 7) % 11) as f64 / 5.0 - 1.0);
         let a: Vec<f64> = (0..40).map(|i| 20e3 * host(i) * jitter(i, 0)).collect();
         let b: Vec<f64> = (0..40).map(|i| 20e3 * host(i) * jitter(i, 1)).collect();
-        let p = crate::measure::paired::ratio(&a, &b).unwrap();
+        let p = crate::stats::paired::ratio(&a, &b).unwrap();
         assert_eq!(judge(&p, 0.05, false), Said::Same, "{p:?}");
     }
 

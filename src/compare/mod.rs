@@ -1,6 +1,6 @@
 //! `iolab compare A B`: the same cases of two stored runs side by side,
 //! the ratio B/A of their headlines, and whether the difference stands out
-//! from the noise: the bootstrap interval of the ratio (`measure::bootstrap`) must
+//! from the noise: the bootstrap interval of the ratio (`stats::bootstrap`) must
 //! lie wholly beyond a minimum effect and the two runs' repetitions must
 //! not overlap, so drift inside the spread reads as no change. Which
 //! direction is worse follows the unit: a time (ns, s) is better lower, a
@@ -18,9 +18,9 @@ pub(crate) use identity::Difference;
 pub(crate) use names::printed as printed_names;
 pub(crate) use render::{cells, text, unmatched_lines, verdict};
 
-use crate::measure::bootstrap;
-use crate::measure::stats::clearly_differs;
+use crate::measure::metric::clearly_differs;
 use crate::model::{CaseResult, Grade, Run, Status};
+use crate::stats::bootstrap;
 use serde::Serialize;
 
 pub(crate) use crate::cli::DEFAULT_MIN_EFFECT_PCT;

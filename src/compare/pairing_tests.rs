@@ -4,7 +4,7 @@
 //! cases; many unmatched cases are summarised first and condensed.
 
 use super::*;
-use crate::measure::stats::metric;
+use crate::measure::metric::metric;
 use crate::report::fixtures;
 use serde_json::json;
 

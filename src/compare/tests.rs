@@ -1,7 +1,7 @@
 //! Matching, direction and regression decisions on fabricated runs.
 
 use super::*;
-use crate::measure::stats::metric;
+use crate::measure::metric::metric;
 use crate::report::fixtures;
 
 fn with_headline(case: &str, unit: &str, reps: Vec<f64>) -> CaseResult {

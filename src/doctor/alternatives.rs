@@ -15,9 +15,9 @@ use super::channels::Kind;
 use super::diagnosis::ChannelCost;
 use super::pattern::Shape;
 use super::syscalls::Direction;
-use crate::measure::paired;
 use crate::model::CaseResult;
 use crate::runner::rounds::{self, Schedule, Watch};
+use crate::stats::paired;
 use std::fmt::Write;
 use std::time::Duration;
 
@@ -306,7 +306,7 @@ fn rank(
 
 /// The paired ratio of `b` to `a` per round: its median with its 99.5%
 /// interval, or, with fewer rounds than that interval needs
-/// (`sequential::FIRST_LOOK`), with the lowest and highest round.
+/// (`looks::FIRST_LOOK`), with the lowest and highest round.
 fn paired_or_range(a: &[f64], b: &[f64]) -> Option<[f64; 3]> {
     if let Some(r) = paired::ratio(a, b) {
         return Some([r.median, r.lo, r.hi]);
@@ -317,7 +317,7 @@ fn paired_or_range(a: &[f64], b: &[f64]) -> Option<[f64; 3]> {
     }
     let lo = per_round.iter().copied().fold(f64::INFINITY, f64::min);
     let hi = per_round.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-    Some([crate::measure::stats::median(&mut per_round), lo, hi])
+    Some([crate::stats::estimators::median(&mut per_round), lo, hi])
 }
 
 /// A ratio of values said as "times faster": the ratio itself where more

@@ -474,7 +474,7 @@ fn channel_cost(
 }
 
 fn median(mut values: Vec<f64>) -> f64 {
-    crate::measure::stats::median(&mut values)
+    crate::stats::estimators::median(&mut values)
 }
 
 fn byte_counts(calls: &[&Call], direction: syscalls::Direction) -> Vec<(u64, u64)> {

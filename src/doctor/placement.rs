@@ -61,7 +61,7 @@ pub(crate) fn try_placement(
     };
     Ok(PlacementTrial {
         pairs,
-        one_cpu_faster: crate::measure::stats::median(&mut ratios),
+        one_cpu_faster: crate::stats::estimators::median(&mut ratios),
         one_cpu_s: one,
         as_scheduled_s: spread,
         advised,

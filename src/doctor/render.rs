@@ -394,7 +394,7 @@ fn alternatives(out: &mut String, a: &Alternatives) {
         human(a.spent_s, "s"),
         a.seed
     );
-    let interval = match a.rounds >= crate::measure::sequential::FIRST_LOOK {
+    let interval = match a.rounds >= crate::stats::looks::FIRST_LOOK {
         true => "99.5% interval".to_string(),
         false => format!("too few rounds for an interval, range of {}", a.rounds),
     };
@@ -439,7 +439,7 @@ fn placement(out: &mut String, trial: &Result<PlacementTrial, String>) {
             return;
         }
     };
-    let median = |v: &[f64]| crate::measure::stats::median(&mut v.to_vec());
+    let median = |v: &[f64]| crate::stats::estimators::median(&mut v.to_vec());
     let _ = writeln!(
         out,
         "\nPlacement tried on the program ({} interleaved pairs of runs of the command, wall time): \

@@ -29,7 +29,7 @@ pub(crate) fn read_cost_ns(batches: usize, per_batch: u64, read: impl Fn() -> u6
             (now_ns() - start) as f64 / per_batch as f64
         })
         .collect();
-    super::stats::median(&mut costs)
+    crate::stats::estimators::median(&mut costs)
 }
 
 #[cfg(test)]

@@ -70,7 +70,7 @@ impl Sampler {
         let cpus = super::pin::allowed_cpus();
         let wake = |pair: [usize; 2]| {
             let mut each = super::canary::wake_batches(pair, WAKE_BATCHES)?;
-            Some(super::stats::median(&mut each)).filter(|ns| ns.is_finite())
+            Some(crate::stats::estimators::median(&mut each)).filter(|ns| ns.is_finite())
         };
         let (first, second) = (cpus.first().copied(), cpus.get(1).copied());
         let now = Instant::now();
@@ -113,7 +113,7 @@ pub(crate) fn summary(state: &HostState) -> Option<Summary> {
     let last = s.last()?;
     let median = |f: &dyn Fn(&HostSample) -> Option<f64>| {
         let mut v: Vec<f64> = s.iter().filter_map(f).collect();
-        (!v.is_empty()).then(|| super::stats::median(&mut v))
+        (!v.is_empty()).then(|| crate::stats::estimators::median(&mut v))
     };
     let steal = median(&|x| (x.at_s > 0.0).then_some(x.steal_pct)).unwrap_or(0.0);
     let others = median(&|x| Some(x.others_runnable)).unwrap_or(0.0);

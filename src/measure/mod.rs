@@ -1,21 +1,19 @@
-//! The measurement core: the clock, latency histograms, statistics over
-//! repetitions, CPU accounting and pinning. Everything a scenario needs to
-//! turn raw timings into the figures of a result.
+//! The measurement core: the clock, CPU accounting and pinning, the noise
+//! guard, the tracers, and the figures of a result made from raw timings
+//! (a metric from repetitions, a latency summary); the statistics
+//! themselves are the pure `stats`.
 
-pub(crate) mod bootstrap;
 pub(crate) mod canary;
 pub mod clock;
-pub mod histogram;
 pub(crate) mod host;
 pub(crate) mod kcounters;
+pub(crate) mod latency;
+pub mod metric;
 pub(crate) mod noise;
-pub(crate) mod paired;
 pub mod pin;
 pub(crate) mod procstat;
 pub(crate) mod profile;
 pub(crate) mod sched;
-pub(crate) mod sequential;
-pub mod stats;
 pub mod ticks;
 pub(crate) mod time;
 pub mod topology;

@@ -129,7 +129,7 @@ fn summary(c: &compare::Comparison) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
+    use crate::measure::metric::metric;
     use crate::model::CaseResult;
     use crate::report::fixtures;
 

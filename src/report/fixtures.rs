@@ -225,7 +225,7 @@ pub(crate) fn numbers_run() -> Run {
     let mut big = ok_result();
     big.case = "pipe/cross-cpu/processes/4194304B".into();
     big.params = params("pipe", "cross-cpu", 4_194_304);
-    let one_rep = crate::measure::stats::metric(vec![2_640_000.0], "ns");
+    let one_rep = crate::measure::metric::metric(vec![2_640_000.0], "ns");
     big.metrics.insert("rtt_ns".into(), one_rep);
     big.limit_ratio.as_mut().unwrap().ratio = 122.49;
     run.results.insert(1, big);
@@ -272,7 +272,7 @@ pub(crate) fn chart_run() -> Run {
 
 /// Latencies around `base` ns with a long tail.
 fn histogram(base: u64) -> Vec<u8> {
-    let mut l = crate::measure::histogram::Latencies::new();
+    let mut l = crate::stats::histogram::Latencies::new();
     for i in 0..10_000u64 {
         l.record(base + (i % 100) * 10 + if i % 997 == 0 { 500_000 } else { 0 });
     }
@@ -316,7 +316,7 @@ pub(crate) fn in_rounds(mech: &str, values: &[f64]) -> CaseResult {
     let mut r = CaseResult::new("pingpong", &format!("{mech}/cross-cpu"), params.into());
     r.metrics.insert(
         "rtt_ns".into(),
-        crate::measure::stats::metric(values.to_vec(), "ns"),
+        crate::measure::metric::metric(values.to_vec(), "ns"),
     );
     r.headline = Some("rtt_ns".into());
     r.rounds = Some(crate::model::Rounds {

@@ -7,8 +7,8 @@
 //! spans the whole run, from its start (the log's StartTime and BaseTime).
 
 use super::Reporter;
-use crate::measure::histogram::Latencies;
 use crate::model::{CaseResult, Run};
+use crate::stats::histogram::Latencies;
 use anyhow::Context;
 use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
 use hdrhistogram::serialization::V2DeflateSerializer;

@@ -4,9 +4,9 @@
 //! so, the cases whose precision was not reached, and the noise guard's
 //! grade.
 
-use crate::measure::bootstrap::median_half_width_pct;
 use crate::model::RUN_WIDE_STOPS;
 use crate::model::{CaseResult, ClaimVerdict, Grade, Metric, Status};
+use crate::stats::bootstrap::median_half_width_pct;
 use serde::Serialize;
 
 /// A stop every case of the run shares: said once, in the legend.
@@ -169,7 +169,7 @@ mod tests {
         let mut r = CaseResult::new("pingpong", "pipe", BTreeMap::new());
         r.metrics.insert(
             "rtt_ns".into(),
-            crate::measure::stats::metric(vec![90.0, 110.0], "ns"),
+            crate::measure::metric::metric(vec![90.0, 110.0], "ns"),
         );
         r.headline = Some("rtt_ns".into());
         r.precision = Some(Precision {
@@ -195,7 +195,7 @@ mod tests {
         let from_reps = plus_minus(&plain, "rtt_ns", m).unwrap();
         assert!(from_reps.starts_with('±'), "{from_reps}");
         let mut count = plain.clone();
-        let same = crate::measure::stats::metric(vec![2.0, 2.0, 2.0], "observations");
+        let same = crate::measure::metric::metric(vec![2.0, 2.0, 2.0], "observations");
         count.metrics.insert("seen".into(), same.clone());
         assert_eq!(plus_minus(&count, "seen", &same), None);
     }

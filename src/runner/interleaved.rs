@@ -17,7 +17,7 @@ use std::path::Path;
 /// Rounds before a group may stop because its claims are decided (its
 /// first look, the fewest a claim's paired interval needs, which run on a
 /// slow host past the time cap), and at most.
-const MIN_ROUNDS: usize = crate::measure::sequential::FIRST_LOOK;
+const MIN_ROUNDS: usize = crate::stats::looks::FIRST_LOOK;
 const MAX_ROUNDS: usize = 500;
 
 /// The round groups: `plan`'s cases that run as rounds together, with

@@ -7,10 +7,10 @@
 //! keeps its single batch.
 
 use super::merge::merge;
-use crate::measure::bootstrap::{median_half_width_pct, median_interval};
 use crate::model::{CaseResult, Precision, Status};
 use crate::plan::precision::{Goal, ONE_BATCH_STOP, SUITE_STOP, TIME_CAP};
 use crate::plan::Plan;
+use crate::stats::bootstrap::{median_half_width_pct, median_interval};
 use std::time::{Duration, Instant};
 
 /// What the runner knows of a case when its first batch is done.
@@ -129,7 +129,7 @@ fn precision(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
+    use crate::measure::metric::metric;
     use std::collections::BTreeMap;
 
     fn result(reps: &[f64]) -> CaseResult {

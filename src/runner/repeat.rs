@@ -6,6 +6,7 @@
 
 use crate::format::{case_label, human};
 use crate::model::{Run, Status};
+use crate::stats::estimators;
 use comfy_table::{presets::NOTHING, Table};
 
 /// One case's headline across the runs.
@@ -21,19 +22,12 @@ pub(crate) struct Stability {
 
 impl Stability {
     pub(crate) fn mean(&self) -> f64 {
-        self.values.iter().sum::<f64>() / self.values.len() as f64
+        estimators::mean(&self.values)
     }
 
-    /// Sample standard deviation over the mean; None under two values or
-    /// with a zero mean.
+    /// The coefficient of variation of its values (`estimators::cv`).
     pub(crate) fn cv(&self) -> Option<f64> {
-        let n = self.values.len();
-        let mean = self.mean();
-        if n < 2 || mean == 0.0 {
-            return None;
-        }
-        let var = self.values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1) as f64;
-        Some(var.sqrt() / mean.abs())
+        estimators::cv(&self.values)
     }
 }
 

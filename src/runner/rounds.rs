@@ -16,10 +16,10 @@ use super::{in_private_dir, judge_noise, run_batch};
 use crate::exec::cleanup;
 use crate::measure::kcounters::SYSFS_CPUS;
 use crate::measure::noise;
-use crate::measure::sequential;
 use crate::model::{CaseResult, Rounds, Status};
 use crate::plan::Plan;
 use crate::scenario::{CaseCtx, CaseSpec};
+use crate::stats::looks;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -29,7 +29,7 @@ pub(crate) struct Schedule {
     /// Draws each round's order; recorded with the results.
     pub(crate) seed: u64,
     /// Rounds before a stop is considered (then at the looks of
-    /// `measure::sequential` only), and at most.
+    /// `stats::looks` only), and at most.
     pub(crate) min: usize,
     pub(crate) max: usize,
     /// No round starts that would likely end after this long (one round
@@ -94,7 +94,7 @@ pub(crate) fn run_in(
             },
         })
         .collect();
-    let mut rng = crate::measure::bootstrap::XorShift::new(schedule.seed);
+    let mut rng = crate::stats::xorshift::XorShift::new(schedule.seed);
     let started = Instant::now();
     let sized = match schedule.sizing {
         Some(how) => sized(cases, plan, how, tmp),
@@ -133,7 +133,7 @@ pub(crate) fn run_in(
         let may_stop = schedule.interleaved
             && complete
             && round + 1 >= schedule.min
-            && sequential::is_look(round + 1);
+            && looks::is_look(round + 1);
         let spent = started.elapsed().as_secs_f64() / schedule.time_cap.as_secs_f64().max(1e-9);
         if may_stop && watch.decided(so_far(&tracks), spent) {
             break;
@@ -199,7 +199,7 @@ fn so_far(tracks: &[Track]) -> Vec<CaseResult> {
 fn orders<'a>(
     cases: usize,
     schedule: &'a Schedule,
-    rng: &'a mut crate::measure::bootstrap::XorShift,
+    rng: &'a mut crate::stats::xorshift::XorShift,
 ) -> Box<dyn Iterator<Item = Vec<usize>> + 'a> {
     match schedule.interleaved {
         true => Box::new((0..schedule.max).map(move |_| rng.shuffled(cases))),

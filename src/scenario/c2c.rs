@@ -12,9 +12,9 @@
 
 use super::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario, Unsupported};
 use crate::measure::pin::allowed_cpus;
-use crate::measure::stats::median;
 use crate::measure::topology::{Class, Topology, ALL_CLASSES};
 use crate::model::{CaseResult, Finding, Matrix};
+use crate::stats::estimators::median;
 
 pub(crate) struct C2c;
 

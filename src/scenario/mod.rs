@@ -57,7 +57,7 @@ impl MetricSpec {
         );
         out.metrics.insert(
             self.name.to_string(),
-            crate::measure::stats::metric(reps, self.unit),
+            crate::measure::metric::metric(reps, self.unit),
         );
     }
 

@@ -14,10 +14,10 @@ use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec,
     Scenario, STALL,
 };
-use crate::measure::histogram::Latencies;
 use crate::measure::ticks::tick_clock;
 use crate::mechanism::{self, run_typed, BoxEndpoint, Endpoint, EndpointLoop};
 use crate::model::{CaseResult, Finding, LatencyKind};
+use crate::stats::histogram::Latencies;
 
 pub(crate) struct PingPong;
 

@@ -21,9 +21,9 @@ use super::{
     common::verdict, CaseCtx, CaseSpec, Fault, LimitRef, MetricSpec, ParamKind, ParamSpec, Scenario,
 };
 use crate::exec::peers::SideResult;
-use crate::measure::histogram::Latencies;
 use crate::mechanism::{self, BoxEndpoint};
 use crate::model::{CaseResult, Finding};
+use crate::stats::histogram::Latencies;
 
 pub(crate) struct Stream;
 

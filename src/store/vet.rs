@@ -10,8 +10,8 @@
 //! results and repetitions as a run of this iolab can, which is what the
 //! readers are tested at (tests/store_safety.rs).
 
-use crate::measure::histogram::Latencies;
 use crate::model::{CaseResult, Matrix, Run, IOLAB_VERSION};
+use crate::stats::histogram::Latencies;
 
 /// The longest run id imported.
 const MAX_ID: usize = 80;

@@ -4,9 +4,9 @@
 
 #![allow(dead_code)]
 
-use iolab::measure::histogram::Latencies;
-use iolab::measure::stats::metric;
+use iolab::measure::metric::metric;
 use iolab::model::{CaseResult, Environment, LatencyKind, Run, IOLAB_VERSION};
+use iolab::stats::histogram::Latencies;
 use iolab::store::Store;
 use serde_json::json;
 use std::path::Path;

@@ -45,7 +45,7 @@ pub(crate) struct Bands<'a> {
 /// ratio over fewer rounds than its interval needs has none either; no
 /// interval is ever assumed in their place.
 pub(crate) fn too_few(inputs: &[Uncertainty]) -> Option<String> {
-    let first_look = crate::measure::sequential::FIRST_LOOK;
+    let first_look = crate::stats::looks::FIRST_LOOK;
     let few = |p: &&Uncertainty| match p.rounds {
         true => p.reps < first_look,
         false => p.reps < MEASURED,
@@ -57,7 +57,7 @@ pub(crate) fn too_few(inputs: &[Uncertainty]) -> Option<String> {
              {first_look}",
             p.reps,
             p.name,
-            crate::measure::sequential::level_text()
+            crate::stats::looks::level_text()
         ),
         false => format!(
             "no verdict from {} repetition(s) of {}: an interval needs at least {MEASURED} \

@@ -52,7 +52,7 @@ impl Outcome {
         let paired = inputs.iter().find(|p| p.rounds).map(|p| p.reps);
         let (status, margin) = margin::judge(e, bands, inputs);
         let level = match paired {
-            Some(_) => crate::measure::sequential::level_text(),
+            Some(_) => crate::stats::looks::level_text(),
             None => "95%".to_string(),
         };
         let interval = format!("{level} interval {}-{}", show(e.lo), show(e.hi));

@@ -8,10 +8,10 @@ use super::drift::Drift;
 use super::estimate::Estimate;
 use super::margin::{Uncertainty, MEASURED};
 use super::outcome::Found;
-use crate::measure::bootstrap::{median_interval, ratio_interval};
-use crate::measure::paired::{self, PairedRatio};
 use crate::model::{CaseResult, Metric, Rounds};
 use crate::scenario::MetricSpec;
+use crate::stats::bootstrap::{median_interval, ratio_interval};
+use crate::stats::paired::{self, PairedRatio};
 
 /// What a rule weighs: one metric, or the ratio of two metrics of the same
 /// result (per repetition when both have them), each as its scenario
@@ -113,7 +113,7 @@ fn ratio(a: &Metric, b: &Metric) -> Found<Value> {
     }
     if a.reps.len() == b.reps.len() && a.reps.len() > 1 {
         let per: Vec<f64> = a.reps.iter().zip(&b.reps).map(|(x, y)| x / y).collect();
-        return Ok(Value::from_metric(&crate::measure::stats::metric(per, "")));
+        return Ok(Value::from_metric(&crate::measure::metric::metric(per, "")));
     }
     Ok(Value::single(a.value / b.value))
 }
@@ -216,7 +216,7 @@ impl Value {
 
     /// `self / below` with its 95% interval: the median of their ratio
     /// within each round, with its interval over the rounds, where the two
-    /// ran in the same interleaved rounds (`measure::paired`); else this
+    /// ran in the same interleaved rounds (`stats::paired`); else this
     /// run's two independent samples (`over_within_run`).
     pub(crate) fn over(&self, below: &Value) -> Estimate {
         match (self.paired(below), self.same_rounds(below)) {
@@ -226,7 +226,7 @@ impl Value {
                 hi: p.hi,
             },
             (None, Some(mut per_round)) => {
-                let value = crate::measure::stats::median(&mut per_round);
+                let value = crate::stats::estimators::median(&mut per_round);
                 Estimate {
                     value,
                     lo: value,

@@ -17,7 +17,7 @@ mod rounds;
 mod stall;
 
 use super::{evaluate, CLAIMS};
-use crate::measure::stats::metric;
+use crate::measure::metric::metric;
 use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Status};
 use serde_json::{json, Value};
 use ClaimStatus::{DoesNotHold, Holds, Inconclusive};

@@ -20,7 +20,7 @@ pub(crate) use self_test::{online_cpus, self_test};
 pub(crate) use syscalls::SyscallCounter;
 pub(crate) use tracer::{Duty, Points, Stacks, Tracer};
 
-use crate::measure::histogram::Latencies;
+use crate::stats::histogram::Latencies;
 use std::collections::HashMap;
 
 /// `prev_state` bits below TASK_REPORT_MAX; none set means the thread was

@@ -6,8 +6,8 @@
 use super::lines::{self, LineChart};
 use super::{ident, line, shared_or, Axis, Chart, Labels, Line, Source};
 use crate::format::{case_label, human};
-use crate::measure::histogram::Latencies;
 use crate::model::CaseResult;
+use crate::stats::histogram::Latencies;
 
 /// How far along the nines scale the plot goes: 4 is p99.99.
 const NINES: f64 = 4.0;

@@ -8,8 +8,8 @@
 use super::frame::{self, Frame};
 use super::{marks, Axis, Chart, Labels, Source};
 use crate::format::{case_label, ratio};
-use crate::measure::paired;
 use crate::model::CaseResult;
+use crate::stats::paired;
 use plotters::prelude::*;
 
 const HEIGHT: u32 = 170;
@@ -99,7 +99,7 @@ fn draw(
             ),
             None => format!(
                 "{n} rounds: too few for an interval (it needs {}); black line: no difference",
-                crate::measure::sequential::FIRST_LOOK
+                crate::stats::looks::FIRST_LOOK
             ),
         },
         svg: marks::append(svg, &drawn),

@@ -7,9 +7,9 @@
 //! side keeps every CPU it was seen on. Series keep the first batch's time
 //! axis, and flags are kept once by name.
 
-use crate::measure::histogram::Latencies;
-use crate::measure::stats;
+use crate::measure::metric;
 use crate::model::{CaseResult, CpuUsage, Metric, Side};
+use crate::stats::histogram::Latencies;
 
 /// Adds `batch` to `into`, which holds `merged` batches so far.
 pub(crate) fn merge(into: &mut CaseResult, batch: CaseResult, merged: u64) -> anyhow::Result<()> {
@@ -49,7 +49,7 @@ fn merge_metric(have: &mut Metric, add: Metric, merged: u64) {
     if !have.reps.is_empty() && !add.reps.is_empty() {
         let mut reps = std::mem::take(&mut have.reps);
         reps.extend(add.reps);
-        *have = stats::metric(reps, &have.unit);
+        *have = metric::metric(reps, &have.unit);
         return;
     }
     let n = merged as f64;

@@ -1,7 +1,7 @@
 use super::merge;
-use crate::measure::histogram::Latencies;
-use crate::measure::stats::metric;
+use crate::measure::metric::metric;
 use crate::model::{CaseResult, CpuUsage, Flag, LatencyKind, Side, Verified};
+use crate::stats::histogram::Latencies;
 use std::collections::BTreeMap;
 
 fn cpu(user_s: f64, csw: u64) -> CpuUsage {

@@ -3,7 +3,7 @@
 //! original's method A: wall time ratio and sender CPU ratio, e.g.
 //! "sendfile: same time, 5.00x less sender CPU".
 
-use crate::measure::stats::clearly_differs;
+use crate::measure::metric::clearly_differs;
 use crate::model::{CaseResult, Finding, Metric, Status};
 use crate::scenario::common::copier_params::{label, CACHE, FILE_SIZE};
 use crate::scenario::file_transfer::{LINK, SENDER_CPU_S, SINK, TCP, WALL_S};

@@ -8,10 +8,10 @@
 use super::payload::Payload;
 use super::side::{Reps, Schedule, SideOut};
 use crate::measure::clock::now_ns;
-use crate::measure::histogram::Latencies;
 use crate::mechanism::Endpoint;
 use crate::model::{CaseResult, Flag};
 use crate::scenario::{CaseSpec, MetricSpec, ParamKind, ParamSpec};
+use crate::stats::histogram::Latencies;
 use std::time::Duration;
 
 pub(crate) const RATE: ParamSpec = ParamSpec {

@@ -158,7 +158,7 @@ impl Tally {
 /// the same share, 1/n when one got everything.
 pub(crate) fn jain(counts: &[u64]) -> f64 {
     let shares: Vec<f64> = counts.iter().map(|c| *c as f64).collect();
-    crate::measure::stats::jain(&shares)
+    crate::stats::estimators::jain(&shares)
 }
 
 #[cfg(test)]

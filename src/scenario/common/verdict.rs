@@ -3,9 +3,10 @@
 //! inside the repetition spread is said to be so.
 
 use crate::format::{plural, ratio as times, size};
-use crate::measure::stats::{clearly_differs, median};
+use crate::measure::metric::clearly_differs;
 use crate::mechanism;
 use crate::model::{CaseResult, Finding, Metric, Status};
+use crate::stats::estimators::median;
 use std::collections::BTreeMap;
 
 fn headline(r: &CaseResult) -> Option<&Metric> {
@@ -215,7 +216,7 @@ pub(crate) fn cross_cpu_cost(results: &[&CaseResult], what: &str) -> Option<Find
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::measure::stats::metric;
+    use crate::measure::metric::metric;
 
     fn texts(found: Vec<Finding>) -> Vec<String> {
         found.into_iter().map(|f| f.text).collect()

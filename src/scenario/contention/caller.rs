@@ -6,10 +6,10 @@
 
 use crate::exec::cleanup;
 use crate::measure::clock::now_ns;
-use crate::measure::histogram::Latencies;
 use crate::measure::pin::current_cpu;
 use crate::measure::sched::Traced;
 use crate::mechanism::BoxEndpoint;
+use crate::stats::histogram::Latencies;
 use crate::sys::rusage::{usage, Usage, Who};
 use serde::{Deserialize, Serialize};
 use std::io::{self, ErrorKind};

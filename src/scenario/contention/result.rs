@@ -5,11 +5,11 @@
 
 use super::caller::{CallReport, Interval, Payload};
 use crate::exec::peers::SideResult;
-use crate::measure::histogram::Latencies;
 use crate::model::Side;
 use crate::model::{CaseResult, LatencyKind, Series, Status, Verified};
 use crate::scenario::common::side::cpu_usage;
 use crate::scenario::MetricSpec;
+use crate::stats::histogram::Latencies;
 use crate::sys::rusage::Usage;
 
 /// The figures of one side, each declared for the role it is named after

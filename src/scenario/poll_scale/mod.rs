@@ -8,7 +8,6 @@
 
 mod sides;
 use crate::exec::procs::{self, Child};
-use crate::measure::histogram::Latencies;
 use crate::measure::pin::{self, Placement};
 use crate::model::{CaseResult, Finding, LatencyKind};
 use crate::scenario::classic::{ClassicChart, ClassicKind, Mark, Original};
@@ -18,6 +17,7 @@ use crate::scenario::common::side::cpu_usage;
 use crate::scenario::common::side::{Schedule, SideOut};
 use crate::scenario::common::two_sided::{per_rep, settle};
 use crate::scenario::{CaseCtx, CaseSpec, MetricSpec, ParamKind, ParamSpec, Scenario};
+use crate::stats::histogram::Latencies;
 use anyhow::Context;
 use sides::{client, idle_holder, listener, server, ServerCfg};
 use std::time::{Duration, Instant};

@@ -6,12 +6,12 @@
 
 use crate::exec::procs::Ready;
 use crate::measure::clock::now_ns;
-use crate::measure::histogram::Latencies;
 use crate::mechanism::write_all_fd;
 use crate::poller::{self, Poller};
 use crate::scenario::common::fd_budget::raise_nofile;
 use crate::scenario::common::readiness::{read_ready, register};
 use crate::scenario::common::side::{Meter, Schedule, SideOut};
+use crate::stats::histogram::Latencies;
 use rustix::fd::{AsFd, OwnedFd};
 use rustix::net::{accept_with, listen, sockopt, SocketFlags};
 use std::path::{Path, PathBuf};

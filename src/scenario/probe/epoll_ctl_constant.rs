@@ -11,9 +11,9 @@
 
 use super::{ns, Probing};
 use crate::measure::clock::now_ns;
-use crate::measure::stats::median;
 use crate::scenario::common::fd_budget::{with_raised_nofile, FdBudget};
 use crate::scenario::Unsupported;
+use crate::stats::estimators::median;
 use anyhow::Context;
 use rustix::event::epoll::{self, CreateFlags, EventData, EventFlags};
 use rustix::event::{eventfd, EventfdFlags};

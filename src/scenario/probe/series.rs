@@ -4,8 +4,8 @@
 //! rather than one sample.
 
 use super::{ns, Probing};
-use crate::measure::bootstrap::median_interval;
-use crate::measure::stats::median;
+use crate::stats::bootstrap::median_interval;
+use crate::stats::estimators::median;
 
 /// Records `samples` (ns each) of `call` as four figures: the median, the
 /// bounds of its 95% interval (the median itself with one sample) and the

@@ -30,7 +30,7 @@ fn base() -> Run {
     let mut c2c = CaseResult::new("c2c", "all", Default::default());
     c2c.metrics.insert(
         "c2c_floor_ns".into(),
-        crate::measure::stats::metric(vec![40.0, 41.0], "ns"),
+        crate::measure::metric::metric(vec![40.0, 41.0], "ns"),
     );
     c2c.headline = Some("c2c_floor_ns".into());
     c2c.matrix = Some(Matrix {

@@ -101,7 +101,7 @@ fn rounds(o: &Observations, level_name: &str, figure: f64) -> Value {
     let name = level_name.replacen("add_at_", "add_round_at_", 1);
     let each: Vec<f64> = o.every(&name).iter().filter_map(|r| r.figure).collect();
     match each.len() >= crate::claims::engine::margin::MEASURED {
-        true => Value::from_metric(&crate::measure::stats::metric(each, "ns")),
+        true => Value::from_metric(&crate::measure::metric::metric(each, "ns")),
         false => Value::single(figure).with_unit("ns"),
     }
 }

@@ -32,7 +32,7 @@ pub(crate) fn read_evicts(o: &Observations) -> Found<Outcome> {
     let (mut trials, runs) = o.every_run("a_resident_after_trial");
     let kept = match trials.is_empty() {
         true => after / before,
-        false => crate::measure::stats::median(&mut trials) / before,
+        false => crate::stats::estimators::median(&mut trials) / before,
     };
     figure.push_str(&format!(" ({:.0}% of A kept", kept * 100.0));
     if trials.len() > 1 {

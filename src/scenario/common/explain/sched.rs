@@ -5,11 +5,11 @@
 //! as missing with the reason, and the rest of the explanation stands.
 
 use super::{ComponentSpec, BLOCKED, MIGRATIONS, PREEMPTED, SYSCALLS, WAKEUP};
-use crate::measure::histogram::Latencies;
 use crate::measure::sched::{online_cpus, Duty, Points, SchedLog, SyscallCounter, Tracer};
 use crate::model::{Component, Explain, LatencyKind};
 use crate::scenario::common::case::CaseCtx;
 use crate::scenario::common::side::SideOut;
+use crate::stats::histogram::Latencies;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 

@@ -10,9 +10,9 @@ use super::side::{cpu_usage, SideOut};
 use super::two_sided::{self, run_sides};
 use crate::exec::peers::{run_pairs, Pair, SideFn, SideResult};
 use crate::measure::pin::{self, allowed_cpus, Cpus, Placement};
-use crate::measure::stats::jain;
 use crate::model::{CaseResult, Finding, PairFigures, Status, Verified};
 use crate::scenario::{CaseCtx, CaseSpec, Fault, MetricSpec, ParamKind, ParamSpec, Unsupported};
+use crate::stats::estimators::jain;
 use crate::sys::rusage::Usage;
 use anyhow::Context;
 
@@ -212,7 +212,7 @@ pub(crate) fn rates(pairs: usize, reps: usize, rate: impl Fn(usize, usize) -> f6
     let each = (0..pairs)
         .map(|p| {
             let mut xs: Vec<f64> = per_rep.iter().map(|r| r[p]).collect();
-            crate::measure::stats::median(&mut xs)
+            crate::stats::estimators::median(&mut xs)
         })
         .collect();
     Rates {

@@ -1,8 +1,8 @@
 //! Per-operation latencies in an HdrHistogram (1 ns to 100 s, 3 significant
-//! digits), summarised as count, mean, p50, p90, p99, p99.9 and max, and
-//! serialised as V2 for the store and for crossing a process boundary.
+//! digits), their quantiles, and serialised as V2 for the store and for
+//! crossing a process boundary. Their summary in the JSON contract
+//! (count, mean, p50, p90, p99, p99.9 and max) is `measure::latency`'s.
 
-use crate::model::{LatencyKind, LatencySummary};
 use anyhow::Context;
 use hdrhistogram::serialization::{Deserializer, Serializer, V2Serializer};
 use hdrhistogram::Histogram;
@@ -31,7 +31,7 @@ impl Latencies {
     }
 
     /// The HdrHistogram itself, for a format that writes one whole
-    /// (`report::hdr`).
+    /// (`report::hdr`), and for its summary (`measure::latency`).
     pub(crate) fn hdr(&self) -> &Histogram<u64> {
         &self.hist
     }
@@ -42,21 +42,6 @@ impl Latencies {
 
     pub(crate) fn merge(&mut self, other: &Latencies) {
         self.hist.add(&other.hist).expect("same bounds");
-    }
-
-    pub fn summary(&self, kind: LatencyKind) -> LatencySummary {
-        let h = &self.hist;
-        LatencySummary {
-            kind,
-            unit: "ns".to_string(),
-            count: h.len(),
-            mean: h.mean(),
-            p50: h.value_at_quantile(0.50),
-            p90: h.value_at_quantile(0.90),
-            p99: h.value_at_quantile(0.99),
-            p99_9: h.value_at_quantile(0.999),
-            max: h.max(),
-        }
     }
 
     pub fn to_v2(&self) -> Vec<u8> {
@@ -89,32 +74,6 @@ impl Latencies {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn summary_counts_and_orders_percentiles() {
-        let mut l = Latencies::new();
-        for v in 1..=1000 {
-            l.record(v * 10);
-        }
-        let s = l.summary(LatencyKind::RoundTrip);
-        assert_eq!(s.count, 1000);
-        assert!(s.p50 <= s.p90 && s.p90 <= s.p99 && s.p99 <= s.p99_9 && s.p99_9 <= s.max);
-        assert_eq!(s.p50 / 100, 50);
-        assert_eq!(s.max / 100, 100);
-    }
-
-    #[test]
-    fn v2_round_trip_keeps_counts() {
-        let mut l = Latencies::new();
-        l.record(0);
-        l.record(1234);
-        let back = Latencies::from_v2(&l.to_v2()).unwrap();
-        assert_eq!(back.count(), 2);
-        assert_eq!(
-            back.summary(LatencyKind::OneWay),
-            l.summary(LatencyKind::OneWay)
-        );
-    }
 
     #[test]
     fn garbage_blob_is_an_error() {

@@ -53,7 +53,7 @@ pub(crate) fn median_interval(values: &[f64]) -> Option<(f64, f64)> {
 /// coins, summed from its low end), or 0 when no `k` is that unlikely.
 /// Then the `k`-th lowest and highest values (from 0) bound the median
 /// with confidence `1 - 2 tail`.
-fn rank_below(n: usize, tail: f64) -> usize {
+pub(super) fn rank_below(n: usize, tail: f64) -> usize {
     let ln_half_n = n as f64 * std::f64::consts::LN_2;
     let mut ln_choose = 0.0; // ln C(n, 0)
     let mut below = 0.0;

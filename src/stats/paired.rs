@@ -1,15 +1,15 @@
 //! The paired figure of two cases measured in interleaved rounds: the
 //! ratio of their headlines within each round, then the median of those
 //! ratios with its order-statistic interval over the rounds, at the level
-//! that keeps every look of a sequential decision honest
-//! (`sequential.rs`). A host that slows
+//! that keeps every look of a decision taken while the rounds come in
+//! honest (`looks.rs`). A host that slows
 //! down for a while slows both cases of the rounds it spans alike, so
 //! their ratio does not move, where two medians of cases measured minutes
 //! apart would (Abedi and Brecht, ICPE 2017: randomized multiple
 //! interleaved trials).
 
-use super::sequential::median_interval;
-use super::stats::median;
+use super::estimators::median;
+use super::looks::median_interval;
 
 /// `b / a` per round, and its median with its interval over the rounds.
 #[derive(Debug, Clone, PartialEq)]
@@ -29,7 +29,7 @@ impl PairedRatio {
 
 /// The paired ratio of two series of one value per round, or None with
 /// fewer rounds both measured with a value above zero than its interval
-/// needs (`sequential::FIRST_LOOK`): then nothing is decided.
+/// needs (`looks::FIRST_LOOK`): then nothing is decided.
 pub(crate) fn ratio(a: &[f64], b: &[f64]) -> Option<PairedRatio> {
     let per_round = per_round(a, b);
     let (lo, hi) = median_interval(&per_round)?;

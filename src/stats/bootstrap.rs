@@ -2,7 +2,7 @@
 //! values always give the same answer: the 95% interval of one median
 //! (`--precision`: is the headline known closely enough?) and of the ratio
 //! of two medians (`iolab compare`'s significance test). The PRNG is a
-//! xorshift64*: plenty for resampling, and no dependency for ten lines.
+//! xorshift64* (`xorshift.rs`).
 //!
 //! Past `RESAMPLED_UP_TO` values a resample costs more than it tells (a
 //! million repetitions would take 2000 passes over a million values, for
@@ -11,7 +11,8 @@
 //! values, and that rank is normal around the middle with a standard
 //! deviation of half the root of their count, the bootstrap's own limit.
 
-use crate::measure::stats::median;
+use super::estimators::median;
+use super::xorshift::XorShift;
 
 /// Resamples per interval.
 pub(crate) const RESAMPLES: usize = 2000;
@@ -29,7 +30,7 @@ pub(crate) fn ratio_interval(a: &[f64], b: &[f64]) -> Option<(f64, f64)> {
     if a.len() < 2 || b.len() < 2 {
         return None;
     }
-    let mut rng = XorShift(SEED);
+    let mut rng = XorShift::new(SEED);
     let (mut da, mut db) = (MedianDraws::of(a), MedianDraws::of(b));
     let mut ratios: Vec<f64> = (0..RESAMPLES)
         .filter_map(|_| {
@@ -45,7 +46,7 @@ pub(crate) fn median_interval(values: &[f64]) -> Option<(f64, f64)> {
     if values.len() < 2 {
         return None;
     }
-    let mut rng = XorShift(SEED);
+    let mut rng = XorShift::new(SEED);
     let mut draws = MedianDraws::of(values);
     let mut medians: Vec<f64> = (0..RESAMPLES)
         .map(|_| draws.draw(&mut rng))
@@ -97,7 +98,7 @@ impl<'a> MedianDraws<'a> {
 /// zero median.
 pub(crate) fn median_half_width_pct(values: &[f64]) -> Option<f64> {
     let (lo, hi) = median_interval(values)?;
-    let median = crate::measure::stats::median(&mut values.to_vec());
+    let median = median(&mut values.to_vec());
     (median != 0.0 && median.is_finite()).then(|| (hi - lo) / 2.0 / median.abs() * 100.0)
 }
 
@@ -117,72 +118,9 @@ fn quantile(sorted: &[f64], q: f64) -> f64 {
     sorted[index.min(sorted.len() - 1)]
 }
 
-/// A xorshift64* generator: the bootstraps' resampling, and the order of
-/// each interleaved round (`runner::rounds`), both from a recorded seed.
-pub(crate) struct XorShift(u64);
-
-impl XorShift {
-    /// A generator seeded with `seed` (a zero seed would stay zero).
-    pub(crate) fn new(seed: u64) -> XorShift {
-        XorShift(seed.max(1))
-    }
-
-    /// 0..n in a random order (Fisher-Yates).
-    pub(crate) fn shuffled(&mut self, n: usize) -> Vec<usize> {
-        let mut order: Vec<usize> = (0..n).collect();
-        for i in (1..n).rev() {
-            let j = (self.next() % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
-        order
-    }
-
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    /// A uniform draw in (0, 1].
-    fn unit(&mut self) -> f64 {
-        ((self.next() >> 11) + 1) as f64 / (1u64 << 53) as f64
-    }
-
-    /// A standard normal draw (Box-Muller).
-    fn normal(&mut self) -> f64 {
-        let (u, v) = (self.unit(), self.unit());
-        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
-    }
-
-    /// Fill `out` with draws (with replacement) from `from`.
-    fn resample(&mut self, from: &[f64], out: &mut [f64]) {
-        for slot in out.iter_mut() {
-            *slot = from[(self.next() % from.len() as u64) as usize];
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_seed_draws_the_same_orders_and_every_order_comes_up() {
-        let draw = |seed| {
-            let mut rng = XorShift::new(seed);
-            (0..200).map(|_| rng.shuffled(2)).collect::<Vec<_>>()
-        };
-        assert_eq!(draw(7), draw(7));
-        let firsts = draw(7).iter().filter(|o| o[0] == 0).count();
-        assert!(
-            (60..=140).contains(&firsts),
-            "case 0 first in {firsts} of 200"
-        );
-        let mut three = XorShift::new(1).shuffled(3);
-        three.sort_unstable();
-        assert_eq!(three, [0, 1, 2]);
-    }
 
     /// Past `RESAMPLED_UP_TO` values the interval comes from the median's
     /// rank: about the middle value plus or minus the root of the count
