@@ -6,8 +6,8 @@
 //! them) and gains its rounds; with `--explain` or `--profile`, one extra
 //! batch of each case brings its breakdown.
 
+use super::harness::{run_batch, CASE_TIMEOUT};
 use super::rounds::{self, Schedule, Watch};
-use super::{run_batch, CASE_TIMEOUT};
 use crate::claims::interleave::Group;
 use crate::model::{CaseResult, Status};
 use crate::plan::{Interleave, Plan};

@@ -10,9 +10,9 @@
 //! can also run as sequential blocks: every round of one case, then the
 //! next.
 
+use super::harness::{failed, in_private_dir, judge_noise, run_batch, CASE_TIMEOUT};
 use super::merge::merge;
 use super::sizing::{self, Piloted, Sizing};
-use super::{in_private_dir, judge_noise, run_batch};
 use crate::exec::cleanup;
 use crate::measure::kcounters::SYSFS_CPUS;
 use crate::measure::noise;
@@ -210,12 +210,12 @@ fn orders<'a>(
 /// One batch of `case` in a directory of its own, removed after it.
 fn one_batch(case: &CaseSpec, plan: &Plan, dir: &Path) -> CaseResult {
     if let Err(e) = std::fs::create_dir(dir) {
-        return super::failed(case, format!("creating {}: {e}", dir.display()));
+        return failed(case, format!("creating {}: {e}", dir.display()));
     }
     let ctx = CaseCtx {
         dir,
         fault: plan.fault,
-        timeout: super::CASE_TIMEOUT,
+        timeout: CASE_TIMEOUT,
         explain: case.explain,
         offcpu_stacks: false,
     };
@@ -274,9 +274,7 @@ fn finish(
         .iter()
         .zip(tracks)
         .map(|(case, t)| {
-            let mut out = t
-                .out
-                .unwrap_or_else(|| super::failed(case, "no round ran".into()));
+            let mut out = t.out.unwrap_or_else(|| failed(case, "no round ran".into()));
             // As planned: how each batch was sized is the rounds' `batch`.
             out.case = case.name();
             out.params = case.params_json();
