@@ -1,8 +1,9 @@
 //! The pattern of one channel read from what moved on it: bytes each way,
 //! the calls that moved them, and the sequence of their directions. A
-//! request answered by a response turns the direction at about every
-//! message; a bulk transfer answers a small request with many calls the
-//! other way; a one-way stream never turns. A channel that moved nothing
+//! request answered by a response moves bytes both ways (a message larger
+//! than the socket's buffer in several calls); a bulk transfer answers a
+//! small request with many calls, or megabytes, the other way; a one-way
+//! stream moves bytes one way only. A channel that moved nothing
 //! (every call failed, EAGAIN from a poll) has no pattern, and so nothing
 //! to measure alternatives for.
 
@@ -15,9 +16,11 @@ use super::syscalls::Direction;
 pub(crate) enum Shape {
     /// No call moved a byte.
     Nothing,
-    /// Bytes one way only (or both ways, without turns between them).
+    /// Bytes one way only.
     OneWay,
-    /// Requests and responses: the direction turns at about every message.
+    /// Requests and responses: both ways carry messages (the lighter at
+    /// least 1/`BULK_RATIO` of the heavier's bytes), or small requests
+    /// each answered by a short response.
     RequestResponse,
     /// Small requests each answered by a long run of calls the other way.
     Bulk,
@@ -118,16 +121,20 @@ fn shape(heavy: u64, light: u64, ratio: f64, heavy_calls: u64, turns: u64) -> Sh
     if light == 0 {
         return Shape::OneWay;
     }
+    if ratio < BULK_RATIO {
+        // Both ways carry messages of a like size: each answers the other,
+        // however many calls a message larger than the socket's buffer
+        // takes.
+        return Shape::RequestResponse;
+    }
     // Each exchange is two turns; the heavier way's calls per exchange.
     let exchanges = (turns as f64 / 2.0).max(1.0);
     let run = heavy_calls as f64 / exchanges;
     let per_exchange = heavy as f64 / exchanges;
-    if ratio >= BULK_RATIO && (run >= BULK_RUN || per_exchange >= BULK_BYTES) {
+    if run >= BULK_RUN || per_exchange >= BULK_BYTES {
         Shape::Bulk
-    } else if run <= BULK_RUN {
-        Shape::RequestResponse
     } else {
-        Shape::OneWay
+        Shape::RequestResponse
     }
 }
 
@@ -203,6 +210,25 @@ mod tests {
             call(2, Direction::Out, Some(4096), None),
         ];
         assert_eq!(of(&small).shape, Shape::RequestResponse);
+    }
+
+    #[test]
+    fn messages_of_megabytes_both_ways_in_many_calls_are_request_response() {
+        // A 2 MiB message each way, read in ten calls of 210 KiB (what
+        // the socket's buffer held), written in one.
+        let mut calls = Vec::new();
+        for r in 0..3u64 {
+            for i in 0..10 {
+                calls.push(call(r * 100 + i, Direction::In, Some(219_264), None));
+            }
+            calls.push(call(r * 100 + 50, Direction::Out, Some(2 << 20), None));
+        }
+        let m = of(&calls);
+        assert_eq!(
+            (m.shape, m.turns, m.size),
+            (Shape::RequestResponse, 5, Some(2 << 20)),
+            "{m:?}"
+        );
     }
 
     #[test]
