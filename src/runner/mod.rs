@@ -18,6 +18,7 @@ mod summary;
 
 pub(crate) use harness::private_temp_dir;
 pub(crate) use plausible::seen as bounds_seen;
+pub(crate) use progress::Observer;
 pub(crate) use summary::annotate_limits;
 
 use crate::exec::cleanup;
@@ -31,20 +32,6 @@ use anyhow::Context;
 use harness::{failed, in_private_dir, judge_noise, mark, run_batch, CASE_TIMEOUT};
 use std::path::Path;
 use std::time::Instant;
-
-/// Told about progress; the progress bar and quiet mode implement it.
-pub(crate) trait Observer {
-    /// `work`: the expected work of all cases, in `progress::weight` units.
-    fn start(&self, work: u64);
-    fn case_started(&self, name: &str);
-    /// `weight`: this case's share of the work.
-    fn case_finished(&self, result: &CaseResult, weight: u64);
-    /// The plan's last case of `scenario` finished; `results`: every
-    /// result so far, with the limit ratios that the run's `limits`
-    /// results measured so far allow.
-    fn scenario_finished(&self, _scenario: &str, _results: &[CaseResult]) {}
-    fn finish(&self);
-}
 
 pub(crate) fn run(plan: &Plan, observer: &dyn Observer) -> anyhow::Result<Vec<CaseResult>> {
     plausible::start_run();

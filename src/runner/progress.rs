@@ -4,13 +4,26 @@
 //! cases, so its time left stays meaningful when one 10-second contention
 //! case follows many short ones.
 
-use super::Observer;
 use crate::model::CaseResult;
 use crate::scenario::contention::DURATION;
 use crate::scenario::CaseSpec;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 use std::time::Duration;
+
+/// Told about progress; the progress bar and quiet mode implement it.
+pub(crate) trait Observer {
+    /// `work`: the expected work of all cases, in `progress::weight` units.
+    fn start(&self, work: u64);
+    fn case_started(&self, name: &str);
+    /// `weight`: this case's share of the work.
+    fn case_finished(&self, result: &CaseResult, weight: u64);
+    /// The plan's last case of `scenario` finished; `results`: every
+    /// result so far, with the limit ratios that the run's `limits`
+    /// results measured so far allow.
+    fn scenario_finished(&self, _scenario: &str, _results: &[CaseResult]) {}
+    fn finish(&self);
+}
 
 pub(crate) struct Bar {
     bar: ProgressBar,
