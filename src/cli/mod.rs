@@ -228,6 +228,19 @@ pub(crate) struct RunArgs {
     pub(crate) fault: Option<String>,
 }
 
+impl RunArgs {
+    /// `iolab run` with every option at clap's default, for a case built in
+    /// code (doctor's alternatives) that then sets the fields it needs.
+    pub(crate) fn defaults() -> Self {
+        use clap::FromArgMatches;
+        let command = <Self as Args>::augment_args(clap::Command::new("run"));
+        let matches = command
+            .try_get_matches_from(["run"])
+            .expect("run's options all have defaults");
+        Self::from_arg_matches(&matches).expect("run's defaults are its own arguments")
+    }
+}
+
 #[derive(Debug, Args)]
 pub(crate) struct ListArgs {
     /// Show one scenario in full: parameters, defaults and metrics

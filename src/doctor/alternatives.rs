@@ -15,6 +15,7 @@ use super::channels::Kind;
 use super::diagnosis::ChannelCost;
 use super::pattern::Shape;
 use super::syscalls::Direction;
+use crate::cli::{ModeArg, RunArgs};
 use crate::model::CaseResult;
 use crate::runner::rounds::{self, Schedule, Watch};
 use crate::stats::paired;
@@ -167,27 +168,59 @@ fn options(p: &Pattern) -> Vec<(String, &'static str)> {
     list
 }
 
-/// The `iolab run` arguments of one option.
-fn spec(p: &Pattern, mechanism: &str, placement: &str) -> String {
-    let size = if mechanism == "mq" {
-        p.size.min(8192)
-    } else {
-        p.size
-    };
-    let mut spec = format!(
-        "{} --mech {mechanism} --placement {placement} --mode processes -p size={size}",
-        p.scenario
-    );
-    match p.scenario {
-        "pingpong" => {
-            let _ = write!(spec, " -p count={}", round_trips(size));
+/// One option to measure: the run arguments of its one case.
+struct Candidate {
+    scenario: &'static str,
+    mechanism: String,
+    placement: &'static str,
+    params: Vec<String>,
+}
+
+impl Candidate {
+    fn of(p: &Pattern, mechanism: &str, placement: &'static str) -> Self {
+        let size = if mechanism == "mq" {
+            p.size.min(8192)
+        } else {
+            p.size
+        };
+        let mut params = vec![format!("size={size}")];
+        params.push(match p.scenario {
+            "pingpong" => format!("count={}", round_trips(size)),
+            _ => "rep_time=20ms".into(),
+        });
+        if mechanism == "shm" {
+            params.push("wake=futex".into());
         }
-        _ => spec.push_str(" -p rep_time=20ms"),
+        Candidate {
+            scenario: p.scenario,
+            mechanism: mechanism.to_string(),
+            placement,
+            params,
+        }
     }
-    if mechanism == "shm" {
-        spec.push_str(" -p wake=futex");
+
+    /// As `iolab ab` takes it, shown with the option's figures.
+    fn text(&self) -> String {
+        let mut text = format!(
+            "{} --mech {} --placement {} --mode processes",
+            self.scenario, self.mechanism, self.placement
+        );
+        for p in &self.params {
+            let _ = write!(text, " -p {p}");
+        }
+        text
     }
-    spec
+
+    fn args(&self) -> RunArgs {
+        RunArgs {
+            targets: vec![self.scenario.to_string()],
+            mech: vec![self.mechanism.clone()],
+            placement: vec![self.placement.to_string()],
+            mode: ModeArg::Processes,
+            params: self.params.clone(),
+            ..RunArgs::defaults()
+        }
+    }
 }
 
 /// Round trips per batch: 2000 of small messages, fewer of large ones
@@ -212,10 +245,10 @@ pub(crate) fn measure(
     let mut plan: Option<crate::plan::Plan> = None;
     let mut labels = Vec::new();
     for (mechanism, placement) in options(p) {
-        let text = spec(p, &mechanism, placement);
-        match crate::ab::specs::one_case("option", &text) {
+        let option = Candidate::of(p, &mechanism, placement);
+        match crate::plan::one_case(&option.args()) {
             Ok(one) => {
-                labels.push((text, format!("{mechanism}, {placement}")));
+                labels.push((option.text(), format!("{mechanism}, {placement}")));
                 match plan.as_mut() {
                     Some(all) => all.cases.extend(one.cases),
                     None => plan = Some(one),
@@ -348,7 +381,7 @@ mod tests {
         assert!(list.contains(&("shm".to_string(), "cross-cpu")));
         assert_eq!(list.last().unwrap(), &("pipe".to_string(), "same-cpu"));
         assert_eq!(
-            spec(&p, "shm", "cross-cpu"),
+            Candidate::of(&p, "shm", "cross-cpu").text(),
             "pingpong --mech shm --placement cross-cpu --mode processes -p size=64 -p count=2000 -p wake=futex"
         );
     }
@@ -364,12 +397,29 @@ mod tests {
                     placement: "same-cpu",
                 };
                 for (m, place) in options(&p) {
-                    let text = spec(&p, &m, place);
-                    if let Err(e) = crate::ab::specs::one_case("option", &text) {
-                        assert!(e.to_string().contains("cannot run here"), "{text}: {e}");
+                    let option = Candidate::of(&p, &m, place);
+                    match crate::plan::one_case(&option.args()) {
+                        Ok(plan) => assert_eq!(plan.cases.len(), 1, "{}", option.text()),
+                        Err(e) => assert!(e.contains("cannot run here"), "{}: {e}", option.text()),
                     }
+                    // What the JSON shows plans as the same case.
+                    assert_eq!(
+                        plan_of_text(&option.text()).map(|p| p.cases[0].name()).ok(),
+                        crate::plan::one_case(&option.args())
+                            .map(|p| p.cases[0].name())
+                            .ok()
+                    );
                 }
             }
+        }
+    }
+
+    fn plan_of_text(text: &str) -> Result<crate::plan::Plan, String> {
+        use clap::Parser;
+        let words = ["iolab", "run"].into_iter().chain(text.split_whitespace());
+        match crate::cli::Cli::try_parse_from(words).map(|cli| cli.command) {
+            Ok(crate::cli::Command::Run(args)) => crate::plan::one_case(&args),
+            other => Err(format!("{text} is not a run: {other:?}")),
         }
     }
 }

@@ -8,10 +8,13 @@ mod fit;
 mod keys;
 mod memory;
 pub(crate) mod numbers;
+mod one_case;
 pub(crate) mod outputs;
 mod peer;
 pub(crate) mod precision;
 mod repeat_runs;
+
+pub(crate) use one_case::one_case;
 
 use crate::cli::{ModeArg, RunArgs};
 use crate::error::{UsageError, UsageResult};
