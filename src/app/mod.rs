@@ -5,6 +5,7 @@
 
 mod ab;
 mod complete;
+mod doctor;
 mod documents;
 mod keep;
 mod kernels;
@@ -61,7 +62,7 @@ pub fn dispatch(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Fleet(args) => fleet(&args),
         Command::Agent(args) => agent(&args),
         Command::Ab(args) => ab::ab(&args),
-        Command::Doctor(args) => crate::doctor::doctor(&args),
+        Command::Doctor(args) => doctor::doctor(&args),
         Command::Completions(args) => shell::completions(&args),
         Command::Man(args) => man::man(&args),
     }
