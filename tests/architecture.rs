@@ -5,9 +5,13 @@
 //! harness's job), `unsafe` appears only under `src/sys/`, the claims
 //! engine (`src/claims/engine/`) imports no seed and no scenario module,
 //! `stats` (`src/stats/`) imports nothing of iolab and reaches no system,
-//! every path ARCHITECTURE.md names exists, and a module is `pub` in
+//! every path ARCHITECTURE.md names exists, a module is `pub` in
 //! `src/lib.rs` only when the binary, a test, a bench or an example uses
-//! it.
+//! it, the commands' domain modules (`doctor`, `ab`, `compare`, `agent`)
+//! hold no pipeline code (progress bars, exit statuses, JSON written out:
+//! `src/app/`'s), `doctor` and `ab` do not name each other, and the
+//! runner's submodules call no item of `runner/mod.rs` (the harness is
+//! `runner/harness.rs`).
 //!
 //! The source is read as Rust tokens (proc-macro2's lexer), so comments,
 //! doc comments and string literals never count. References followed:
@@ -395,6 +399,91 @@ fn check_stats(files: &[File]) -> Vec<String> {
     found.into_iter().collect()
 }
 
+/// The domain modules of commands, whose pipelines live in `src/app/`.
+const DOMAINS: [&str; 4] = ["src/doctor/", "src/ab/", "src/compare/", "src/agent/"];
+
+/// What only a command's pipeline does: progress bars, exit statuses,
+/// JSON documents written out.
+const PIPELINE: &str = "indicatif ExitCode process::exit to_string_pretty to_writer_pretty";
+
+fn check_pipelines(files: &[File]) -> Vec<String> {
+    let domain = |path: &str| DOMAINS.iter().any(|d| path.starts_with(d));
+    let found = find_code(files, domain, PIPELINE);
+    let why = |f: String| format!("{f} (a command's pipeline lives in src/app/)");
+    found.into_iter().map(why).collect()
+}
+
+/// `doctor` names no `ab` and `ab` no `doctor`: both plan their cases
+/// through `plan::one_case`.
+fn check_sideways(files: &[File]) -> Vec<String> {
+    let mut found = BTreeSet::new();
+    for (path, text) in files {
+        let from = module_of(path);
+        let other = match from.first().map(String::as_str) {
+            Some("doctor") => "ab",
+            Some("ab") => "doctor",
+            _ => continue,
+        };
+        if rooted_paths(path, text)
+            .iter()
+            .any(|p| p.first().is_some_and(|m| m == other))
+        {
+            found.insert(format!(
+                "{path} names crate::{other} (doctor and ab plan cases through plan::one_case)"
+            ));
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// The modules `text` declares at its top level (`mod x;`, `pub(crate) mod x;`).
+fn declared_modules(path: &str, text: &str) -> BTreeSet<String> {
+    let level: Vec<TokenTree> = lex(path, text).into_iter().collect();
+    (1..level.len())
+        .filter(|&i| ident_at(&level, i - 1).as_deref() == Some("mod"))
+        .filter_map(|i| ident_at(&level, i))
+        .collect()
+}
+
+/// The runner's submodules reach `runner/mod.rs` only for its modules
+/// (`super::harness`), never for an item of its own: no call back into
+/// the parent that runs them.
+fn check_runner_parent(files: &[File]) -> Vec<String> {
+    let Some((_, parent)) = files.iter().find(|(p, _)| p == "src/runner/mod.rs") else {
+        return Vec::new();
+    };
+    let submodules = declared_modules("src/runner/mod.rs", parent);
+    let modules = modules(files);
+    let mut found = BTreeSet::new();
+    for (path, text) in files
+        .iter()
+        .filter(|(p, _)| p.starts_with("src/runner/") && p != "src/runner/mod.rs")
+    {
+        let (_, depth) = &modules[path];
+        each_level(lex(path, text), *depth, &mut |level, depth| {
+            for i in 0..level.len() {
+                let rooted = i < 2 || !is_sep(level, i - 2);
+                if !rooted || ident_at(level, i).as_deref() != Some("super") {
+                    continue;
+                }
+                let up = |k: &usize| ident_at(level, i + 3 * k).as_deref() == Some("super");
+                let climbs = (0..).take_while(up).count();
+                if climbs + 1 != depth {
+                    continue;
+                }
+                let mut named = BTreeSet::new();
+                after_root(level, i + 3 * climbs - 2, &mut named);
+                for item in named.into_iter().filter(|n| !submodules.contains(n)) {
+                    found.insert(format!(
+                        "{path} calls runner/mod.rs's {item} (the harness is runner/harness.rs)"
+                    ));
+                }
+            }
+        });
+    }
+    found.into_iter().collect()
+}
+
 /// The paths to the system a file names: `std::fs`, `std::{io, ..}`,
 /// `libc::`, `rustix::`, ... (each as written up to its second segment).
 fn system_paths(path: &str, text: &str) -> BTreeSet<String> {
@@ -571,6 +660,25 @@ fn stats_imports_nothing_of_iolab_and_reaches_no_system() {
     let files = real_src();
     assert!(files.iter().any(|(p, _)| p.starts_with("src/stats/")));
     assert_none(check_stats(&files));
+}
+
+#[test]
+fn commands_pipelines_live_in_app() {
+    let files = real_src();
+    assert!(files.iter().any(|(p, _)| p == "src/app/doctor.rs"));
+    assert_none(check_pipelines(&files));
+}
+
+#[test]
+fn doctor_and_ab_do_not_name_each_other() {
+    assert_none(check_sideways(&real_src()));
+}
+
+#[test]
+fn the_runners_rounds_do_not_call_back_into_its_parent() {
+    let files = real_src();
+    assert!(files.iter().any(|(p, _)| p == "src/runner/harness.rs"));
+    assert_none(check_runner_parent(&files));
 }
 
 #[test]
@@ -776,6 +884,61 @@ fn stats_importing_iolab_or_reaching_the_system_fails() {
             "src/stats/looks.rs imports crate::measure (stats imports nothing of iolab)",
             "src/stats/looks.rs imports crate::model (stats imports nothing of iolab)",
             "src/stats/paired.rs imports crate::format (stats imports nothing of iolab)",
+        ]
+    );
+}
+
+#[test]
+fn pipeline_code_in_a_domain_module_fails() {
+    let files = tree(
+        r#"@ src/doctor/mod.rs: fn f() -> ExitCode { indicatif::ProgressBar::new(0); }
+        @ src/ab/mod.rs: fn f() { std::process::exit(2); serde_json::to_string_pretty(&x); }
+        @ src/ab/fine.rs: // indicatif in a comment
+            const S: &str = "ExitCode"; fn f() { serde_json::to_value(x); }
+        @ src/app/doctor.rs: fn f() -> ExitCode { indicatif::ProgressBar::hidden() }"#,
+    );
+    assert_eq!(
+        check_pipelines(&files),
+        [
+            "src/ab/mod.rs: process::exit (a command's pipeline lives in src/app/)",
+            "src/ab/mod.rs: to_string_pretty (a command's pipeline lives in src/app/)",
+            "src/doctor/mod.rs: ExitCode (a command's pipeline lives in src/app/)",
+            "src/doctor/mod.rs: indicatif (a command's pipeline lives in src/app/)",
+        ]
+    );
+}
+
+#[test]
+fn doctor_naming_ab_fails_and_plan_does_not() {
+    let files = tree(
+        r#"@ src/doctor/alternatives.rs: fn f() { crate::ab::specs::one_case("x", "y"); }
+        @ src/doctor/fine.rs: fn f() { crate::plan::one_case(&a); } // crate::ab
+        @ src/ab/mod.rs: use crate::{plan, doctor::Diagnosis};"#,
+    );
+    assert_eq!(
+        check_sideways(&files),
+        [
+            "src/ab/mod.rs names crate::doctor (doctor and ab plan cases through plan::one_case)",
+            "src/doctor/alternatives.rs names crate::ab (doctor and ab plan cases through plan::one_case)",
+        ]
+    );
+}
+
+#[test]
+fn a_runner_submodule_calling_its_parent_fails() {
+    let files = tree(
+        r#"@ src/runner/mod.rs: mod harness; pub(crate) mod rounds; fn run_batch() {}
+        @ src/runner/rounds.rs: use super::harness::run_batch; use super::{judge_noise, rounds};
+            fn f() { super::failed(); }
+            #[cfg(test)] mod tests { use super::past_cap; fn g() { super::super::in_private_dir(); } }
+        @ src/runner/harness.rs: fn f() { super::super::model::x(); }"#,
+    );
+    assert_eq!(
+        check_runner_parent(&files),
+        [
+            "src/runner/rounds.rs calls runner/mod.rs's failed (the harness is runner/harness.rs)",
+            "src/runner/rounds.rs calls runner/mod.rs's in_private_dir (the harness is runner/harness.rs)",
+            "src/runner/rounds.rs calls runner/mod.rs's judge_noise (the harness is runner/harness.rs)",
         ]
     );
 }
