@@ -8,6 +8,7 @@
 
 use super::engine::claim::Claim;
 use super::engine::rule::Rule;
+use super::engine::select::Point;
 use super::CLAIMS;
 use crate::model::{CaseResult, ClaimStatus};
 
@@ -19,9 +20,9 @@ pub(crate) struct Group {
     pub(crate) claims: Vec<&'static Claim>,
 }
 
-/// The comparison groups of `cases`: every claim that weighs two or more
-/// of them against each other joins those.
-pub(crate) fn comparison_groups(cases: &[CaseResult]) -> Vec<Group> {
+/// The comparison groups of `cases` (as planned, or results): every claim
+/// that weighs two or more of them against each other joins those.
+pub(crate) fn comparison_groups<P: Point>(cases: &[P]) -> Vec<Group> {
     let comparing: Vec<(&'static Claim, Vec<usize>)> = CLAIMS
         .iter()
         .filter(|c| !matches!(c.rule, Rule::Observed { .. }))

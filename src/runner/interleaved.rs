@@ -27,12 +27,7 @@ pub(crate) fn round_groups(plan: &Plan) -> Vec<Group> {
     if plan.interleave.is_none() {
         return Vec::new();
     }
-    let placeholders: Vec<CaseResult> = plan
-        .cases
-        .iter()
-        .map(|c| CaseResult::new(c.scenario.name(), &c.name(), c.params_json()))
-        .collect();
-    let mut groups = crate::claims::interleave::comparison_groups(&placeholders);
+    let mut groups = crate::claims::interleave::comparison_groups(&plan.cases);
     for g in &mut groups {
         g.cases.retain(|&i| plan.cases[i].unsupported.is_none());
     }

@@ -5,7 +5,7 @@
 
 use super::relative;
 use super::rule::Rule;
-use super::select::Select;
+use super::select::{Point, Select};
 
 /// The form of an absolute band on a count or share per operation.
 pub(crate) const PER_OPERATION: &str =
@@ -60,10 +60,11 @@ impl Rule {
     }
 
     /// The results the rule weighs against each other, as indices into
-    /// `results`: the one result each selection takes, a sweep's two
-    /// ends; none for a probe check's observations.
-    pub(crate) fn compared(&self, results: &[CaseResult]) -> Vec<usize> {
-        let index = |r: &CaseResult| results.iter().position(|x| std::ptr::eq(x, r));
+    /// `results` (results, or cases as planned): the one result each
+    /// selection takes, a sweep's two ends; none for a probe check's
+    /// observations.
+    pub(crate) fn compared<P: Point>(&self, results: &[P]) -> Vec<usize> {
+        let index = |r: &P| results.iter().position(|x| std::ptr::eq(x, r));
         let mut taken: Vec<usize> = match self {
             Rule::Linear { at, x, .. } | Rule::Flat { at, x, .. } => {
                 super::sweep::ends(results, at, x)

@@ -7,7 +7,7 @@ use super::estimate::Estimate;
 use super::margin::{Bands, Uncertainty};
 use super::numbers::num;
 use super::outcome::{Found, Outcome};
-use super::select::{param_f64, repeats, Select};
+use super::select::{param_f64, repeats, Point, Select};
 use super::value::{Quantity, Value};
 use crate::model::{CaseResult, ClaimStatus};
 
@@ -61,27 +61,27 @@ pub(crate) fn points(
 
 /// The two ends of the sweep `at` over `x` (of the results measured alike,
 /// as `points` takes them): the cases its figure weighs against each other.
-pub(crate) fn ends<'a>(results: &'a [CaseResult], at: &Select, x: &str) -> Vec<&'a CaseResult> {
+pub(crate) fn ends<'a, P: Point>(results: &'a [P], at: &Select, x: &str) -> Vec<&'a P> {
     let Ok(all) = at.all(results) else {
         return Vec::new();
     };
     let reps = widest(&all, x);
-    let alike: Vec<&CaseResult> = all.into_iter().filter(|r| repeats(r) == reps).collect();
-    let by_x = |r: &&CaseResult| param_f64(r, x).unwrap_or(f64::NAN);
+    let alike: Vec<&P> = all.into_iter().filter(|r| repeats(*r) == reps).collect();
+    let by_x = |r: &&P| param_f64(*r, x).unwrap_or(f64::NAN);
     let near = alike.iter().min_by(|a, b| by_x(a).total_cmp(&by_x(b)));
     let far = alike.iter().max_by(|a, b| by_x(a).total_cmp(&by_x(b)));
     near.into_iter().chain(far).copied().collect()
 }
 
 /// The repetition count whose results cover the most distinct `x` points.
-fn widest(results: &[&CaseResult], x: &str) -> f64 {
+fn widest<P: Point>(results: &[&P], x: &str) -> f64 {
     let mut best = (0usize, 1.0);
     for r in results {
-        let reps = repeats(r);
+        let reps = repeats(*r);
         let mut xs: Vec<f64> = results
             .iter()
-            .filter(|o| repeats(o) == reps)
-            .filter_map(|o| param_f64(o, x))
+            .filter(|o| repeats(**o) == reps)
+            .filter_map(|o| param_f64(*o, x))
             .collect();
         xs.sort_by(f64::total_cmp);
         xs.dedup();
