@@ -5,7 +5,8 @@
 //! harness's job), `unsafe` appears only under `src/sys/`, the claims
 //! engine (`src/claims/engine/`) imports no seed and no scenario module,
 //! `stats` (`src/stats/`) imports nothing of iolab and reaches no system,
-//! every path ARCHITECTURE.md names exists, a module is `pub` in
+//! every path ARCHITECTURE.md names exists and every function its Entry
+//! points name is defined in that module, a module is `pub` in
 //! `src/lib.rs` only when the binary, a test, a bench or an example uses
 //! it, the commands' domain modules (`doctor`, `ab`, `compare`, `agent`)
 //! hold no pipeline code (progress bars, exit statuses, JSON written out:
@@ -484,6 +485,39 @@ fn check_runner_parent(files: &[File]) -> Vec<String> {
     found.into_iter().collect()
 }
 
+/// Each `module::function` the map's Entry points section names (in
+/// backticks, lower-case segments) that no file of that top-level module
+/// defines as `fn function`.
+fn missing_entry_points(doc: &str, files: &[File]) -> Vec<String> {
+    let Some(section) = doc.split("\n## ").find(|s| s.starts_with("Entry points")) else {
+        return vec!["ARCHITECTURE.md has no Entry points section".into()];
+    };
+    let named = section.split('`').skip(1).step_by(2).filter(|t| {
+        t.contains("::")
+            && t.split("::").all(|seg| {
+                !seg.is_empty() && seg.chars().all(|c| c.is_ascii_lowercase() || c == '_')
+            })
+    });
+    let mut missing = BTreeSet::new();
+    for path in named {
+        let segments: Vec<&str> = path.split("::").collect();
+        let (top, function) = (segments[0], segments[segments.len() - 1]);
+        let defined = files.iter().any(|(file, text)| {
+            let of_top =
+                file == &format!("src/{top}.rs") || file.starts_with(&format!("src/{top}/"));
+            of_top && {
+                let mut words = Vec::new();
+                flat_words(lex(file, text), &mut words);
+                words.windows(2).any(|w| w[0] == "fn" && w[1] == function)
+            }
+        });
+        if !defined {
+            missing.insert(format!("{path}: no fn {function} under src/{top}/"));
+        }
+    }
+    missing.into_iter().collect()
+}
+
 /// The paths to the system a file names: `std::fs`, `std::{io, ..}`,
 /// `libc::`, `rustix::`, ... (each as written up to its second segment).
 fn system_paths(path: &str, text: &str) -> BTreeSet<String> {
@@ -679,6 +713,16 @@ fn the_runners_rounds_do_not_call_back_into_its_parent() {
     let files = real_src();
     assert!(files.iter().any(|(p, _)| p == "src/runner/harness.rs"));
     assert_none(check_runner_parent(&files));
+}
+
+#[test]
+fn every_entry_point_the_map_names_is_a_function() {
+    let doc = real_table();
+    assert!(
+        doc.contains("`app::doctor::doctor`"),
+        "the Entry points section"
+    );
+    assert_none(missing_entry_points(&doc, &real_src()));
 }
 
 #[test]
@@ -940,5 +984,28 @@ fn a_runner_submodule_calling_its_parent_fails() {
             "src/runner/rounds.rs calls runner/mod.rs's in_private_dir (the harness is runner/harness.rs)",
             "src/runner/rounds.rs calls runner/mod.rs's judge_noise (the harness is runner/harness.rs)",
         ]
+    );
+}
+
+#[test]
+fn an_entry_point_that_is_no_function_fails() {
+    let files = tree(
+        r#"@ src/app/mod.rs: fn run() {} mod doctor;
+        @ src/app/doctor.rs: pub(super) fn doctor() {}
+        @ src/plan/mod.rs: // fn one_case
+            const S: &str = "fn build";"#,
+    );
+    let doc = "# Map\n\n## Entry points\n\n- `app::run` -> `app::doctor::doctor` -> \
+               `plan::build` -> `plan::one_case` (`src/plan/mod.rs`, `Plan`)\n\n## Next\n`x::y`";
+    assert_eq!(
+        missing_entry_points(doc, &files),
+        [
+            "plan::build: no fn build under src/plan/",
+            "plan::one_case: no fn one_case under src/plan/",
+        ]
+    );
+    assert_eq!(
+        missing_entry_points("# no section", &files),
+        ["ARCHITECTURE.md has no Entry points section"]
     );
 }
