@@ -9,16 +9,16 @@
 //!
 //! `cargo bench --bench doctor_overhead [-- PAIRS]`
 
+mod common;
+
+use common::median;
 use std::path::Path;
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_iolab");
 
 fn main() {
-    let pairs = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse::<usize>().ok())
-        .unwrap_or(10);
+    let pairs = common::pairs(10);
     let dir = tempfile::tempdir().expect("a scratch directory");
     let out = dir.path().join("wall_ns");
     let json = dir.path().join("diagnosis.json");
@@ -84,10 +84,4 @@ fn reported_cost(json: &Path) -> f64 {
     d["tracer"]["overhead"]["cost"]
         .as_f64()
         .unwrap_or_else(|| panic!("no overhead cost in {}", d["tracer"]))
-}
-
-fn median(v: &mut [f64]) -> f64 {
-    v.sort_by(f64::total_cmp);
-    let n = v.len();
-    (v[(n - 1) / 2] + v[n / 2]) / 2.0
 }

@@ -10,6 +10,9 @@
 //!
 //! `cargo bench --bench harness_bias [-- PAIRS]`
 
+mod common;
+
+use common::median;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -19,10 +22,7 @@ const COUNT: &str = "20000";
 const REPS: &str = "5";
 
 fn main() {
-    let pairs = std::env::args()
-        .skip(1)
-        .find_map(|a| a.parse::<usize>().ok())
-        .unwrap_or(10);
+    let pairs = common::pairs(10);
     let dir = tempfile::tempdir().expect("a scratch directory");
     let c_loop = compile(dir.path());
     for mech in MECHS {
@@ -117,9 +117,4 @@ fn c_rtt(c_loop: &Path, mech: &str, cpu: usize) -> f64 {
         .trim()
         .parse()
         .expect("ns")
-}
-
-fn median(values: &mut [f64]) -> f64 {
-    values.sort_by(f64::total_cmp);
-    values[values.len() / 2]
 }
