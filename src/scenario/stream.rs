@@ -304,8 +304,8 @@ fn median_chunks_rate(settled: &[[SideOut; 2]], size: usize) -> Option<f64> {
 }
 
 /// How many of the pairs can run at the same time: as many as their CPUs
-/// hold, each pair needing the CPUs its sides are pinned to (one where
-/// they are not pinned), all of them at most.
+/// hold, each pair needing the CPUs its sides ran on (at least one; the
+/// CPUs this process may use where no side says), all of them at most.
 fn at_once(settled: &[[SideOut; 2]]) -> usize {
     let cpus_of = |pair: &[SideOut; 2]| -> Vec<usize> {
         let mut cpus: Vec<usize> = pair.iter().flat_map(|s| s.cpus.clone()).collect();
@@ -316,11 +316,12 @@ fn at_once(settled: &[[SideOut; 2]]) -> usize {
     let mut all: Vec<usize> = settled.iter().flat_map(cpus_of).collect();
     all.sort_unstable();
     all.dedup();
-    let per_pair = settled.iter().map(|p| cpus_of(p).len()).min().unwrap_or(1);
-    match (all.len(), per_pair) {
-        (0, _) | (_, 0) => settled.len(),
-        (cpus, per_pair) => (cpus / per_pair).clamp(1, settled.len()),
-    }
+    let cpus = match all.len() {
+        0 => crate::measure::pin::allowed_cpus().len(),
+        n => n,
+    };
+    let per_pair = settled.iter().map(|p| cpus_of(p).len().max(1)).min();
+    (cpus / per_pair.unwrap_or(1)).clamp(1, settled.len().max(1))
 }
 
 /// Messages in flight allowed over an unreliable mechanism, and how often
