@@ -6,9 +6,13 @@
 //! PAIRS interleaved pairs (each order in turn) of `iolab run pingpong
 //! --placement same-cpu` and the C loop on the CPU iolab chose, both the
 //! median of 5 repetitions' mean round trips; the median ratio and its
-//! range are printed. Needs a C compiler (`cc`).
+//! range are printed. With `--variants`, two builds of the C loop that
+//! each add one thing iolab does (`-DBOOKKEEPING`: the per-trip clock
+//! read, histogram record and sequence check; `-DTHREE_PROCESSES`: both
+//! sides forked from an unpinned parent that waits) run in the same
+//! rotation, each held to the plain loop. Needs a C compiler (`cc`).
 //!
-//! `cargo bench --bench harness_bias [-- PAIRS]`
+//! `cargo bench --bench harness_bias [-- PAIRS] [--variants]`
 
 mod common;
 
@@ -21,44 +25,72 @@ const MECHS: [&str; 4] = ["pipe", "eventfd", "unix-stream", "udp"];
 const COUNT: &str = "20000";
 const REPS: &str = "5";
 
+/// The C loop's builds besides the plain one, by the name printed.
+const VARIANTS: [(&str, &str); 2] = [
+    ("C+bookkeeping", "-DBOOKKEEPING"),
+    ("C 3 processes", "-DTHREE_PROCESSES"),
+];
+
+/// One contender: iolab, or a build of the C loop.
+enum Contender {
+    Iolab,
+    C(PathBuf),
+}
+
 fn main() {
     let pairs = common::pairs(10);
+    let variants = std::env::args().any(|a| a == "--variants");
     let dir = tempfile::tempdir().expect("a scratch directory");
-    let c_loop = compile(dir.path());
+    let mut contenders = vec![
+        ("iolab", Contender::Iolab),
+        ("C loop", Contender::C(compile(dir.path(), "plain", None))),
+    ];
+    if variants {
+        for (name, flag) in VARIANTS {
+            contenders.push((name, Contender::C(compile(dir.path(), name, Some(flag)))));
+        }
+    }
     for mech in MECHS {
         // A first run, not counted, says which CPU iolab places both on.
         let cpu = iolab_rtt(dir.path(), mech).1;
-        let mut ratios = Vec::new();
-        let (mut ours, mut theirs) = (Vec::new(), Vec::new());
+        let mut rtts = vec![Vec::new(); contenders.len()];
         for pair in 0..pairs {
-            let (iolab, c) = if pair % 2 == 0 {
-                let iolab = iolab_rtt(dir.path(), mech).0;
-                (iolab, c_rtt(&c_loop, mech, cpu))
-            } else {
-                let c = c_rtt(&c_loop, mech, cpu);
-                (iolab_rtt(dir.path(), mech).0, c)
-            };
-            ratios.push(iolab / c);
-            ours.push(iolab);
-            theirs.push(c);
+            // Each contender leads in turn, so none always follows another.
+            for k in 0..contenders.len() {
+                let i = (pair + k) % contenders.len();
+                let rtt = match &contenders[i].1 {
+                    Contender::Iolab => iolab_rtt(dir.path(), mech).0,
+                    Contender::C(build) => c_rtt(build, mech, cpu),
+                };
+                rtts[i].push(rtt);
+            }
         }
-        let (r, a, b) = (median(&mut ratios), median(&mut ours), median(&mut theirs));
-        println!(
-            "{mech:12} same-cpu: iolab {a:.0} ns, C loop {b:.0} ns, iolab/C {r:.3} \
-             (median of {pairs} pairs, {:.3}-{:.3})",
-            ratios[0],
-            ratios[pairs - 1]
-        );
+        let plain = rtts[1].clone();
+        for (i, (name, _)) in contenders.iter().enumerate().filter(|(i, _)| *i != 1) {
+            let mut ratios: Vec<f64> = rtts[i].iter().zip(&plain).map(|(a, b)| a / b).collect();
+            let (r, a, b) = (
+                median(&mut ratios),
+                median(&mut rtts[i].clone()),
+                median(&mut plain.clone()),
+            );
+            println!(
+                "{mech:12} same-cpu: {name} {a:.0} ns, C loop {b:.0} ns, {name}/C {r:.3} \
+                 (median of {pairs} pairs, {:.3}-{:.3})",
+                ratios[0],
+                ratios[pairs - 1]
+            );
+        }
     }
 }
 
-/// The C loop, built into `dir`.
-fn compile(dir: &Path) -> PathBuf {
+/// The C loop, built into `dir` as `name` with `flag`.
+fn compile(dir: &Path, name: &str, flag: Option<&str>) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/c/rtt_loop.c");
-    let out = dir.join("rtt_loop");
+    let out = dir.join(name.replace([' ', '+'], "_"));
     let built = Command::new("cc")
         .args(["-O2", "-o"])
         .arg(&out)
+        .args(flag)
         .arg(&source)
         .status();
     assert!(
