@@ -31,6 +31,9 @@ const VARIANTS: [(&str, &str); 2] = [
     ("C 3 processes", "-DTHREE_PROCESSES"),
 ];
 
+/// Where the plain C loop sits among the contenders: every ratio is to it.
+const PLAIN: usize = 1;
+
 /// One contender: iolab, or a build of the C loop.
 enum Contender {
     Iolab,
@@ -65,8 +68,8 @@ fn main() {
                 rtts[i].push(rtt);
             }
         }
-        let plain = rtts[1].clone();
-        for (i, (name, _)) in contenders.iter().enumerate().filter(|(i, _)| *i != 1) {
+        let plain = rtts[PLAIN].clone();
+        for (i, (name, _)) in contenders.iter().enumerate().filter(|(i, _)| *i != PLAIN) {
             let mut ratios: Vec<f64> = rtts[i].iter().zip(&plain).map(|(a, b)| a / b).collect();
             let (r, a, b) = (
                 median(&mut ratios),
