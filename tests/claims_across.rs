@@ -13,8 +13,9 @@ use iolab::model::{CaseResult, Run};
 use runs::{run, save};
 use serde_json::json;
 
-/// poll-scale at 0 idle connections: `seconds` per repetition.
-fn at_zero(poller: &str, seconds: &[f64]) -> CaseResult {
+/// poll-scale at 0 idle connections: the server's CPU per request, what
+/// E5-poll-faster-at-0 weighs, per repetition.
+fn at_zero(poller: &str, cpu_us: &[f64]) -> CaseResult {
     let params = [
         ("poller", json!(poller)),
         ("transport", json!("tcp")),
@@ -25,12 +26,14 @@ fn at_zero(poller: &str, seconds: &[f64]) -> CaseResult {
         .map(|(k, v)| (k.to_string(), v))
         .collect();
     let mut r = CaseResult::new("poll-scale", &format!("{poller}/tcp/idle=0"), params);
-    r.metrics
-        .insert("seconds".into(), metric(seconds.to_vec(), "s"));
+    r.metrics.insert(
+        "server_cpu_us_per_req".into(),
+        metric(cpu_us.to_vec(), "us"),
+    );
     r
 }
 
-/// A stored run whose epoll takes `epoll` times poll's 1 s (±0.2%), with
+/// A stored run whose epoll takes `epoll` times poll's 1 us (±0.2%), with
 /// its poll-scale claims answered as a run stores them.
 fn poll_run(id: &str, started_at: &str, epoll: f64) -> Run {
     let reps = |m: f64| [m * 0.998, m * 0.999, m, m * 1.001, m * 1.002];
@@ -75,7 +78,7 @@ fn across_two_runs_shows_both_and_marks_the_difference() {
         a.contains("run-a (latest~1)") && a.contains(" holds "),
         "{text}"
     );
-    assert!(a.contains("poll 1.00 s"), "{text}");
+    assert!(a.contains("poll 1.00 us"), "{text}");
     assert!(
         b.contains("run-b (latest)") && b.contains(" does not hold "),
         "{text}"

@@ -196,7 +196,7 @@ fn pairs() -> Vec<Pair> {
         },
         Pair {
             id: "E5-et-faster",
-            metric: "seconds",
+            metric: super::POLLER_COST,
             a: side(
                 "poll-scale",
                 &[("poller", "epoll-et"), ("transport", "tcp"), ("idle", "0")],
@@ -211,7 +211,7 @@ fn pairs() -> Vec<Pair> {
         },
         Pair {
             id: "E5-all-active-epoll-slower",
-            metric: "seconds",
+            metric: super::POLLER_COST,
             a: side(
                 "poll-scale",
                 &[

@@ -17,7 +17,7 @@ fn spread(median: f64, spread: f64) -> Vec<f64> {
         .collect()
 }
 
-fn poll_at_0(poller: &str, seconds: &[f64]) -> CaseResult {
+fn poll_at_0(poller: &str, cost: &[f64]) -> CaseResult {
     result(
         "poll-scale",
         &[
@@ -25,7 +25,7 @@ fn poll_at_0(poller: &str, seconds: &[f64]) -> CaseResult {
             ("transport", json!("tcp")),
             ("idle", json!(0)),
         ],
-        &[("seconds", seconds)],
+        &[(super::POLLER_COST, cost)],
     )
 }
 
@@ -220,14 +220,14 @@ fn an_interval_reaching_the_farther_boundary_is_near_it_too() {
     assert!((m.margin - 10.0).abs() < 1e-9, "{m:?}");
 }
 
-/// `r` with its `seconds` in earlier runs of this host, run0 the newest.
-fn with_past(mut r: CaseResult, seconds: &[f64]) -> CaseResult {
-    r.past = seconds
+/// `r` with its server CPU per request in earlier runs of this host, run0 the newest.
+fn with_past(mut r: CaseResult, cost: &[f64]) -> CaseResult {
+    r.past = cost
         .iter()
         .enumerate()
         .map(|(at, s)| crate::model::Earlier {
             run_id: format!("run{at}"),
-            metrics: [("seconds".to_string(), *s)].into(),
+            metrics: [(super::POLLER_COST.to_string(), *s)].into(),
             ..Default::default()
         })
         .collect();

@@ -31,7 +31,7 @@ fn result(scenario: &str, params: &[(&str, Value)], metrics: &[(&str, &[f64])]) 
     for (name, reps) in metrics {
         let unit = match *name {
             n if n.contains("ns") => "ns",
-            n if n.starts_with("us_") => "us",
+            n if n.starts_with("us_") || n.contains("_us_") => "us",
             n if n == "seconds" || n.ends_with("_s") => "s",
             _ => "",
         };
@@ -40,6 +40,9 @@ fn result(scenario: &str, params: &[(&str, Value)], metrics: &[(&str, &[f64])]) 
     }
     r
 }
+
+/// What the claims weighing two pollers at one point read (E5's 5% claims).
+const POLLER_COST: &str = "server_cpu_us_per_req";
 
 fn answer(id: &str, results: &[CaseResult]) -> ClaimVerdict {
     let claim = CLAIMS.iter().find(|c| c.id == id).expect("claim id");
@@ -266,7 +269,10 @@ fn sweep(poller: &str, points: &[(u64, f64)]) -> Vec<CaseResult> {
                     ("idle", json!(idle)),
                     ("repeat", json!(1)),
                 ],
-                &[("seconds", &[s * 0.995, *s, s * 1.005])],
+                &[
+                    ("seconds", &[s * 0.995, *s, s * 1.005]),
+                    (POLLER_COST, &[s * 0.995, *s, s * 1.005]),
+                ],
             )
         })
         .collect()
@@ -300,8 +306,27 @@ fn linear_and_flat_sweeps() {
         "{}",
         v.figure
     );
+    assert!(
+        v.figure
+            .contains("; growth over idle=0 ~ idle^0.99 from idle=1000 (4 points);"),
+        "{}",
+        v.figure
+    );
     assert_eq!(answer("E5-poll-linear", &flat).verdict, DoesNotHold);
     assert_eq!(answer("E5-poll-linear", &some).verdict, Inconclusive);
+    // Growth over the near end as x^power: x^1.3 still reads linear (the
+    // far point running away a little), x^1.75 undecided, x^2.5 not linear.
+    let power = |p: f64| {
+        let points: Vec<(u64, f64)> = [0u64, 1000, 2000, 4000, 8000]
+            .iter()
+            .map(|x| (*x, 1.0 + (*x as f64 / 1000.0).powf(p)))
+            .collect();
+        answer("E5-poll-linear", &sweep("poll", &points)).verdict
+    };
+    assert_eq!(
+        [1.3, 1.75, 2.5].map(power),
+        [Holds, Inconclusive, DoesNotHold]
+    );
     let too_few = answer("E5-poll-linear", &linear[..3]);
     assert_eq!(too_few.verdict, Inconclusive);
     assert!(
@@ -336,13 +361,13 @@ fn the_point_with_more_repetitions_wins() {
             ("idle", json!(0)),
             ("repeat", json!(5)),
         ],
-        &[("seconds", &[1.0, 1.01, 0.99, 1.0, 1.02])],
+        &[(POLLER_COST, &[1.0, 1.01, 0.99, 1.0, 1.02])],
     );
     better.case = "poll-5-reps".into();
     rs.push(better);
     let v = answer("E5-poll-faster-at-0", &rs);
     assert!(
-        v.figure.starts_with("poll 1.00 s (0.990-1.02, 5 reps)"),
+        v.figure.starts_with("poll 1.00 us (0.990-1.02, 5 reps)"),
         "{}",
         v.figure
     );

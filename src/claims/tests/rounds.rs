@@ -9,7 +9,7 @@ use crate::model::{CaseResult, ClaimStatus, ClaimVerdict, Rounds};
 use serde_json::json;
 use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
 
-/// `n` rounds of a case costing `cost` seconds on a host that is 2x
+/// `n` rounds of a case costing `cost` (server CPU per request) on a host that is 2x
 /// slower from round `slow_from` on, each round wobbling by up to ±2%.
 fn host(n: usize, cost: f64, slow_from: usize) -> Vec<f64> {
     (0..n)
@@ -22,7 +22,7 @@ fn host(n: usize, cost: f64, slow_from: usize) -> Vec<f64> {
 }
 
 /// E5-poll-faster-at-0's case of `poller` with one repetition per round.
-fn poller_in_rounds(poller: &str, seconds: &[f64], interleaved: bool) -> CaseResult {
+fn poller_in_rounds(poller: &str, cost: &[f64], interleaved: bool) -> CaseResult {
     let mut r = result(
         "poll-scale",
         &[
@@ -30,14 +30,14 @@ fn poller_in_rounds(poller: &str, seconds: &[f64], interleaved: bool) -> CaseRes
             ("transport", json!("tcp")),
             ("idle", json!(0)),
         ],
-        &[("seconds", seconds)],
+        &[(super::POLLER_COST, cost)],
     );
     r.rounds = Some(Rounds {
         seed: 7,
         interleaved,
-        values: seconds.to_vec(),
-        positions: vec![0; seconds.len()],
-        metrics: [("seconds".to_string(), seconds.to_vec())].into(),
+        values: cost.to_vec(),
+        positions: vec![0; cost.len()],
+        metrics: [(super::POLLER_COST.to_string(), cost.to_vec())].into(),
         batch: String::new(),
     });
     r

@@ -70,7 +70,7 @@ const REQ_PER_S: MetricSpec = MetricSpec {
     about: "round trips per second",
 };
 
-const SERVER_CPU_US_PER_REQ: MetricSpec = MetricSpec {
+pub(crate) const SERVER_CPU_US_PER_REQ: MetricSpec = MetricSpec {
     name: "server_cpu_us_per_req",
     unit: "us",
     about: "server CPU time (user + system) per request answered",
