@@ -245,7 +245,7 @@ fn pairs() -> Vec<Pair> {
         },
         Pair {
             id: "E6-select-worse-than-poll",
-            metric: "us_per_loop",
+            metric: "cpu_us_per_loop",
             a: side("event-bench", EVENT_BENCH_POLL),
             b: side("event-bench", EVENT_BENCH_SELECT),
             holds: 1.2,

@@ -149,7 +149,7 @@ fn bench(poller: &str, fds: u64, us: &[f64]) -> CaseResult {
             ("active", json!(1)),
             ("fds", json!(fds)),
         ],
-        &[("us_per_loop", us)],
+        &[("cpu_us_per_loop", us)],
     )
 }
 

@@ -6,6 +6,7 @@
 use crate::measure::clock::now_ns;
 use crate::poller::Poller;
 use crate::scenario::common::readiness::{read_ready, register};
+use crate::sys::rusage::{usage, Who};
 use rustix::fd::{AsFd, OwnedFd};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -96,6 +97,8 @@ pub(super) struct Bench<'a> {
 #[derive(Debug, Default, Serialize, Deserialize)]
 pub(super) struct Tally {
     pub(crate) ns: u64,
+    /// The loop's CPU time on this thread (user + system).
+    pub(crate) cpu_ns: u64,
     pub(crate) reads: u64,
     pub(crate) fired: u64,
     /// Wait calls; non-blocking, bench.c's `xcount`.
@@ -156,7 +159,7 @@ pub(super) fn one_loop(b: &Bench, damage: Option<Damage>) -> anyhow::Result<Tall
         quiet_since: None,
         limit: b.stall,
     };
-    let start = now_ns();
+    let (start, cpu_before) = (now_ns(), usage(Who::Thread)?);
     while chain.t.reads < chain.t.fired && chain.t.mismatch.is_none() {
         ready.clear();
         set.wait(&mut ready, Some(timeout))?;
@@ -180,6 +183,8 @@ pub(super) fn one_loop(b: &Bench, damage: Option<Damage>) -> anyhow::Result<Tall
     }
     let (mut t, left) = (chain.t, chain.left);
     t.ns = now_ns() - start;
+    let cpu = usage(Who::Thread)?.since(cpu_before);
+    t.cpu_ns = cpu.user_ns + cpu.sys_ns;
     if t.mismatch.is_none() && (left != 0 || t.reads != shape.active as u64 + shape.writes) {
         t.mismatch = Some(format!(
             "{} bytes read, {} written ({left} writes never made)",

@@ -73,6 +73,13 @@ pub(crate) const US_PER_LOOP: MetricSpec = MetricSpec {
     about: "time of one dispatch loop (until every byte written was read)",
 };
 
+pub(crate) const CPU_US_PER_LOOP: MetricSpec = MetricSpec {
+    name: "cpu_us_per_loop",
+    unit: "us",
+    about: "CPU time (user + system) of the dispatching thread in one loop: its cost without \
+            the time it waited for a CPU another task held",
+};
+
 const EVENTS_PER_S: MetricSpec = MetricSpec {
     name: "events_per_s",
     unit: "1/s",
@@ -86,7 +93,7 @@ const WAITS_PER_LOOP: MetricSpec = MetricSpec {
             the zero-timeout calls (bench.c's xcount)",
 };
 
-const METRICS: &[MetricSpec] = &[US_PER_LOOP, EVENTS_PER_S, WAITS_PER_LOOP];
+const METRICS: &[MetricSpec] = &[US_PER_LOOP, CPU_US_PER_LOOP, EVENTS_PER_S, WAITS_PER_LOOP];
 
 /// No descriptor ready for this long while bytes are unread: one was lost.
 const STALL: Duration = Duration::from_secs(1);
@@ -209,6 +216,7 @@ fn settle(out: &mut CaseResult, loops: &[Tally]) {
     }
     let per = |f: &dyn Fn(&Tally) -> f64| loops.iter().map(f).collect::<Vec<f64>>();
     US_PER_LOOP.set(out, per(&|t| t.ns as f64 / 1e3));
+    CPU_US_PER_LOOP.set(out, per(&|t| t.cpu_ns as f64 / 1e3));
     EVENTS_PER_S.set(out, per(&|t| t.fired as f64 * 1e9 / t.ns as f64));
     WAITS_PER_LOOP.set(out, per(&|t| t.waits as f64));
     US_PER_LOOP.set_headline(out);
