@@ -55,7 +55,7 @@ impl Reading {
     pub(crate) fn take(sysfs: &Path) -> Reading {
         let read = |p: &str| std::fs::read_to_string(p).unwrap_or_default();
         let own = [Who::Process, Who::Children]
-            .map(|w| usage(w).map_or(0, |u| u.user_ns + u.sys_ns))
+            .map(|w| usage(w).map_or(0, |u| u.cpu_ns))
             .iter()
             .sum();
         let mut reading =

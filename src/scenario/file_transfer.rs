@@ -383,8 +383,8 @@ fn fill(out: &mut CaseResult, reps: &[[End; 2]], len: u64) {
     BYTES_PER_S.set(out, per(&|s, r| len as f64 / wall(s, r)));
     SENDER_USER_S.set(out, per(&|s, _| secs(s.usage.user_ns)));
     SENDER_SYS_S.set(out, per(&|s, _| secs(s.usage.sys_ns)));
-    SENDER_CPU_S.set(out, per(&|s, _| secs(s.usage.user_ns + s.usage.sys_ns)));
-    RECEIVER_CPU_S.set(out, per(&|_, r| secs(r.usage.user_ns + r.usage.sys_ns)));
+    SENDER_CPU_S.set(out, per(&|s, _| secs(s.usage.cpu_ns)));
+    RECEIVER_CPU_S.set(out, per(&|_, r| secs(r.usage.cpu_ns)));
     SYSCALLS.set(out, per(&|s, _| s.syscalls as f64));
     WALL_S.set_headline(out);
     let total = |i: usize| {

@@ -1,7 +1,7 @@
 //! Rules over a parameter sweep (E5's idle connections): does the value
 //! grow linearly with the parameter, or stay flat? The figure gives both
 //! ends, their ratio (weighed with its interval against the rule's bounds)
-//! and the least-squares fit.
+//! and how the growth scales with the parameter in the sweep's upper part.
 
 use super::estimate::Estimate;
 use super::margin::{Bands, Uncertainty};
@@ -22,8 +22,8 @@ const MIN_POINTS: usize = 4;
 /// bar at 0.95, while its excess slope read 0.83-1.20 over six runs.
 const LINEAR_GROWTH: f64 = 2.0;
 const LINEAR_SLOPE: (f64, f64) = (2.0 / 3.0, 1.5);
-/// Below this growth, or with an excess slope outside these bounds (a
-/// constant, or growth as fast as x²), the value did not grow linearly.
+/// Below this growth, or with an excess slope outside these bounds (growth
+/// as slow as √x, or as fast as x²), the value did not grow linearly.
 const NOT_GROWING: f64 = 1.25;
 const NOT_LINEAR_SLOPE: (f64, f64) = (0.5, 2.0);
 /// The upper part of a sweep: `x` from its largest over this.
@@ -102,7 +102,7 @@ fn widest<P: Point>(results: &[&P], x: &str) -> f64 {
 /// the sweep's upper points, with the first `x` of that part and how many
 /// points it holds. 1 is growth proportional to `x`; NaN when the value
 /// did not grow there.
-pub(crate) fn excess_slope(points: &[(f64, f64)]) -> (f64, (f64, usize)) {
+fn excess_slope(points: &[(f64, f64)]) -> (f64, (f64, usize)) {
     let (_, y0) = points[0];
     let far = points[points.len() - 1].0;
     let upper: Vec<(f64, f64)> = points
@@ -122,46 +122,55 @@ pub(crate) fn excess_slope(points: &[(f64, f64)]) -> (f64, (f64, usize)) {
     (sxy / sxx, from)
 }
 
-/// "poll 6.3 s at 10240 idle vs 1.2 s at 0: 5.4x; growth over idle=0 ~ idle^1.02 from idle=640 (5 points)",
-/// with the growth (far end over near end) as an estimate and the ends'
-/// uncertainties.
-fn describe(
-    points: &[(f64, Value)],
-    at: &Select,
-    x: &str,
-) -> (Estimate, Vec<Uncertainty>, f64, String) {
+/// "poll 6.3 s at 10240 idle vs 1.2 s at 0: 5.4x", with the growth (far
+/// end over near end) as an estimate and the ends' uncertainties.
+fn describe(points: &[(f64, Value)], at: &Select, x: &str) -> (Estimate, Vec<Uncertainty>, String) {
     let (x0, first) = &points[0];
     let (xn, last) = &points[points.len() - 1];
     let growth = last.over(first);
-    let xy: Vec<(f64, f64)> = points
-        .iter()
-        .map(|(x, v)| (*x, v.estimate().value))
-        .collect();
-    let (slope, upper) = excess_slope(&xy);
     let figure = format!(
-        "{} {} at {x}={} vs {} at {x}={}: {}; growth over {x}={} ~ {x}^{:.2} from {x}={} ({} points)",
+        "{} {} at {x}={} vs {} at {x}={}: {}",
         at.label,
         last.text(),
         num(*xn),
         first.text(),
         num(*x0),
         crate::format::ratio(growth.value),
-        num(*x0),
-        slope,
-        num(upper.0),
-        upper.1
     );
     let inputs = last.ratio_inputs(
         &format!("{x}={}", num(*xn)),
         first,
         &format!("{x}={}", num(*x0)),
     );
-    (growth, inputs, slope, figure)
+    (growth, inputs, figure)
+}
+
+/// The growth's slope and "growth over idle=0 ~ idle^1.02 from idle=640 (5 points)".
+fn scaling(points: &[(f64, Value)], x: &str) -> (f64, String) {
+    let xy: Vec<(f64, f64)> = points
+        .iter()
+        .map(|(x, v)| (*x, v.estimate().value))
+        .collect();
+    let (slope, (from, n)) = excess_slope(&xy);
+    let x0 = num(xy[0].0);
+    let text = match slope.is_nan() {
+        true => format!(
+            "not above {x}={x0}'s value at every point from {x}={} ({n} points)",
+            num(from)
+        ),
+        false => format!(
+            "growth over {x}={x0} ~ {x}^{slope:.2} from {x}={} ({n} points)",
+            num(from)
+        ),
+    };
+    (slope, text)
 }
 
 pub(crate) fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
     use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
-    let (growth, inputs, slope, figure) = describe(points, at, x);
+    let (growth, inputs, figure) = describe(points, at, x);
+    let (slope, scales) = scaling(points, x);
+    let figure = format!("{figure}; {scales}");
     let bands = Bands {
         edges: &[NOT_GROWING, LINEAR_GROWTH],
         verdicts: &[DoesNotHold, Inconclusive, Holds],
@@ -180,7 +189,8 @@ pub(crate) fn linear(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Out
 
 pub(crate) fn flat(points: &[(f64, Value)], at: &Select, x: &str) -> Found<Outcome> {
     use ClaimStatus::{DoesNotHold, Holds, Inconclusive};
-    let (growth, inputs, _, figure) = describe(points, at, x);
+    let (growth, inputs, figure) = describe(points, at, x);
+    let figure = format!("{figure} ({} points)", points.len());
     let bands = Bands {
         edges: &[FLAT, STEEP],
         verdicts: &[Holds, Inconclusive, DoesNotHold],

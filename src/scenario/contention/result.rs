@@ -248,10 +248,7 @@ fn side_metrics(out: &mut CaseResult, m: &RoleMetrics, side: &[&CallReport]) {
             per(&|s| summary(s).map_or(f64::NAN, |l| l.max as f64)),
         ),
         (&m.slow_calls, per(&|s| s.slow as f64)),
-        (
-            &m.cpu_util,
-            per(&|s| (s.usage.user_ns + s.usage.sys_ns) as f64 / wall(s)),
-        ),
+        (&m.cpu_util, per(&|s| s.usage.cpu_ns as f64 / wall(s))),
         (&m.voluntary_csw, per(&|s| s.usage.voluntary_csw as f64)),
     ];
     for (spec, reps) in values {

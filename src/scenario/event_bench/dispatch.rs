@@ -184,7 +184,7 @@ pub(super) fn one_loop(b: &Bench, damage: Option<Damage>) -> anyhow::Result<Tall
     let (mut t, left) = (chain.t, chain.left);
     t.ns = now_ns() - start;
     let cpu = usage(Who::Thread)?.since(cpu_before);
-    t.cpu_ns = cpu.user_ns + cpu.sys_ns;
+    t.cpu_ns = cpu.cpu_ns;
     if t.mismatch.is_none() && (left != 0 || t.reads != shape.active as u64 + shape.writes) {
         t.mismatch = Some(format!(
             "{} bytes read, {} written ({left} writes never made)",

@@ -365,7 +365,7 @@ fn fill_metrics(out: &mut CaseResult, rcv: &ReceiverOut, shape: Shape) {
     let rate = |i: usize| count * 1e9 / side.rep_ns[i] as f64;
     MSGS_PER_S.set(out, per_rep(reps, rate));
     BYTES_PER_S.set(out, per_rep(reps, |i| rate(i) * shape.size as f64));
-    let cpu = |i: usize| (side.rep_usage[i].user_ns + side.rep_usage[i].sys_ns) as f64 / count;
+    let cpu = |i: usize| side.rep_usage[i].cpu_ns as f64 / count;
     RECV_CPU_NS_PER_MSG.set(out, per_rep(reps, cpu));
     FAIRNESS.set(out, rcv.fairness.clone());
     MSGS_PER_S.set_headline(out);

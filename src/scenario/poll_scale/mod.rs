@@ -213,7 +213,7 @@ fn fill_metrics(out: &mut CaseResult, c: &SideOut, s: &SideOut, sched: Schedule)
     SECONDS.set(out, seconds);
     REQ_PER_S.set(out, rate);
     let server = s.total_usage();
-    let cpu_us = (server.user_ns + server.sys_ns) as f64 / 1e3 / s.messages.max(1) as f64;
+    let cpu_us = server.cpu_ns as f64 / 1e3 / s.messages.max(1) as f64;
     SERVER_CPU_US_PER_REQ.set(out, vec![cpu_us]);
     out.cpu = Some(cpu_usage(server));
     SECONDS.set_headline(out);

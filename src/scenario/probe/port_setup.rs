@@ -45,7 +45,7 @@ pub(super) fn run(p: &mut Probing) -> anyhow::Result<()> {
         echoed += one_port().with_context(|| format!("port {PORT}"))?;
         walls.push((now_ns() - start) as f64);
         let spent = cpu_so_far()?.since(before);
-        cpus.push((spent.user_ns + spent.sys_ns) as f64);
+        cpus.push(spent.cpu_ns as f64);
     }
     let call = format!(
         "spawn {PORT} with stdin and stdout pipes; write 1 B; read it back; close stdin; wait"
