@@ -159,7 +159,9 @@ pub(super) fn one_loop(b: &Bench, damage: Option<Damage>) -> anyhow::Result<Tall
         quiet_since: None,
         limit: b.stall,
     };
-    let (start, cpu_before) = (now_ns(), usage(Who::Thread)?);
+    // The CPU reading first, so that it falls outside the wall-clock interval.
+    let cpu_before = usage(Who::Thread)?;
+    let start = now_ns();
     while chain.t.reads < chain.t.fired && chain.t.mismatch.is_none() {
         ready.clear();
         set.wait(&mut ready, Some(timeout))?;
