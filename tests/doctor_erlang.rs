@@ -77,6 +77,8 @@ fn an_erlang_port_to_cat_shows_its_pipes_its_rate_and_its_wake_ups() {
             "-eval",
             PORT_ECHO,
         ])
+        // A crashing VM writes erl_crash.dump into its working directory.
+        .env("ERL_CRASH_DUMP", sb.tmp().join("erl_crash.dump"))
         .output()
         .unwrap();
     let erl_says = String::from_utf8_lossy(&out.stderr).into_owned();
