@@ -71,9 +71,66 @@ impl Latencies {
     }
 }
 
+/// Values a timing loop records one per operation, taken into the
+/// histogram `PENDING` at a time: the loop pays one store into a small
+/// buffer, where a histogram update after every context switch loads its
+/// counters cold (11-12% of a same-CPU round trip's user time went to it).
+pub(crate) struct Pending {
+    hist: Latencies,
+    values: Vec<u64>,
+}
+
+/// How many values wait; 2 KiB, warm in the first-level cache.
+const PENDING: usize = 256;
+
+impl Pending {
+    pub(crate) fn new() -> Self {
+        Pending {
+            hist: Latencies::new(),
+            values: Vec::with_capacity(PENDING),
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn record(&mut self, ns: u64) {
+        if self.values.len() == PENDING {
+            self.flush();
+        }
+        self.values.push(ns);
+    }
+
+    /// Takes the waiting values into the histogram: at a point the loop
+    /// does not time, or when the buffer is full.
+    pub(crate) fn flush(&mut self) {
+        for ns in self.values.drain(..) {
+            self.hist.record(ns);
+        }
+    }
+
+    pub(crate) fn into_latencies(mut self) -> Latencies {
+        self.flush();
+        self.hist
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pending_values_all_reach_the_histogram() {
+        let mut pending = Pending::new();
+        for ns in 1..=(3 * PENDING as u64 + 7) {
+            pending.record(ns);
+            if ns == 100 {
+                pending.flush();
+            }
+        }
+        let hist = pending.into_latencies();
+        assert_eq!(hist.count(), 3 * PENDING as u64 + 7);
+        assert_eq!(hist.hdr().max(), 3 * PENDING as u64 + 7);
+        assert_eq!(hist.hdr().min(), 1);
+    }
 
     #[test]
     fn garbage_blob_is_an_error() {
