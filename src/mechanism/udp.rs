@@ -1,7 +1,10 @@
 //! `udp`: two UDP sockets on 127.0.0.1 connected to each other. UDP may drop
-//! a datagram when the receive buffer is full, so a receive timeout turns a
-//! loss into an error instead of a hang, and senders that stream respect a
-//! window derived from the receive buffer.
+//! a datagram when the receive buffer is full, so senders that stream
+//! respect a window derived from the receive buffer; across hosts, where a
+//! link may still drop one, a receive timeout turns a loss into an error
+//! instead of a hang. On loopback the window is enough, and a timeout would
+//! arm and cancel a timer on every receive that blocks: 10% of a same-CPU
+//! round trip (docs/measuring.md, "The harness's own cost").
 
 use super::fdio::DgramEndpoint;
 use super::{BoxEndpoint, Caps, Mechanism, Values};
@@ -43,7 +46,7 @@ impl Mechanism for Udp {
         let b = bound_socket()?;
         a.connect(b.local_addr()?)?;
         b.connect(a.local_addr()?)?;
-        Ok((endpoint(a)?, endpoint(b)?))
+        Ok((endpoint_with(a, None)?, endpoint_with(b, None)?))
     }
     fn transport(&self) -> Option<super::Transport> {
         Some(super::Transport::Udp)
@@ -54,9 +57,13 @@ fn bound_socket() -> io::Result<UdpSocket> {
     UdpSocket::bind((Ipv4Addr::LOCALHOST, 0))
 }
 
-/// One end over a connected UDP socket (also across hosts).
+/// One end over a UDP socket connected to another host.
 pub(super) fn endpoint(sock: UdpSocket) -> io::Result<BoxEndpoint> {
-    sock.set_read_timeout(Some(RECV_TIMEOUT))?;
+    endpoint_with(sock, Some(RECV_TIMEOUT))
+}
+
+fn endpoint_with(sock: UdpSocket, recv_timeout: Option<Duration>) -> io::Result<BoxEndpoint> {
+    sock.set_read_timeout(recv_timeout)?;
     let fd = OwnedFd::from(sock);
     grow_buffers(&fd);
     Ok(Box::new(DgramEndpoint {
