@@ -12,9 +12,15 @@
 //! sides forked from an unpinned parent that waits) run in the same
 //! rotation, each held to the plain loop. Needs a C compiler (`cc`).
 //!
-//! `cargo bench --bench harness_bias [-- PAIRS] [--variants]`
+//! With `--together` (needs `perf`, `taskset` and root) each pair runs
+//! iolab and the C loop at once on that CPU instead, and compares their
+//! CPU time per round trip and its user-mode share (`together`).
+//!
+//! `cargo bench --bench harness_bias [-- PAIRS] [--variants | --together]`
 
 mod common;
+#[path = "harness_bias/together.rs"]
+mod together;
 
 use common::median;
 use std::path::{Path, PathBuf};
@@ -48,6 +54,9 @@ fn main() {
         ("iolab", Contender::Iolab),
         ("C loop", Contender::C(compile(dir.path(), "plain", None))),
     ];
+    if std::env::args().any(|a| a == "--together") {
+        return run_together(dir.path(), &contenders[PLAIN].1, pairs);
+    }
     if variants {
         for (name, flag) in VARIANTS {
             contenders.push((name, Contender::C(compile(dir.path(), name, Some(flag)))));
@@ -86,6 +95,42 @@ fn main() {
     }
 }
 
+/// Each mechanism's pairs run together (`together`): the ratio of iolab's
+/// CPU time per round trip to the C loop's, and each one's user-mode share.
+fn run_together(dir: &Path, plain: &Contender, pairs: usize) {
+    let Contender::C(build) = plain else {
+        unreachable!("the plain contender is a C loop")
+    };
+    let count: u64 = COUNT.parse().unwrap();
+    let trips = count * REPS.parse::<u64>().unwrap() + count / 10;
+    let data = dir.join("perf.data");
+    for mech in MECHS {
+        let cpu = iolab_rtt(dir, mech).1;
+        let runs: Vec<together::Together> = (0..pairs)
+            .map(|_| {
+                let iolab = iolab_command(dir, mech, &dir.join("together.json"));
+                together::run(iolab, c_command(build, mech, cpu), cpu, trips, &data)
+            })
+            .collect();
+        let column = |f: &dyn Fn(&together::Together) -> f64| -> Vec<f64> {
+            let mut values: Vec<f64> = runs.iter().map(f).collect();
+            values.sort_by(f64::total_cmp);
+            values
+        };
+        let ratios = column(&|t| t.ns_per_trip[0] / t.ns_per_trip[1]);
+        let (ours, theirs) = (column(&|t| t.user_share[0]), column(&|t| t.user_share[1]));
+        println!(
+            "{mech:12} same-cpu together: iolab/C CPU per round trip {:.3} (median of {pairs} \
+             pairs, {:.3}-{:.3}); user mode iolab {:.1}%, C loop {:.1}%",
+            median(&mut ratios.clone()),
+            ratios[0],
+            ratios[pairs - 1],
+            100.0 * median(&mut ours.clone()),
+            100.0 * median(&mut theirs.clone()),
+        );
+    }
+}
+
 /// The C loop, built into `dir` as `name` with `flag`.
 fn compile(dir: &Path, name: &str, flag: Option<&str>) -> PathBuf {
     let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/c/rtt_loop.c");
@@ -107,22 +152,7 @@ fn compile(dir: &Path, name: &str, flag: Option<&str>) -> PathBuf {
 /// iolab's same-CPU round trip of `mech` in ns, and the CPU it ran on.
 fn iolab_rtt(dir: &Path, mech: &str) -> (f64, usize) {
     let json = dir.join("run.json");
-    let status = Command::new(BIN)
-        .env("XDG_DATA_HOME", dir.join("data"))
-        .args(["run", "pingpong", "--mech", mech, "--placement", "same-cpu"])
-        .args(["--mode", "processes", "-p", "size=1", "-p"])
-        .arg(format!("count={COUNT}"))
-        .args([
-            "--repeat",
-            REPS,
-            "--precision",
-            "off",
-            "--no-store",
-            "--quiet",
-        ])
-        .arg("--json")
-        .arg(&json)
-        .status();
+    let status = iolab_command(dir, mech, &json).status();
     assert!(
         status.is_ok_and(|s| s.success()),
         "iolab run pingpong --mech {mech} failed"
@@ -137,12 +167,30 @@ fn iolab_rtt(dir: &Path, mech: &str) -> (f64, usize) {
     (ns, cpu)
 }
 
+/// `iolab run pingpong --placement same-cpu` of `mech`, its result to `json`.
+fn iolab_command(dir: &Path, mech: &str, json: &Path) -> Command {
+    let mut iolab = Command::new(BIN);
+    iolab
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .args(["run", "pingpong", "--mech", mech, "--placement", "same-cpu"])
+        .args(["--mode", "processes", "-p", "size=1", "-p"])
+        .arg(format!("count={COUNT}"))
+        .args([
+            "--repeat",
+            REPS,
+            "--precision",
+            "off",
+            "--no-store",
+            "--quiet",
+        ])
+        .arg("--json")
+        .arg(json);
+    iolab
+}
+
 /// The C loop's round trip of `mech` in ns on `cpu`.
 fn c_rtt(c_loop: &Path, mech: &str, cpu: usize) -> f64 {
-    let out = Command::new(c_loop)
-        .args([mech, "1", COUNT, REPS, &cpu.to_string()])
-        .output()
-        .expect("the C loop");
+    let out = c_command(c_loop, mech, cpu).output().expect("the C loop");
     assert!(
         out.status.success(),
         "{}",
@@ -152,4 +200,11 @@ fn c_rtt(c_loop: &Path, mech: &str, cpu: usize) -> f64 {
         .trim()
         .parse()
         .expect("ns")
+}
+
+/// The C loop of `mech` on `cpu`, as many round trips as iolab's run.
+fn c_command(c_loop: &Path, mech: &str, cpu: usize) -> Command {
+    let mut c = Command::new(c_loop);
+    c.args([mech, "1", COUNT, REPS, &cpu.to_string()]);
+    c
 }
