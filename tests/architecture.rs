@@ -437,6 +437,73 @@ fn check_sideways(files: &[File]) -> Vec<String> {
     found.into_iter().collect()
 }
 
+/// Each circle of imports between top-level modules in product code, as
+/// `a -> b -> a` with the file that makes each step: sideways imports are
+/// allowed, a circle of them makes one module of several. Test files (a
+/// test borrowing another module's fixture) do not count.
+fn check_module_circles(files: &[File]) -> Vec<String> {
+    let modules = modules(files);
+    let mut edges: BTreeMap<String, BTreeMap<String, String>> = BTreeMap::new();
+    for (path, text) in files.iter().filter(|(p, _)| !is_test_file(p)) {
+        let (from, depth) = &modules[path];
+        for used in references(path, text, *depth)
+            .into_iter()
+            .filter(|u| u != from)
+        {
+            let by = edges.entry(from.clone()).or_default();
+            by.entry(used).or_insert_with(|| path.clone());
+        }
+    }
+    let mut found = BTreeSet::new();
+    for start in edges.keys() {
+        if let Some(circle) = circle_from(start, &edges) {
+            found.insert(circle);
+        }
+    }
+    found.into_iter().collect()
+}
+
+/// A file of tests by its name: `tests.rs`, `*_tests.rs`, under `tests/`.
+fn is_test_file(path: &str) -> bool {
+    let stem = Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("");
+    stem == "tests" || stem.ends_with("_tests") || path.contains("/tests/")
+}
+
+/// The shortest way from `start` back to itself, breadth first, written
+/// from the circle's smallest module so each circle is named once.
+fn circle_from(start: &str, edges: &BTreeMap<String, BTreeMap<String, String>>) -> Option<String> {
+    let mut came_from: BTreeMap<&str, &str> = BTreeMap::new();
+    let mut queue = std::collections::VecDeque::from([start]);
+    while let Some(at) = queue.pop_front() {
+        for next in edges.get(at).into_iter().flat_map(|e| e.keys()) {
+            if next == start {
+                let mut way = vec![at];
+                while let Some(prev) = came_from.get(way[way.len() - 1]) {
+                    way.push(prev);
+                }
+                way.reverse();
+                let low = (0..way.len()).min_by_key(|i| way[*i]).unwrap();
+                way.rotate_left(low);
+                let steps: Vec<String> = (0..way.len())
+                    .map(|i| {
+                        let (a, b) = (way[i], way[(i + 1) % way.len()]);
+                        format!("{a} -> {b} ({})", edges[a][b])
+                    })
+                    .collect();
+                return Some(format!("an import circle: {}", steps.join(", ")));
+            }
+            if next != start && !came_from.contains_key(next.as_str()) {
+                came_from.insert(next, at);
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
 /// The modules `text` declares at its top level (`mod x;`, `pub(crate) mod x;`).
 fn declared_modules(path: &str, text: &str) -> BTreeSet<String> {
     let level: Vec<TokenTree> = lex(path, text).into_iter().collect();
@@ -709,6 +776,11 @@ fn doctor_and_ab_do_not_name_each_other() {
 }
 
 #[test]
+fn no_import_circle_between_top_level_modules() {
+    assert_none(check_module_circles(&real_src()));
+}
+
+#[test]
 fn the_runners_rounds_do_not_call_back_into_its_parent() {
     let files = real_src();
     assert!(files.iter().any(|(p, _)| p == "src/runner/harness.rs"));
@@ -757,6 +829,23 @@ fn tree(extra: &str) -> Vec<File> {
         @ src/scenario/mod.rs: use crate::{mechanism, model::Run};"#;
     let all: BTreeMap<String, String> = files(base).into_iter().chain(files(extra)).collect();
     all.into_iter().collect()
+}
+
+#[test]
+fn a_circle_of_sideways_imports_is_named_with_its_files() {
+    let files = tree(
+        r#"@ src/mechanism/pipe.rs: use crate::sys::f;
+        @ src/sys/mod.rs: use crate::model::Run;
+        @ src/model.rs: fn g() { crate::sys::f(); }"#,
+    );
+    assert_eq!(
+        check_module_circles(&files),
+        ["an import circle: model -> sys (src/model.rs), sys -> model (src/sys/mod.rs)"]
+    );
+    assert_none(check_module_circles(&tree("")));
+    let only_a_test =
+        tree("@ src/sys/tests.rs: use crate::model::Run;\n@ src/model.rs: use crate::sys;");
+    assert_none(check_module_circles(&only_a_test));
 }
 
 #[test]

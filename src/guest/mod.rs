@@ -32,7 +32,7 @@ pub(crate) struct Boot {
 /// Runs `iolab run ARGS` in a guest of `kernel` and returns its run, with
 /// the guest in its environment.
 pub(crate) fn run(kernel: &Kernel, boot: &Boot, args: &[String]) -> anyhow::Result<Run> {
-    let dir = crate::runner::private_temp_dir().context("the guest's temp dir")?;
+    let dir = crate::sys::owner::private_temp_dir().context("the guest's temp dir")?;
     crate::exec::cleanup::track_dir(dir.path().to_path_buf());
     let outcome = run_in(kernel, boot, args, dir.path());
     crate::exec::cleanup::untrack_dir(dir.path());

@@ -46,7 +46,7 @@ pub(crate) fn run(kernel: &Kernel, boot: &Boot, dir: &Path) -> anyhow::Result<St
 /// Boots `kernel` under `accel` to run `true`, within PROBE_SECONDS: Err
 /// says how it failed.
 pub(crate) fn probe(kernel: &Kernel, accel: &Accel) -> Result<(), String> {
-    let dir = crate::runner::private_temp_dir().map_err(|e| e.to_string())?;
+    let dir = crate::sys::owner::private_temp_dir().map_err(|e| e.to_string())?;
     cleanup::track_dir(dir.path().to_path_buf());
     let mut cmd = command(kernel, accel, 1, 512, dir.path());
     cmd.args(["--exec", "true"]);

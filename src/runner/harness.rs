@@ -1,7 +1,7 @@
 //! The harness every way of running a case goes through: one batch of a
 //! case (its scenario's run, profile and counters, the physical bounds
 //! that fail an impossible figure), the noise guard's grade of what ran,
-//! and the run's private temp dir with its signal handlers. A plan's cases
+//! and the run in its private temp dir with its signal handlers. A plan's cases
 //! one after another (`mod.rs`) and interleaved rounds (`rounds.rs`) both
 //! call it; it calls neither.
 
@@ -29,7 +29,7 @@ pub(super) fn in_private_dir<T>(
     cleanup::install()?;
     stale::sweep();
     // An unusable TMPDIR is the caller's setting to fix, as a bad option is.
-    let tmp = private_temp_dir().map_err(|e| {
+    let tmp = crate::sys::owner::private_temp_dir().map_err(|e| {
         crate::error::UsageError::new(format!(
             "cannot make a private temp dir in {}: {e}: set TMPDIR to a writable directory",
             std::env::temp_dir().display()
@@ -45,17 +45,6 @@ pub(super) fn in_private_dir<T>(
         return Err(Interrupted(signal).into());
     }
     outcome
-}
-
-/// `$TMPDIR/iolab-<pid>-XXXXXX`, readable by this user only: FIFOs and
-/// test files of the cases live inside it. The PID tells a later run
-/// whether it is stale (`stale::sweep`).
-pub(crate) fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
-    use std::os::unix::fs::PermissionsExt;
-    tempfile::Builder::new()
-        .prefix(&stale::own_prefix())
-        .permissions(std::fs::Permissions::from_mode(0o700))
-        .tempdir()
 }
 
 /// One batch of the case's repetitions: the scenario's run, with its

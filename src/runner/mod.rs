@@ -16,7 +16,6 @@ pub(crate) mod sizing;
 pub(crate) mod stale;
 mod summary;
 
-pub(crate) use harness::private_temp_dir;
 pub(crate) use plausible::seen as bounds_seen;
 pub(crate) use progress::Observer;
 pub(crate) use summary::annotate_limits;
@@ -178,21 +177,6 @@ mod tests {
     use super::Observer;
     use crate::model::CaseResult;
     use std::cell::RefCell;
-    use std::os::unix::fs::PermissionsExt;
-
-    #[test]
-    fn the_temp_dir_is_private() {
-        let dir = super::private_temp_dir().unwrap();
-        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
-        assert_eq!(mode & 0o777, 0o700);
-        assert!(dir
-            .path()
-            .file_name()
-            .unwrap()
-            .to_str()
-            .unwrap()
-            .starts_with(&format!("iolab-{}-", std::process::id())));
-    }
 
     /// Writes down what the runner told it, in order.
     #[derive(Default)]

@@ -10,7 +10,6 @@
 //! keeps its leftovers, even if another program reused it; a zombie (killed,
 //! not yet reaped by its parent) is gone.
 
-pub(crate) use crate::sys::owner::own_prefix;
 use crate::sys::owner::{is_gone, owner_pid};
 use crate::sys::sysv_msg;
 use rustix::process::geteuid;
@@ -113,6 +112,7 @@ fn removed(what: &str, pid: i32) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sys::owner::own_prefix;
 
     #[test]
     fn only_dead_owners_dirs_are_swept() {

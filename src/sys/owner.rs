@@ -15,6 +15,17 @@ pub(crate) fn own_prefix() -> String {
     format!("{PREFIX}{}-", std::process::id())
 }
 
+/// `$TMPDIR/iolab-<pid>-XXXXXX`, readable by this user only: a run's FIFOs
+/// and test files, or a guest's files, live inside it. The PID tells a
+/// later run whether it is stale (`runner::stale`).
+pub(crate) fn private_temp_dir() -> std::io::Result<tempfile::TempDir> {
+    use std::os::unix::fs::PermissionsExt;
+    tempfile::Builder::new()
+        .prefix(&own_prefix())
+        .permissions(std::fs::Permissions::from_mode(0o700))
+        .tempdir()
+}
+
 /// The owning PID of an iolab name `iolab-<pid>-<rest>` (rest not empty);
 /// `None` for any other name.
 pub(crate) fn owner_pid(name: &str) -> Option<i32> {
@@ -66,6 +77,17 @@ fn state(stat: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_temp_dir_is_private_and_named_for_this_run() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = private_temp_dir().unwrap();
+        let mode = std::fs::metadata(dir.path()).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700);
+        let name = dir.path().file_name().unwrap().to_str().unwrap();
+        assert!(name.starts_with(&own_prefix()), "{name}");
+        assert_eq!(owner_pid(name), Some(std::process::id() as i32));
+    }
 
     #[test]
     fn only_iolab_names_with_a_pid_have_an_owner() {
