@@ -472,6 +472,34 @@ fn is_test_file(path: &str) -> bool {
     stem == "tests" || stem.ends_with("_tests") || path.contains("/tests/")
 }
 
+/// Each product file that makes a `UsageError` (exit 2) but is not among
+/// the paths the map's Bad input invariant names: a file (`src/mem.rs`) or
+/// a folder (`src/store/`).
+fn check_usage_errors(doc: &str, files: &[File]) -> Vec<String> {
+    let Some(bullet) = doc.split("\n- **").find(|b| b.starts_with("Bad input**")) else {
+        return vec!["ARCHITECTURE.md has no Bad input invariant".into()];
+    };
+    let named: Vec<&str> = bullet
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|p| p.starts_with("src/"))
+        .collect();
+    let allowed = |path: &str| {
+        named
+            .iter()
+            .any(|n| path == *n || (n.ends_with('/') && path.starts_with(n)))
+    };
+    files
+        .iter()
+        .filter(|(p, text)| {
+            p != "src/error.rs" && !is_test_file(p) && text.contains("UsageError::new(")
+        })
+        .filter(|(p, _)| !allowed(p))
+        .map(|(p, _)| format!("{p} makes a UsageError; the Bad input invariant does not name it"))
+        .collect()
+}
+
 /// The shortest way from `start` back to itself, breadth first, written
 /// from the circle's smallest module so each circle is named once.
 fn circle_from(start: &str, edges: &BTreeMap<String, BTreeMap<String, String>>) -> Option<String> {
@@ -776,6 +804,13 @@ fn doctor_and_ab_do_not_name_each_other() {
 }
 
 #[test]
+fn usage_errors_are_made_only_where_the_map_says() {
+    let files = real_src();
+    assert!(files.iter().any(|(_, t)| t.contains("UsageError::new(")));
+    assert_none(check_usage_errors(&real_table(), &files));
+}
+
+#[test]
 fn no_import_circle_between_top_level_modules() {
     assert_none(check_module_circles(&real_src()));
 }
@@ -829,6 +864,25 @@ fn tree(extra: &str) -> Vec<File> {
         @ src/scenario/mod.rs: use crate::{mechanism, model::Run};"#;
     let all: BTreeMap<String, String> = files(base).into_iter().chain(files(extra)).collect();
     all.into_iter().collect()
+}
+
+#[test]
+fn a_usage_error_outside_the_named_files_fails() {
+    let doc = "## Invariants\n\n- **Bad input**: in `src/plan/` and `src/mem.rs`.\n- **Next**: `src/x.rs`.\n";
+    let files = files(
+        r#"@ src/plan/keys.rs: UsageError::new("bad key")
+        @ src/mem.rs: UsageError::new("ulimit")
+        @ src/x.rs: UsageError::new("elsewhere")
+        @ src/plan/tests.rs: UsageError::new("a test's")"#,
+    );
+    assert_eq!(
+        check_usage_errors(doc, &files),
+        ["src/x.rs makes a UsageError; the Bad input invariant does not name it"]
+    );
+    assert_eq!(
+        check_usage_errors("no invariants", &files),
+        ["ARCHITECTURE.md has no Bad input invariant"]
+    );
 }
 
 #[test]
