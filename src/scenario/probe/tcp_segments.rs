@@ -20,6 +20,10 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 const HEADER: usize = 200;
+/// Transfers under TCP_CORK until one leaves in the fewest segments the MSS
+/// allows: a sender stalled for 200 ms (a slow guest) gets its held header
+/// pushed alone by the cork's timer, which only ever adds a segment.
+const CORK_TRIES: usize = 3;
 const BODY: usize = 64 << 10;
 const AUTOCORK: &str = "/proc/sys/net/ipv4/tcp_autocorking";
 
@@ -61,9 +65,6 @@ fn segments(
         Link::Loopback => ("loopback", ""),
         Link::Emulated(_) => ("veth", "veth_"),
     };
-    let (mut tx, mut rx) = link
-        .connect()
-        .with_context(|| format!("connecting over {over}"))?;
     let (mode, call) = match cork {
         true => (
             "cork",
@@ -74,6 +75,66 @@ fn segments(
             "TCP_NODELAY set; write(200 B header); sendfile(64 KiB file)",
         ),
     };
+    let name = format!("{prefix}{mode}_data_segments");
+    let tries = if cork { CORK_TRIES } else { 1 };
+    let mut fewest: Option<(u32, u32)> = None;
+    for _ in 0..tries {
+        let Some((segs, mss)) =
+            transfer(link, cork, file, body).with_context(|| format!("{call} over {over}"))?
+        else {
+            p.saw(
+                &name,
+                format!("{call} over {over}; TCP_INFO"),
+                "this kernel's TCP_INFO has no tcpi_data_segs_out",
+            );
+            return Ok(());
+        };
+        if fewest.is_none_or(|(least, _)| segs < least) {
+            fewest = Some((segs, mss));
+        }
+        if (segs as usize) * (mss as usize) < HEADER + BODY + mss as usize {
+            break; // as few as the MSS allows
+        }
+    }
+    let Some((segs, snd_mss)) = fewest else {
+        return Ok(());
+    };
+    let answer = format!(
+        "{segs} data segments for {} bytes, snd_mss {snd_mss}{}",
+        HEADER + BODY,
+        if tries > 1 {
+            " (the fewest of up to 3 transfers)"
+        } else {
+            ""
+        }
+    );
+    p.measured(
+        &name,
+        format!("{call} over {over}; TCP_INFO tcpi_data_segs_out before and after"),
+        answer,
+        f64::from(segs),
+        "segments",
+    );
+    p.measured(
+        &format!("{prefix}{mode}_snd_mss"),
+        format!("TCP_INFO tcpi_snd_mss over {over}"),
+        snd_mss.to_string(),
+        f64::from(snd_mss),
+        "bytes",
+    );
+    Ok(())
+}
+
+/// One connection over `link` carrying the header and the file, checked:
+/// the data segments it took and the MSS, or None where TCP_INFO has no
+/// segment count.
+fn transfer(
+    link: &Link,
+    cork: bool,
+    file: &File,
+    body: &[u8],
+) -> anyhow::Result<Option<(u32, u32)>> {
+    let (mut tx, mut rx) = link.connect().context("connecting")?;
     match cork {
         true => set_tcp_cork(&tx, true).context("TCP_CORK")?,
         false => set_tcp_nodelay(&tx, true).context("TCP_NODELAY")?,
@@ -94,36 +155,10 @@ fn segments(
         "the peer received other bytes than were sent"
     );
     let after = tcp_info(&tx).context("TCP_INFO")?;
-    let name = format!("{prefix}{mode}_data_segments");
-    let (Some(a), Some(b)) = (after.data_segs_out, before.data_segs_out) else {
-        p.saw(
-            &name,
-            format!("{call} over {over}; TCP_INFO"),
-            "this kernel's TCP_INFO has no tcpi_data_segs_out",
-        );
-        return Ok(());
-    };
-    let segs = a - b;
-    let answer = format!(
-        "{segs} data segments for {} bytes, snd_mss {}",
-        HEADER + BODY,
-        after.snd_mss
-    );
-    p.measured(
-        &name,
-        format!("{call} over {over}; TCP_INFO tcpi_data_segs_out before and after"),
-        answer,
-        f64::from(segs),
-        "segments",
-    );
-    p.measured(
-        &format!("{prefix}{mode}_snd_mss"),
-        format!("TCP_INFO tcpi_snd_mss over {over}"),
-        after.snd_mss.to_string(),
-        f64::from(after.snd_mss),
-        "bytes",
-    );
-    Ok(())
+    Ok(match (after.data_segs_out, before.data_segs_out) {
+        (Some(a), Some(b)) => Some((a - b, after.snd_mss)),
+        _ => None,
+    })
 }
 
 fn send(tx: &mut TcpStream, file: &File, cork: bool) -> anyhow::Result<()> {
