@@ -20,11 +20,11 @@ use std::net::TcpStream;
 use std::time::Duration;
 
 const HEADER: usize = 200;
+const BODY: usize = 64 << 10;
 /// Transfers under TCP_CORK until one leaves in the fewest segments the MSS
 /// allows: a sender stalled for 200 ms (a slow guest) gets its held header
 /// pushed alone by the cork's timer, which only ever adds a segment.
 const CORK_TRIES: usize = 3;
-const BODY: usize = 64 << 10;
 const AUTOCORK: &str = "/proc/sys/net/ipv4/tcp_autocorking";
 
 pub(super) fn cork_merges_header(p: &mut Probing) -> anyhow::Result<()> {
@@ -92,7 +92,7 @@ fn segments(
         if fewest.is_none_or(|(least, _)| segs < least) {
             fewest = Some((segs, mss));
         }
-        if (segs as usize) * (mss as usize) < HEADER + BODY + mss as usize {
+        if segs as usize <= (HEADER + BODY).div_ceil(mss.max(1) as usize) {
             break; // as few as the MSS allows
         }
     }
@@ -103,9 +103,9 @@ fn segments(
         "{segs} data segments for {} bytes, snd_mss {snd_mss}{}",
         HEADER + BODY,
         if tries > 1 {
-            " (the fewest of up to 3 transfers)"
+            format!(" (the fewest of up to {tries} transfers)")
         } else {
-            ""
+            String::new()
         }
     );
     p.measured(
