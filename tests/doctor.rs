@@ -254,7 +254,7 @@ fn for_ends_the_watch_and_stops_the_command_and_all_it_started() {
 fn ctrl_c_ends_the_watch_prints_the_summary_and_leaves_nothing() {
     let sb = Sandbox::new();
     let marker = "38.0417";
-    let mounts = std::fs::read_to_string("/proc/mounts").unwrap();
+    let mounted = common::tracefs_mounts();
     let child = sb
         .command(&["doctor", "--", "sleep", marker])
         .stdout(std::process::Stdio::piped())
@@ -271,11 +271,7 @@ fn ctrl_c_ends_the_watch_prints_the_summary_and_leaves_nothing() {
     assert_eq!(out.status.code(), Some(130), "{text}");
     assert!(text.contains("until interrupted"), "{text}");
     assert!(!process_with_arg(marker), "the command was left running");
-    assert_eq!(
-        std::fs::read_to_string("/proc/mounts").unwrap(),
-        mounts,
-        "tracefs left mounted"
-    );
+    common::assert_no_tracefs_mount_added(mounted);
 }
 
 #[test]

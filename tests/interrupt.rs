@@ -272,17 +272,12 @@ fn perf_fds(pid: u32) -> usize {
         .unwrap_or(0)
 }
 
-fn tracefs_mounts() -> usize {
-    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
-    mounts.lines().filter(|l| l.contains(" tracefs ")).count()
-}
-
 #[test]
 fn ctrl_c_ends_the_scheduler_tracer_and_the_profiler() {
     if !common::require(common::is_root(), "root, for scheduler tracepoints") {
         return;
     }
-    let mounted = tracefs_mounts();
+    let mounted = common::tracefs_mounts();
     let args = [
         "run",
         "pingpong",
@@ -298,7 +293,7 @@ fn ctrl_c_ends_the_scheduler_tracer_and_the_profiler() {
     interrupt_run_checking(&args, 2, Signal::INT, &|pid| {
         assert!(perf_fds(pid) > 0, "no tracer or profiler open mid-run");
     });
-    assert_eq!(tracefs_mounts(), mounted, "a tracefs mount was left behind");
+    common::assert_no_tracefs_mount_added(mounted);
 }
 
 /// The outputs are made before the run measures (issue 52): a signal

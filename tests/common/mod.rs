@@ -199,13 +199,13 @@ impl Sandbox {
     }
 }
 
-/// Child processes of `pid` (all its threads' children), from /proc.
 /// What a command, which must succeed, printed on stdout.
 pub fn stdout(mut cmd: impl std::borrow::BorrowMut<Command>) -> String {
     let out = cmd.borrow_mut().assert().success();
     String::from_utf8(out.get_output().stdout.clone()).unwrap()
 }
 
+/// Child processes of `pid` (all its threads' children), from /proc.
 pub fn children_of(pid: u32) -> Vec<u32> {
     let mut all = Vec::new();
     let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
@@ -226,6 +226,32 @@ pub fn alive(pid: u32) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| !s.contains(") Z "))
         .unwrap_or(false)
+}
+
+/// How many tracefs mounts this process sees.
+pub fn tracefs_mounts() -> usize {
+    let mounts = std::fs::read_to_string("/proc/self/mounts").unwrap();
+    mounts.lines().filter(|l| l.contains(" tracefs ")).count()
+}
+
+/// How long a tracefs mount may take to go before it counts as left.
+const TRACEFS_SETTLE: Duration = Duration::from_secs(5);
+
+/// Asserts that no tracefs mount was added to the `before` counted. Where
+/// none is mounted, every iolab that reads the tracepoints mounts one for a
+/// moment, and the other tests of the binary run theirs at once: a count
+/// may catch their mount (at either end), so only a mount beyond `before`
+/// still there after `TRACEFS_SETTLE` was left behind.
+pub fn assert_no_tracefs_mount_added(before: usize) {
+    let deadline = std::time::Instant::now() + TRACEFS_SETTLE;
+    while tracefs_mounts() > before && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert!(
+        tracefs_mounts() <= before,
+        "a tracefs mount was left behind: {} where {before} were before",
+        tracefs_mounts()
+    );
 }
 
 /// The exit status `iolab run` owes a run without `--fail-on-unsupported`:
