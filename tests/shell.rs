@@ -65,19 +65,28 @@ fn with_a_stored_run() -> (Sandbox, String) {
 /// removes it (tmux's own directory would keep it).
 struct Terminal {
     socket: String,
+    /// The shell's pid, waited for when dropped: bash writes its history
+    /// into its HOME, the sandbox, as it dies, and one written while the
+    /// sandbox was being removed was left behind.
+    shell: u32,
 }
+
+/// How long a killed shell may take to end.
+const SHELL_END: Duration = Duration::from_secs(5);
 
 impl Terminal {
     /// `shell` started in the sandbox's environment, after `setup` ran.
     fn start(sb: &Sandbox, shell: &str, setup: &str) -> Terminal {
         let socket = sb.dir.path().join("tmux.sock").display().to_string();
-        let term = Terminal { socket };
+        let mut term = Terminal { socket, shell: 0 };
         let env = format!(
             "env -i PATH=/usr/bin:/bin HOME={dir} TERM=xterm TMPDIR={tmp} XDG_DATA_HOME={dir}/data {shell}",
             dir = sb.dir.path().display(),
             tmp = sb.tmp().display(),
         );
         term.tmux(&["new-session", "-d", "-x", "200", "-y", "100", &env]);
+        let pane = term.tmux(&["display-message", "-p", "#{pane_pid}"]);
+        term.shell = pane.trim().parse().expect("the shell's pid");
         term.tmux(&[
             "send-keys",
             "-l",
@@ -162,7 +171,25 @@ impl Drop for Terminal {
         let _ = Command::new("tmux")
             .args(["-S", &self.socket, "kill-server"])
             .output();
+        let deadline = Instant::now() + SHELL_END;
+        while common::alive(self.shell) && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(20));
+        }
     }
+}
+
+/// Ends the terminal, then the sandbox, and checks that neither the shell
+/// nor any file of the sandbox was left.
+fn end(term: Terminal, sb: Sandbox) {
+    let shell = term.shell;
+    drop(term);
+    assert!(
+        !common::alive(shell),
+        "the shell {shell} outlived its terminal"
+    );
+    let dir = sb.dir.path().to_owned();
+    drop(sb);
+    assert!(!dir.exists(), "{} was left behind", dir.display());
 }
 
 /// The command line as completed: the last line with the mark.
@@ -244,6 +271,7 @@ fn bash_completes_from_iolabs_own_knowledge() {
         completed(&after).contains("--placement=cross-cpu"),
         "{after}"
     );
+    end(term, sb);
 }
 
 #[test]
@@ -265,6 +293,7 @@ fn zsh_completes_from_iolabs_own_knowledge() {
         ),
     );
     check_completions("zsh", &id, |line, tabs| term.complete(line, tabs));
+    end(term, sb);
 }
 
 /// fish answers `complete -C LINE` with what it would offer at the prompt.
