@@ -77,7 +77,7 @@ fn segments(
     };
     let name = format!("{prefix}{mode}_data_segments");
     let tries = if cork { CORK_TRIES } else { 1 };
-    let mut fewest: Option<(u32, u32)> = None;
+    let mut fewest = (u32::MAX, 0);
     for _ in 0..tries {
         let Some((segs, mss)) =
             transfer(link, cork, file, body).with_context(|| format!("{call} over {over}"))?
@@ -89,16 +89,14 @@ fn segments(
             );
             return Ok(());
         };
-        if fewest.is_none_or(|(least, _)| segs < least) {
-            fewest = Some((segs, mss));
+        if segs < fewest.0 {
+            fewest = (segs, mss);
         }
         if segs as usize <= (HEADER + BODY).div_ceil(mss.max(1) as usize) {
             break; // as few as the MSS allows
         }
     }
-    let Some((segs, snd_mss)) = fewest else {
-        return Ok(());
-    };
+    let (segs, snd_mss) = fewest;
     let answer = format!(
         "{segs} data segments for {} bytes, snd_mss {snd_mss}{}",
         HEADER + BODY,
